@@ -1,0 +1,307 @@
+"""Basic Rummy bots: one decision function per decision point, driven by a parameter vector.
+
+Every seat has a float64 parameter vector (``P_*`` indices, built from a
+strategy file by ``rummysim.strategy``) and its own random stream keyed by
+(deal, seat). The engine asks three things each turn:
+
+* ``choose_draw``: stock or discard pile (rules 1.3.1);
+* ``next_action``: repeatedly, a meld, a lay-off or stop (1.3.2-3);
+* ``choose_discard``: the card to throw (1.3.4).
+
+The engine checks the legality of what it is told and applies it; the bots
+only ever propose legal moves.
+
+``P_RANDOM`` = 1 is the *random* bot: uniform over the legal choices at every
+decision point (a yardstick). Otherwise the parametrised family plays:
+
+Drawing (``P_DRAW``): 0 never takes the discard; 1 takes it when it goes into a
+meld with the hand; 2 takes it when it lowers the deadwood (after the best
+discard) by at least ``P_DRAW_GAIN`` points.
+
+Melding (``P_MELD``): 0 lays down the least-deadwood melds at once; 1 holds
+everything to go rummy (rules 1.6) and melds only in a turn in which it can
+empty its hand, until a trigger makes it give up for the hand: an opponent
+with at most ``P_ABANDON_OPP_CARDS`` cards (-1 off), its own turn number
+reaching ``P_ABANDON_TURN`` (0 off), or deadwood above ``P_ABANDON_DEADWOOD``
+(0 off).
+
+Laying off (``P_LAYOFF``): 0 at once; 1 only in a turn in which it goes out.
+A bot still holding for rummy never lays off before that turn.
+
+Discarding (``P_DISCARD``): 0 the highest-value card in no meld and no partial
+meld (a pair, or two cards of a suit at most two ranks apart); 1 the least
+useful card: the fewest live cards (not in its hand, on the table, in the
+discard pile or known to be held by an opponent) that would connect it.
+``P_AVOID_FEED`` (points) is taken off a card's discard score when an
+opponent could use it: it extends a table meld, or it connects with a card an
+opponent took from the discard pile. Ties go to the highest card id, or with
+``P_TIEBREAK_RANDOM`` = 1 to a uniform draw from the seat's stream.
+
+*greedy* (the default strategy) is draw 1, meld 0, layoff 0, discard 0.
+"""
+
+import numpy as np
+from numba import njit
+
+from . import melds as M
+from .rng import below
+from .state import (
+    ACT_LAYOFF, ACT_MELD, ACT_STOP, I_ABANDONED_SEAT, I_DRAWN, I_HAS_PLAYED_SEAT,
+    I_MELDS_THIS_TURN, I_N_TABLE, I_OWN_TURNS_SEAT, I_PILE_N, I_PLAYED_THIS_TURN,
+    M_HAND, M_LAYABLE, M_PICKED, M_PILE, M_TABLE, R_ACE_HIGH, R_MAX_MELDS, R_MUST_DISCARD,
+)
+
+U64 = np.uint64
+
+P_RANDOM = 0
+P_DRAW = 1
+P_DRAW_GAIN = 2
+P_MELD = 3
+P_ABANDON_OPP_CARDS = 4
+P_ABANDON_TURN = 5
+P_ABANDON_DEADWOOD = 6
+P_LAYOFF = 7
+P_DISCARD = 8
+P_AVOID_FEED = 9
+P_TIEBREAK_RANDOM = 10
+N_PARAMS = 11
+
+
+@njit(cache=True, inline="always")
+def drawn_bit(ints):
+    """Mask of the card taken from the discard pile this turn (0 if none)."""
+    return M.bit(ints[I_DRAWN]) if ints[I_DRAWN] >= 0 else U64(0)
+
+
+@njit(cache=True, inline="always")
+def legal_after(after, drawn, must_discard):
+    """May a meld or lay-off leave ``after`` in hand? (rules 1.3, 1.7 ``must_discard_to_go_out``)"""
+    if after == 0:
+        return not must_discard
+    return after != drawn
+
+
+@njit(cache=True)
+def meld_of_table(t_lay, n_table, card):
+    """Index of the first table meld ``card`` extends, or -1."""
+    b = M.bit(card)
+    for k in range(n_table):
+        if t_lay[k] & b:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def _connectors(card, ace_high):
+    """Cards that would make a meld or partial meld with ``card``: its rank in other
+    suits and its suit within two ranks (card space)."""
+    rank = card & 15
+    same_rank = (M.ACES << U64(rank)) & ~M.bit(card)
+    e = M.extend(M.bit(card), ace_high)
+    near = (e << U64(1)) | (e << U64(2)) | (e >> U64(1)) | (e >> U64(2))
+    lane = M.LANE << U64(card - rank)
+    near &= lane & (M.EXT_HIGH if ace_high else M.EXT_LOW)
+    return same_rank | (M.to_cards(near) & ~M.bit(card))
+
+
+@njit(cache=True)
+def partial_cards(hand, ace_high):
+    """Cards of ``hand`` in a partial meld: a pair, or two of a suit at most two ranks apart."""
+    r2 = M.rank_counts_at_least(hand, 2)
+    out = hand & (r2 | (r2 << U64(16)) | (r2 << U64(32)) | (r2 << U64(48)))
+    e = M.extend(hand, ace_high)
+    near = e & ((e >> U64(1)) | (e << U64(1)) | (e >> U64(2)) | (e << U64(2)))
+    return out | M.to_cards(near)
+
+
+# --------------------------------------------------------------------- draw
+@njit(cache=True)
+def _deadwood_after_discard(hand, ace_high, card_value, keep, scratch):
+    """Least deadwood of ``hand`` after throwing its highest deadwood card other than ``keep``."""
+    melds, sr, sd, sm = scratch
+    dw, chosen = M.best_partition(hand, ace_high, card_value, melds, sr, sd, sm)
+    rest = hand & ~M.chosen_cards(melds, chosen) & ~keep
+    top = 0
+    while rest:
+        c = M.lowest_card(rest)
+        rest &= rest - U64(1)
+        if card_value[c] > top:
+            top = card_value[c]
+    return dw - top
+
+
+@njit(cache=True)
+def choose_draw(p, params, masks, ints, rules, card_value, rng, scratch, upcard):
+    """True to take ``upcard`` from the discard pile, False to draw from the stock."""
+    if params[P_RANDOM] > 0:
+        return below(rng, 2) == 1
+    mode = params[P_DRAW]
+    if mode == 0:
+        return False
+    hand = masks[M_HAND + p]
+    ace_high = rules[R_ACE_HIGH] != 0
+    with_up = hand | M.bit(upcard)
+    if mode == 1:
+        return (M.melded_cards(with_up, ace_high) >> U64(upcard)) & U64(1) != 0
+    gain = (_deadwood_after_discard(hand, ace_high, card_value, U64(0), scratch)
+            - _deadwood_after_discard(with_up, ace_high, card_value, M.bit(upcard), scratch))
+    return gain >= params[P_DRAW_GAIN]
+
+
+# --------------------------------------------------------------- meld/lay-off
+@njit(cache=True)
+def _random_action(p, masks, ints, rules, t_lay, rng, melds, out):
+    """Uniform over every legal meld, every legal (card, table meld) lay-off, and stopping."""
+    hand = masks[M_HAND + p]
+    drawn = drawn_bit(ints)
+    must = rules[R_MUST_DISCARD] != 0
+    n = 0
+    if rules[R_MAX_MELDS] == 0 or ints[I_MELDS_THIS_TURN] < rules[R_MAX_MELDS]:
+        nm = M.list_melds(hand, rules[R_ACE_HIGH] != 0, melds)
+        for i in range(nm):
+            if legal_after(hand & ~melds[i], drawn, must):
+                out[n, 0] = ACT_MELD
+                out[n, 1] = np.int64(melds[i])
+                n += 1
+    lay = hand & masks[M_LAYABLE]
+    while lay:
+        c = M.lowest_card(lay)
+        lay &= lay - U64(1)
+        if legal_after(hand & ~M.bit(c), drawn, must):
+            for k in range(ints[I_N_TABLE]):
+                if t_lay[k] & M.bit(c):
+                    out[n, 0] = ACT_LAYOFF
+                    out[n, 1] = c
+                    out[n, 2] = k
+                    n += 1
+    pick = below(rng, n + 1)
+    if pick == n:
+        return ACT_STOP, 0, 0
+    return out[pick, 0], out[pick, 1], out[pick, 2]
+
+
+@njit(cache=True)
+def _holding(p, params, masks, ints, players, card_value, dw):
+    """Rummy-holding state of seat p this turn; gives up for the hand when a trigger fires."""
+    if params[P_MELD] != 1 or ints[I_ABANDONED_SEAT + p] or ints[I_HAS_PLAYED_SEAT + p]:
+        return False
+    fewest = 99
+    for q in range(players):
+        if q != p:
+            fewest = min(fewest, M.popcount(masks[M_HAND + q]))
+    if ((params[P_ABANDON_OPP_CARDS] >= 0 and fewest <= params[P_ABANDON_OPP_CARDS])
+            or (params[P_ABANDON_TURN] > 0 and ints[I_OWN_TURNS_SEAT + p] + 1 >= params[P_ABANDON_TURN])
+            or (params[P_ABANDON_DEADWOOD] > 0 and dw > params[P_ABANDON_DEADWOOD])):
+        ints[I_ABANDONED_SEAT + p] = 1
+        return False
+    return True
+
+
+@njit(cache=True)
+def next_action(p, params, masks, ints, rules, players, card_value, t_mask, t_kind, t_lay,
+                rng, scratch, action_buf):
+    """The seat's next meld or lay-off this turn, or stop: ``(ACT_*, a, b)``.
+
+    ``ACT_MELD``: a = meld mask (card space, as int64); ``ACT_LAYOFF``: a = card, b = table meld.
+    ``scratch`` = (melds uint64[64], stack_r uint64[1024], stack_d int64[1024], stack_m uint64[1024]);
+    ``action_buf`` int64[512, 3] scratch for the random bot.
+    """
+    melds, sr, sd, sm = scratch
+    if params[P_RANDOM] > 0:
+        return _random_action(p, masks, ints, rules, t_lay, rng, melds, action_buf)
+    hand = masks[M_HAND + p]
+    ace_high = rules[R_ACE_HIGH] != 0
+    must = rules[R_MUST_DISCARD] != 0
+    drawn = drawn_bit(ints)
+    may_meld = rules[R_MAX_MELDS] == 0 or ints[I_MELDS_THIS_TURN] < rules[R_MAX_MELDS]
+    dw, chosen = M.best_partition(hand, ace_high, card_value, melds, sr, sd, sm)
+    melded = M.chosen_cards(melds, chosen)
+    holding = _holding(p, params, masks, ints, players, card_value, dw)
+    going_out = ints[I_PLAYED_THIS_TURN] > 0 and (holding or params[P_LAYOFF] == 1)
+    if (holding or params[P_LAYOFF] == 1) and not going_out:
+        # can the whole hand go this turn? melds, then lay-offs on the table or on those melds
+        layable = masks[M_LAYABLE]
+        c = chosen
+        while c:
+            kind, tm = M.table_meld_of(melds[M.lowest_card(c)], ace_high)
+            layable |= M.layoff_cards(tm, kind, ace_high)
+            c &= c - U64(1)
+        rest = hand & ~melded & ~layable
+        n_rest = M.popcount(rest)
+        going_out = ((n_rest == 1 and rest != drawn)
+                     or (n_rest == 0 and (not must or (hand & ~melded & ~drawn) != 0)))
+        if holding and not going_out:
+            return ACT_STOP, 0, 0
+    if may_meld and melded:
+        c = chosen
+        while c:
+            i = M.lowest_card(c)
+            c &= c - U64(1)
+            if legal_after(hand & ~melds[i], drawn, must):
+                return ACT_MELD, np.int64(melds[i]), 0
+    if params[P_LAYOFF] == 0 or going_out:
+        lay = hand & masks[M_LAYABLE] & ~melded
+        while lay:
+            c = M.lowest_card(lay)
+            lay &= lay - U64(1)
+            if legal_after(hand & ~M.bit(c), drawn, must):
+                return ACT_LAYOFF, c, meld_of_table(t_lay, ints[I_N_TABLE], c)
+    return ACT_STOP, 0, 0
+
+
+# ------------------------------------------------------------------ discard
+@njit(cache=True)
+def choose_discard(p, params, masks, ints, rules, players, card_value, rng):
+    """The card seat p discards: never the card taken from the discard pile this turn."""
+    hand = masks[M_HAND + p]
+    cand = hand & ~drawn_bit(ints)
+    if params[P_RANDOM] > 0:
+        k = below(rng, M.popcount(cand))
+        for _ in range(k):
+            cand &= cand - U64(1)
+        return M.lowest_card(cand)
+    ace_high = rules[R_ACE_HIGH] != 0
+    in_meld = M.melded_cards(hand, ace_high)
+    partial = partial_cards(hand, ace_high)
+    least_useful = params[P_DISCARD] == 1
+    feed_weight = params[P_AVOID_FEED]
+    unseen = U64(0)
+    interest = U64(0)
+    if least_useful or feed_weight > 0:
+        known = hand | masks[M_TABLE] | masks[M_PILE]
+        for q in range(players):
+            if q != p:
+                known |= masks[M_PICKED + q]
+                interest |= masks[M_PICKED + q] & ~masks[M_TABLE]
+        unseen = M.FULL_DECK & ~known
+    best = -1e18
+    n_best = 0
+    best_card = -1
+    m = cand
+    while m:
+        c = M.lowest_card(m)
+        m &= m - U64(1)
+        b = M.bit(c)
+        if in_meld & b:
+            score = 0.0
+        elif least_useful:
+            score = 1000.0 - 20.0 * min(M.popcount(_connectors(c, ace_high) & unseen), 10)
+        elif partial & b:
+            score = 1000.0
+        else:
+            score = 2000.0
+        score += card_value[c]
+        if feed_weight > 0 and ((masks[M_LAYABLE] & b) or (_connectors(c, ace_high) & interest)):
+            score -= feed_weight
+        if score > best:
+            best = score
+            best_card = c
+            n_best = 1
+        elif score == best:
+            n_best += 1
+            if params[P_TIEBREAK_RANDOM] > 0:
+                if below(rng, n_best) == 0:  # reservoir draw: uniform over the ties
+                    best_card = c
+            else:
+                best_card = c  # the highest card id among the ties
+    return best_card

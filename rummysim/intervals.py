@@ -1,0 +1,235 @@
+"""Confidence intervals and decisions, as ``statistics.md`` prescribes.
+
+* proportions: Wilson score interval;
+* means of independent block results: Student-t interval over blocks;
+* ratios and medians: percentile bootstrap over whole blocks;
+* two-player duplicate deals: pentanomial counts ``[LL, LD, DD+WL, DW, WW]``,
+  score and Elo intervals from the per-pair variance, and the SPRT;
+* many candidates: Holm-adjusted p-values.
+
+Every function that takes ``level`` uses it as the two-sided coverage.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+from scipy import stats
+
+PAIR_BINS = ("LL", "LD", "DD+WL", "DW", "WW")
+_PAIR_VALUES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])  # pair score / 2, per game
+
+
+def _z(level: float) -> float:
+    return float(stats.norm.ppf(0.5 + level / 2))
+
+
+def wilson(successes, n, level: float = 0.95):
+    """Wilson score interval for ``successes`` out of ``n``.
+
+    Returns ``(lo, hi)``: two floats for scalar input, two arrays for array
+    input (broadcast). Where ``n == 0`` both bounds are nan.
+    """
+    k = np.asarray(successes, dtype=float)
+    m = np.asarray(n, dtype=float)
+    if np.any(k < 0) or np.any(k > m):
+        raise ValueError("need 0 <= successes <= n")
+    z = _z(level)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = k / m
+        denom = 1 + z * z / m
+        centre = (p + z * z / (2 * m)) / denom
+        half = z / denom * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m))
+    lo = np.where(m > 0, np.clip(centre - half, 0.0, 1.0), np.nan)
+    hi = np.where(m > 0, np.clip(centre + half, 0.0, 1.0), np.nan)
+    if lo.ndim == 0:
+        return float(lo), float(hi)
+    return lo, hi
+
+
+def mean_ci(values, level: float = 0.95) -> tuple[float, float, float]:
+    """Mean of independent block values and its Student-t interval.
+
+    Returns ``(mean, lo, hi)``; with fewer than 2 values ``(mean, nan, nan)``
+    (mean is nan for no values).
+    """
+    v = np.asarray(values, dtype=float).ravel()
+    if v.size == 0:
+        return float("nan"), float("nan"), float("nan")
+    mean = float(v.mean())
+    if v.size < 2:
+        return mean, float("nan"), float("nan")
+    half = stats.t.ppf(0.5 + level / 2, v.size - 1) * v.std(ddof=1) / np.sqrt(v.size)
+    return mean, float(mean - half), float(mean + half)
+
+
+def block_bootstrap_ci(
+    values,
+    statistic: Callable[[np.ndarray], float],
+    level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int = 0,
+) -> tuple[float, float, float]:
+    """Percentile bootstrap interval resampling whole blocks.
+
+    ``values`` holds one block per row (e.g. columns numerator, denominator
+    for a ratio); ``statistic`` maps such an array to a number. Rows are drawn
+    with replacement, so everything inside a block stays together.
+    Returns ``(statistic(values), lo, hi)``; ``(estimate, nan, nan)`` with
+    fewer than 2 blocks. The same ``seed`` gives the same interval.
+    """
+    v = np.asarray(values)
+    estimate = float(statistic(v))
+    if len(v) < 2:
+        return estimate, float("nan"), float("nan")
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(v), size=(n_boot, len(v)))
+    boots = np.array([statistic(v[i]) for i in idx], dtype=float)
+    lo, hi = np.quantile(boots, [0.5 - level / 2, 0.5 + level / 2])
+    return estimate, float(lo), float(hi)
+
+
+def pentanomial(pair_scores) -> np.ndarray:
+    """Counts of pair scores 0, 1/2, 1, 3/2, 2, i.e. bins ``PAIR_BINS``.
+
+    A pair score is the candidate's total over the two games of a duplicate
+    deal (win 1, stalemate 1/2, loss 0). Returns an int64 array of shape (5,).
+    Raises ValueError on any other value.
+    """
+    doubled = 2 * np.asarray(pair_scores, dtype=float).ravel()
+    idx = np.rint(doubled)
+    if np.any(idx != doubled) or np.any((idx < 0) | (idx > 4)):
+        raise ValueError("pair scores must be 0, 0.5, 1, 1.5 or 2")
+    return np.bincount(idx.astype(np.int64), minlength=5).astype(np.int64)
+
+
+def _penta_stats(counts) -> tuple[float, float, float]:
+    """(pairs, mean per game, population variance of pair score / 2)."""
+    c = np.asarray(counts, dtype=float)
+    if c.shape != (5,) or np.any(c < 0):
+        raise ValueError("counts must be 5 non-negative numbers")
+    n = c.sum()
+    if n == 0:
+        return 0.0, float("nan"), float("nan")
+    mean = float(c @ _PAIR_VALUES / n)
+    var = float(c @ (_PAIR_VALUES - mean) ** 2 / n)
+    return float(n), mean, var
+
+
+def pentanomial_score(counts, level: float = 0.95) -> tuple[float, float, float]:
+    """Mean score per game and its normal interval from pentanomial counts.
+
+    Each pair contributes one observation, pair score / 2; the standard error
+    is sqrt(per-pair variance / pairs), so the correlation of the two games
+    of a deal is accounted for. Returns ``(score, lo, hi)``; nan for no pairs.
+    """
+    n, mean, var = _penta_stats(counts)
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    half = _z(level) * np.sqrt(var / n)
+    return mean, float(mean - half), float(mean + half)
+
+
+def elo(score):
+    """Logistic Elo difference ``-400 * log10(1/score - 1)``.
+
+    Scores are clipped to [0, 1]; 0 gives -inf and 1 gives +inf, nan stays
+    nan. Returns a float for scalar input, else an array.
+    """
+    s = np.clip(np.asarray(score, dtype=float), 0.0, 1.0)
+    with np.errstate(divide="ignore"):
+        out = -400.0 * np.log10(1.0 / s - 1.0)
+    return float(out) if out.ndim == 0 else out
+
+
+def elo_ci(counts, level: float = 0.95) -> tuple[float, float, float]:
+    """``(elo, lo, hi)``: Elo of the pentanomial score, and the interval
+    obtained by mapping the score interval's endpoints through ``elo``."""
+    return tuple(elo(x) for x in pentanomial_score(counts, level))
+
+
+def sprt_llr(counts, elo0: float, elo1: float) -> float:
+    """Approximate generalized SPRT log-likelihood ratio of H1 (Elo = elo1)
+    against H0 (Elo = elo0) for pentanomial counts, in logistic Elo.
+
+    Returns ``N * (s1 - s0) * (2*m - s0 - s1) / (2*v)``, where s0, s1 are
+    the expected scores of elo0, elo1, N the number of pairs, and m, v the
+    mean and (population) variance of pair score / 2. This is the Brownian
+    (normal) approximation of the GSPRT of M. Van den Bergh,
+    "A simple approximation of the GSPRT" (cantate.be/Fishtest/
+    GSPRT_approximation.pdf), as in fishtest ``LLRcalc.LLR_alt2``;
+    fishtest's ``LLR_logistic`` maximises the likelihood exactly instead,
+    which agrees closely for small Elo differences. Equivalently: 2N games
+    with per-game variance 2v. As in fishtest and OpenBench, empty bins are
+    given a count of 1e-3 so that v > 0. No pairs gives 0.
+    """
+    c = np.asarray(counts, dtype=float)
+    if c.sum() == 0:
+        return 0.0
+    n, mean, var = _penta_stats(np.where(c == 0, 1e-3, c))
+    s0, s1 = 1 / (1 + 10 ** (-elo0 / 400)), 1 / (1 + 10 ** (-elo1 / 400))
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+
+
+def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
+    """Wald's bounds ``(log(beta/(1-alpha)), log((1-beta)/alpha))``:
+    accept H0 at or below the first, H1 at or above the second."""
+    return float(np.log(beta / (1 - alpha))), float(np.log((1 - beta) / alpha))
+
+
+def sprt_decision(llr: float, alpha: float = 0.05, beta: float = 0.05) -> str:
+    """``"H1"`` if llr reached the upper bound, ``"H0"`` if it reached the
+    lower bound, else ``"continue"``."""
+    lower, upper = sprt_bounds(alpha, beta)
+    if llr >= upper:
+        return "H1"
+    if llr <= lower:
+        return "H0"
+    return "continue"
+
+
+def variance_reduction(paired_block_values, unpaired_game_values) -> float:
+    """How much pairing helped: ``var(games, ddof=1) / n_games`` divided by
+    ``var(blocks, ddof=1) / n_blocks``.
+
+    The numerator is the variance of the mean if the games were independent,
+    the denominator the variance of the mean over independent blocks; each
+    block value must be the mean of its own games, so both estimate the same
+    overall mean. Above 1 means pairing narrowed the interval (by the square
+    root of this ratio). Returns inf if the paired variance is 0 (nan if both
+    are), nan with fewer than 2 values on either side.
+    """
+    b = np.asarray(paired_block_values, dtype=float).ravel()
+    g = np.asarray(unpaired_game_values, dtype=float).ravel()
+    if b.size < 2 or g.size < 2:
+        return float("nan")
+    unpaired = g.var(ddof=1) / g.size
+    paired = b.var(ddof=1) / b.size
+    if paired == 0:
+        return float("nan") if unpaired == 0 else float("inf")
+    return float(unpaired / paired)
+
+
+def two_sided_p(estimate, se, dof=None):
+    """Two-sided p-value for "true value = 0" given an estimate and its
+    standard error: Student-t with ``dof`` degrees of freedom, or normal when
+    ``dof`` is None. Vectorised; returns a float for scalar input."""
+    t = np.abs(np.asarray(estimate, dtype=float) / np.asarray(se, dtype=float))
+    p = 2 * (stats.norm.sf(t) if dof is None else stats.t.sf(t, dof))
+    return float(p) if np.ndim(p) == 0 else p
+
+
+def holm_adjust(pvalues) -> np.ndarray:
+    """Holm step-down adjusted p-values, in the input order.
+
+    Sorted ascending, the i-th (0-based) of m becomes ``(m - i) * p``, then
+    a running maximum makes them monotone, capped at 1. Reject where the
+    adjusted value is <= the family-wise alpha.
+    """
+    p = np.asarray(pvalues, dtype=float).ravel()
+    order = np.argsort(p)
+    scaled = (len(p) - np.arange(len(p))) * p[order]
+    out = np.empty_like(p)
+    out[order] = np.minimum(np.maximum.accumulate(scaled), 1.0)
+    return out
