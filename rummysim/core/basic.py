@@ -30,7 +30,7 @@ from .state import (
     I_PILE_N, I_PLAYED_THIS_TURN, I_RESHUFFLES, I_STOCK_N, I_TURN, INTS_SIZE, M_HAND,
     M_LAYABLE, M_PICKED, M_PILE, M_TABLE, MASKS_SIZE, OUT_STALEMATE_BLOCKED,
     OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN, R_ACE_HIGH, R_MUST_DISCARD, R_RESHUFFLE_MODE,
-    R_RESHUFFLES, R_RUMMY_MULT, R_TARGET, R_TURN_LIMIT, RESHUFFLE_KEEP_TOP, RESHUFFLE_TURN_OVER,
+    R_CHECK, R_RESHUFFLES, R_RUMMY_MULT, R_TARGET, R_TURN_LIMIT, RESHUFFLE_KEEP_TOP, RESHUFFLE_TURN_OVER,
 )
 
 U64 = np.uint64
@@ -135,6 +135,27 @@ def _reshuffle(seed, game, hand, rules, ints, masks, stock, pile):
 
 
 @njit(cache=True)
+def check_cards(masks, stock, pile, ints, players):
+    """Raise unless every card is in exactly one place: a hand, the table, the stock or the pile."""
+    seen = U64(0)
+    total = 0
+    for p in range(players):
+        seen |= masks[M_HAND + p]
+        total += M.popcount(masks[M_HAND + p])
+    seen |= masks[M_TABLE]
+    total += M.popcount(masks[M_TABLE])
+    pile_mask = U64(0)
+    for k in range(ints[I_PILE_N]):
+        pile_mask |= M.bit(pile[k])
+        seen |= M.bit(pile[k])
+    for k in range(ints[I_STOCK_N]):
+        seen |= M.bit(stock[k])
+    total += ints[I_PILE_N] + ints[I_STOCK_N]
+    if seen != M.FULL_DECK or total != 52 or pile_mask != masks[M_PILE]:
+        raise AssertionError("card conservation broken: a card is missing or in two places")
+
+
+@njit(cache=True)
 def new_work(players):
     """Scratch and state arrays for one hand, reused hand after hand (see ``core.state``):
     ``(masks, ints, stock, pile, t_mask, t_kind, t_lay, scratch, action_buf, rngs)``."""
@@ -184,6 +205,7 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
     masks, ints, stock, pile, t_mask, t_kind, t_lay, scratch, action_buf, rngs = work
     ace_high = rules[R_ACE_HIGH] != 0
     must = rules[R_MUST_DISCARD] != 0
+    check = rules[R_CHECK] != 0
     hands_view = masks[M_HAND:M_HAND + players]
     dealer = (first + players - 1) % players
     p = first
@@ -217,6 +239,8 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
             card = stock[ints[I_STOCK_N]]
             _log(ev, n_ev, EV_DRAW_STOCK, p, card, -1, U64(0), stock, 0)
         masks[M_HAND + p] |= M.bit(card)
+        if check:
+            check_cards(masks, stock, pile, ints, players)
 
         # 2-3. melds and lay-offs in any order (1.3.2-3)
         while masks[M_HAND + p] != 0:
@@ -256,6 +280,8 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
                 _log(ev, n_ev, EV_LAYOFF, p, c, k, U64(0), stock, 0)
             masks[M_LAYABLE] = M.table_layoffs(t_mask, t_kind, ints[I_N_TABLE], ace_high)
             ints[I_PLAYED_THIS_TURN] += 1
+            if check:
+                check_cards(masks, stock, pile, ints, players)
 
         # 4. discard (1.3.4)
         if masks[M_HAND + p] != 0:
@@ -267,6 +293,8 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
             ints[I_PILE_N] += 1
             masks[M_PILE] |= M.bit(c)
             _log(ev, n_ev, EV_DISCARD, p, c, -1, U64(0), stock, 0)
+            if check:
+                check_cards(masks, stock, pile, ints, players)
         ints[I_TURN] += 1
         ints[I_OWN_TURNS_SEAT + p] += 1
 
@@ -289,6 +317,8 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
                 break
             _reshuffle(seed, game, hand, rules, ints, masks, stock, pile)
             _log(ev, n_ev, EV_RESHUFFLE, -1, -1, -1, U64(0), stock, ints[I_STOCK_N])
+            if check:
+                check_cards(masks, stock, pile, ints, players)
         # blocked (1.5)
         if M.blocked(masks[M_TABLE], masks[M_LAYABLE], hands_view, players, ace_high):
             outcome = OUT_STALEMATE_BLOCKED

@@ -52,7 +52,8 @@ R_MUST_DISCARD = 4
 R_RUMMY_MULT = 5
 R_TARGET = 6
 R_TURN_LIMIT = 7
-RULES_SIZE = 8
+R_CHECK = 8            # not a rule: 1 = verify every card is in exactly one place after every move
+RULES_SIZE = 9
 
 RESHUFFLE_SHUFFLE_ALL = 0
 RESHUFFLE_KEEP_TOP = 1

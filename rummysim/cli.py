@@ -1,0 +1,189 @@
+"""The ``rummysim`` command: thin click commands that parse, call and print.
+
+Every user mistake (bad option, strategy file, rule, path) ends as one line
+``rummysim: error: ...`` on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from .rules import RuleError, parse_rule_options
+from .strategy import StrategyError, seat_strategies
+
+EXIT_USAGE = 2
+
+
+class UserError(click.ClickException):
+    """A mistake in what the user asked for: one line, exit code 2."""
+
+    exit_code = EXIT_USAGE
+
+
+def _positive(ctx, param, value):
+    if value is not None and value <= 0:
+        raise click.BadParameter(f"must be a positive integer, got {value}")
+    return value
+
+
+def _rules(rule_pairs, rules_file):
+    try:
+        return parse_rule_options(rule_pairs, rules_file)
+    except RuleError as e:
+        raise UserError(str(e)) from None
+
+
+def _strategies(names, players):
+    try:
+        return seat_strategies(list(names), players)
+    except StrategyError as e:
+        raise UserError(str(e)) from None
+
+
+rule_options = [
+    click.option("--rule", "rule_pairs", multiple=True, metavar="KEY=VALUE",
+                 help="A rule option of rules.md 1.7, e.g. --rule reshuffles=0 (repeatable)."),
+    click.option("--rules-file", type=click.Path(dir_okay=False), default=None,
+                 help="A TOML file of rule options (keys as for --rule)."),
+]
+
+
+def with_rule_options(f):
+    for opt in reversed(rule_options):
+        f = opt(f)
+    return f
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rummysim")
+def cli():
+    """Simulate Rummy bot against bot and measure what wins."""
+
+
+@cli.command()
+@click.option("--games", type=int, callback=_positive, help="Full games to the target score.")
+@click.option("--hands", type=int, callback=_positive, help="Independent hands (the starting seat rotates).")
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True, help="Players at the table (2-4).")
+@click.option("--strategy", "strategy_names", multiple=True, metavar="NAME|FILE",
+              help="Strategy for every seat, or repeated once per seat. Default: greedy.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Master seed.")
+@click.option("--workers", type=int, callback=_positive, help="Threads to use. Default: all cores.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Results directory. Default: results/run-<time>-seed<seed>.")
+@click.option("--overwrite", is_flag=True, help="Replace a run already in --out.")
+@click.option("--chunk-size", type=int, callback=_positive, help="Games (or hands) per chunk written.")
+@click.option("--json", "as_json", is_flag=True, help="Print the run record as JSON instead of tables.")
+@with_rule_options
+def run(games, hands, players, strategy_names, seed, workers, out_dir, overwrite, chunk_size, as_json,
+        rule_pairs, rules_file):
+    """Simulate, summarise and save: rummysim run --games 1000000"""
+    from rich.console import Console
+
+    from .results import prepare_out_dir
+    from .run import RunSpec, run_to_dir
+    from .summary import render
+
+    if games is None and hands is None:
+        games = 10_000
+    if games is not None and hands is not None:
+        raise UserError("give --games or --hands, not both")
+    rules = _rules(rule_pairs, rules_file)
+    strategies = _strategies(strategy_names, players)
+    spec = RunSpec(players, strategies, seed, rules, games, hands)
+    out = Path(out_dir or f"results/run-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
+    try:
+        out = prepare_out_dir(out, overwrite)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    console = Console(stderr=as_json)
+    unit = "games" if games is not None else "hands"
+    try:
+        record = _run_with_progress(spec, out, workers, chunk_size, unit, console)
+    except KeyboardInterrupt:
+        console.print(f"[yellow]interrupted: the finished chunks are in {out} (run.json says how many)[/]")
+        sys.exit(130)
+    if as_json:
+        click.echo(json.dumps(record, default=str))
+    else:
+        render(record["summary"], console)
+        console.print(f"results: {out}")
+
+
+def _run_with_progress(spec, out, workers, chunk_size, unit, console):
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from .run import run_to_dir
+
+    columns = [TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} " + unit),
+               TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn()]
+    with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
+        task = progress.add_task("playing", total=spec.count, rate="")
+        start = time.perf_counter()
+
+        def on_chunk(done, hands_done):
+            rate = hands_done / max(time.perf_counter() - start, 1e-9)
+            progress.update(task, completed=done, rate=f"{rate:,.0f} hands/s")
+
+        progress.update(task, description="compiling")
+        return run_to_dir(spec, out, workers, chunk_size, on_chunk)
+
+
+@cli.command()
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None, help="Master seed (default 0, or the run's).")
+@click.option("--game", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--hand", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--players", type=click.IntRange(2, 4), default=None, help="As for run (default 2).")
+@click.option("--strategy", "strategy_names", multiple=True, metavar="NAME|FILE")
+@click.option("--from", "from_dir", type=click.Path(file_okay=False), default=None,
+              help="Take players, seed, strategies and rules from a saved run.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@with_rule_options
+def replay(seed, game, hand, players, strategy_names, from_dir, as_json, rule_pairs, rules_file):
+    """Print one hand move by move: rummysim replay --seed 0 --game 3 --hand 1"""
+    from .replay import format_event, trace_hand
+    from .rules import rules_from_mapping
+    from .strategy import params_matrix
+
+    if from_dir is not None:
+        path = Path(from_dir) / "run.json"
+        try:
+            saved = json.loads(path.read_text())
+            players = players or saved["players"]
+            if not strategy_names:
+                strategy_names = [s["source"] for s in saved["strategies"]]
+            saved_rules = dict(saved["rules"])
+            for key in ("max_melds_per_turn", "reshuffles"):
+                if saved_rules[key] == "unlimited":
+                    del saved_rules[key]
+            rules = rules_from_mapping(saved_rules)
+            seed = saved["seed"] if seed is None else seed
+        except (OSError, ValueError, KeyError) as e:
+            raise UserError(f"--from {from_dir}: not a readable rummysim run ({e})") from None
+    else:
+        rules = _rules(rule_pairs, rules_file)
+    players = players or 2
+    seed = seed or 0
+    strategies = _strategies(strategy_names, players)
+    events = trace_hand(seed, game, hand, players, rules.to_array(players), params_matrix(strategies))
+    for e in events:
+        click.echo(json.dumps(e) if as_json else format_event(e))
+
+
+def main(argv=None):
+    """Console entry point: click errors become one line and exit code 2."""
+    try:
+        cli.main(args=argv, prog_name="rummysim", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("rummysim: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as e:
+        message = e.format_message().splitlines()[0] if e.format_message() else str(e)
+        if isinstance(e, click.UsageError) and e.ctx is not None and e.ctx.command.name:
+            message = f"{e.ctx.command.name}: {message}"
+        click.echo(f"rummysim: error: {message}", err=True)
+        sys.exit(EXIT_USAGE)

@@ -1,0 +1,171 @@
+"""A hand's trace, move by move, as JSON-ready events or readable text.
+
+``trace_hand`` replays exactly the hand that ``run`` recorded for the same
+seed, game, hand, players, rules and strategies (a hand is a pure function of
+those), with the kernel's event log switched on. ``play_position`` runs a
+hand-built position the same way (tests use it for the rules).
+
+Events (cards as in ``rummysim.cards``, e.g. ``"H8"``):
+``deal``, ``draw``, ``meld``, ``layoff``, ``discard``, ``reshuffle``, ``end``
+as listed in the README.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import card_name, cards_of, format_mask
+from .core import basic as K
+from .core import melds as M
+from .core.state import I_PILE_N, I_STOCK_N, M_HAND, M_PILE, R_TURN_LIMIT
+
+OUTCOMES = ("win", "stalemate_stock", "stalemate_blocked", "turn_limit")
+
+
+def _names(cards) -> list[str]:
+    return [card_name(int(c)) for c in cards]
+
+
+def _deal_event(work, players: int, dealer: int) -> dict:
+    masks, ints, stock, pile = work[0], work[1], work[2], work[3]
+    n_stock, n_pile = int(ints[I_STOCK_N]), int(ints[I_PILE_N])
+    return {
+        "event": "deal",
+        "dealer": dealer,
+        "hands": [_names(cards_of(masks[M_HAND + p])) for p in range(players)],
+        "upcard": card_name(int(pile[n_pile - 1])) if n_pile else None,
+        "stock": _names(stock[:n_stock][::-1]),
+    }
+
+
+def _decode(ev: np.ndarray, n: int) -> list[dict]:
+    out = []
+    for row in ev[:n]:
+        kind, player, card, meld, count = (int(x) for x in row[:5])
+        cards = _names(row[K.EV_CARDS:K.EV_CARDS + count])
+        if kind in (K.EV_DRAW_STOCK, K.EV_DRAW_DISCARD):
+            source = "stock" if kind == K.EV_DRAW_STOCK else "discard"
+            out.append({"event": "draw", "player": player, "source": source, "card": card_name(card)})
+        elif kind == K.EV_MELD:
+            out.append({"event": "meld", "player": player, "cards": cards})
+        elif kind == K.EV_LAYOFF:
+            out.append({"event": "layoff", "player": player, "card": card_name(card), "meld": meld})
+        elif kind == K.EV_DISCARD:
+            out.append({"event": "discard", "player": player, "card": card_name(card)})
+        elif kind == K.EV_RESHUFFLE:
+            out.append({"event": "reshuffle", "stock": cards})
+    return out
+
+
+def _play_logged(seed, game, hand, players, rules_array, params, work, first) -> tuple[list[dict], np.ndarray, np.ndarray]:
+    ev = np.zeros((int(rules_array[R_TURN_LIMIT]) * 24 + 64, K.EV_WIDTH), dtype=np.int16)
+    n_ev = np.zeros(1, dtype=np.int64)
+    hand_row = np.zeros(K.HAND_COLS, dtype=np.int32)
+    seat_rows = np.zeros((players, K.SEAT_COLS), dtype=np.int32)
+    K.finish_hand(seed, game, hand, players, rules_array, params, M.CARD_VALUE, work, first,
+                  hand_row, seat_rows, ev, n_ev)
+    events = _decode(ev, int(n_ev[0]))
+    masks = work[0]
+    events.append({
+        "event": "end",
+        "outcome": OUTCOMES[hand_row[K.H_OUTCOME]],
+        "winner": int(hand_row[K.H_WINNER]),
+        "points": int(hand_row[K.H_POINTS]),
+        "going_rummy": bool(hand_row[K.H_RUMMY]),
+        "hands": [_names(cards_of(masks[M_HAND + p])) for p in range(players)],
+    })
+    return events, hand_row, seat_rows
+
+
+def trace_hand(seed: int, game: int, hand: int, players: int, rules_array: np.ndarray,
+               params: np.ndarray) -> list[dict]:
+    """Every event of hand ``hand`` of game ``game``, deal first and end last."""
+    work = K.new_work(players)
+    first = K.start_hand(seed, game, hand, players, work)
+    deal = _deal_event(work, players, (first + players - 1) % players)
+    events, _, _ = _play_logged(seed, game, hand, players, rules_array, params, work, first)
+    return [deal] + events
+
+
+def format_event(e: dict) -> str:
+    """One readable line per event."""
+    kind = e["event"]
+    if kind == "deal":
+        lines = [f"deal: dealer seat {e['dealer']}, upcard {e['upcard']}, {len(e['stock'])} cards in stock"]
+        lines += [f"  seat {p}: {' '.join(h)}" for p, h in enumerate(e["hands"])]
+        return "\n".join(lines)
+    if kind == "draw":
+        return f"seat {e['player']} draws {e['card']} from the {e['source']}" + (" pile" if e["source"] == "discard" else "")
+    if kind == "meld":
+        return f"seat {e['player']} melds {' '.join(e['cards'])}"
+    if kind == "layoff":
+        return f"seat {e['player']} lays off {e['card']} on meld {e['meld']}"
+    if kind == "discard":
+        return f"seat {e['player']} discards {e['card']}"
+    if kind == "reshuffle":
+        return f"stock ran out: the discard pile becomes the stock ({len(e['stock'])} cards)"
+    left = "; ".join(f"seat {p}: {' '.join(h) or '-'}" for p, h in enumerate(e["hands"]))
+    if e["outcome"] == "win":
+        head = f"seat {e['winner']} goes out{' with rummy' if e['going_rummy'] else ''} and scores {e['points']}"
+    else:
+        head = f"hand ends: {e['outcome'].replace('_', ' ')}, nobody scores"
+    return f"{head}\n  cards left: {left}"
+
+
+def play_position(players: int, hands: list[str], stock: str, pile: str, rules_array: np.ndarray,
+                  params: np.ndarray, table: list[str] = (), first: int = 0, seed: int = 0,
+                  has_played: tuple[int, ...] = ()) -> dict:
+    """Play a hand-built position from seat ``first``'s turn to the end of the hand.
+
+    ``hands`` one card string per seat; ``stock`` top card first; ``pile`` bottom
+    card first (its last card is the upcard); ``table`` melds already laid, in
+    order; ``has_played`` seats that melded or laid off in an earlier turn.
+    Returns ``{"events", "outcome", "winner", "points", "going_rummy",
+    "hands", "turns", "reshuffles", "seats"}`` where ``seats`` holds the
+    per-seat result rows (cards left, value left, melds, lay-offs, discard draws).
+    """
+    from .cards import mask_of, parse_cards
+    from .core.state import I_HAS_PLAYED_SEAT, I_N_TABLE, M_LAYABLE, M_TABLE
+
+    work = K.new_work(players)
+    masks, ints, stock_arr, pile_arr, t_mask, t_kind, t_lay = work[:7]
+    K.start_hand(seed, 0, 0, players, work)  # seeds the bot streams; the deal is replaced below
+    masks[:] = 0
+    ints[:] = 0
+    ace_high = bool(rules_array[1])
+    seen = np.uint64(0)
+    for p, h in enumerate(hands):
+        masks[M_HAND + p] = mask_of(h) if h.strip() else np.uint64(0)
+    for k, meld_text in enumerate(table):
+        meld = mask_of(meld_text)
+        if not M.is_meld(meld, ace_high):
+            raise ValueError(f"table meld {meld_text!r} is not a meld")
+        kind, tm = M.table_meld_of(meld, ace_high)
+        t_kind[k], t_mask[k] = kind, np.uint64(tm)
+        t_lay[k] = M.layoff_cards(np.uint64(tm), np.int64(kind), ace_high)
+        masks[M_TABLE] |= meld
+    ints[I_N_TABLE] = len(table)
+    masks[M_LAYABLE] = M.table_layoffs(t_mask, t_kind, len(table), ace_high)
+    stock_ids = parse_cards(stock)
+    pile_ids = parse_cards(pile)
+    for i, c in enumerate(stock_ids[::-1]):
+        stock_arr[i] = c
+    for i, c in enumerate(pile_ids):
+        pile_arr[i] = c
+        masks[M_PILE] |= np.uint64(1 << c)
+    ints[I_STOCK_N], ints[I_PILE_N] = len(stock_ids), len(pile_ids)
+    for p in has_played:
+        ints[I_HAS_PLAYED_SEAT + p] = 1
+    everything = [*[masks[M_HAND + p] for p in range(players)], masks[M_TABLE],
+                  *[np.uint64(1 << c) for c in stock_ids + pile_ids]]
+    for m in everything:
+        if seen & m:
+            raise ValueError(f"card(s) placed twice in the position: {format_mask(seen & m)}")
+        seen |= m
+    events, hand_row, seat_rows = _play_logged(seed, 0, 0, players, rules_array, params, work, first)
+    end = events[-1]
+    return {
+        "events": events, "outcome": end["outcome"], "winner": end["winner"], "points": end["points"],
+        "going_rummy": end["going_rummy"], "hands": end["hands"], "turns": int(hand_row[K.H_TURNS]),
+        "reshuffles": int(hand_row[K.H_RESHUFFLES]), "seats": seat_rows.tolist(),
+    }

@@ -1,0 +1,131 @@
+"""Results schema, kernel rows -> Arrow tables, Parquet written chunk by chunk, atomic run.json.
+
+Schema version ``SCHEMA_VERSION`` (documented in the README, "Results"):
+
+``hands.parquet`` one row per hand:
+    game int64, hand int32, seed uint64, players int8, dealer int8, starter int8,
+    outcome dictionary<string> (win, stalemate_stock, stalemate_blocked, turn_limit),
+    winner int8 (-1 if none), turns int16, reshuffles int16, points int32, going_rummy bool
+``seats.parquet`` one row per seat and hand:
+    game int64, hand int32, seat int8, strategy dictionary<string>, cards_left int8,
+    value_left int16, melds_laid int8, cards_laid_off int8, discard_draws int16
+``games.parquet`` one row per game (only for ``--games`` runs):
+    game int64, winner int8 (-1: stopped by the hands-per-game cap), hands int32,
+    score_0 ... score_{players-1} int32 (final scores)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .core import basic as K
+from .replay import OUTCOMES
+
+SCHEMA_VERSION = 1
+TABLES = ("hands", "seats", "games")
+
+
+def hands_table(rows: np.ndarray, seed: int, players: int) -> pa.Table:
+    """``rows`` int32[n, HAND_COLS] from the kernel -> the ``hands`` table."""
+    n = len(rows)
+    return pa.table({
+        "game": pa.array(rows[:, K.H_GAME].astype(np.int64)),
+        "hand": pa.array(rows[:, K.H_HAND]),
+        "seed": pa.array(np.full(n, seed, dtype=np.uint64)),
+        "players": pa.array(np.full(n, players, dtype=np.int8)),
+        "dealer": pa.array(rows[:, K.H_DEALER].astype(np.int8)),
+        "starter": pa.array(rows[:, K.H_STARTER].astype(np.int8)),
+        "outcome": pa.DictionaryArray.from_arrays(pa.array(rows[:, K.H_OUTCOME].astype(np.int8)), pa.array(OUTCOMES)),
+        "winner": pa.array(rows[:, K.H_WINNER].astype(np.int8)),
+        "turns": pa.array(rows[:, K.H_TURNS].astype(np.int16)),
+        "reshuffles": pa.array(rows[:, K.H_RESHUFFLES].astype(np.int16)),
+        "points": pa.array(rows[:, K.H_POINTS]),
+        "going_rummy": pa.array(rows[:, K.H_RUMMY].astype(bool)),
+    })
+
+
+def seats_table(hand_rows: np.ndarray, seat_rows: np.ndarray, strategy_names: list[str]) -> pa.Table:
+    """``seat_rows`` int32[n, players, SEAT_COLS] -> the ``seats`` table (hand-major, seat-minor)."""
+    n, players = seat_rows.shape[:2]
+    names = sorted(set(strategy_names))
+    seat_code = np.array([names.index(s) for s in strategy_names], dtype=np.int8)
+    flat = seat_rows.reshape(n * players, K.SEAT_COLS)
+    return pa.table({
+        "game": pa.array(np.repeat(hand_rows[:, K.H_GAME].astype(np.int64), players)),
+        "hand": pa.array(np.repeat(hand_rows[:, K.H_HAND], players)),
+        "seat": pa.array(np.tile(np.arange(players, dtype=np.int8), n)),
+        "strategy": pa.DictionaryArray.from_arrays(pa.array(np.tile(seat_code, n)), pa.array(names)),
+        "cards_left": pa.array(flat[:, K.S_CARDS_LEFT].astype(np.int8)),
+        "value_left": pa.array(flat[:, K.S_VALUE_LEFT].astype(np.int16)),
+        "melds_laid": pa.array(flat[:, K.S_MELDS_LAID].astype(np.int8)),
+        "cards_laid_off": pa.array(flat[:, K.S_CARDS_LAID_OFF].astype(np.int8)),
+        "discard_draws": pa.array(flat[:, K.S_DISCARD_DRAWS].astype(np.int16)),
+    })
+
+
+def games_table(games: np.ndarray, game_rows: np.ndarray, players: int) -> pa.Table:
+    """``game_rows`` int32[g, 2 + players] (winner, hands, scores) -> the ``games`` table."""
+    cols = {
+        "game": pa.array(games.astype(np.int64)),
+        "winner": pa.array(game_rows[:, 0].astype(np.int8)),
+        "hands": pa.array(game_rows[:, 1]),
+    }
+    for q in range(players):
+        cols[f"score_{q}"] = pa.array(game_rows[:, 2 + q])
+    return pa.table(cols)
+
+
+def write_json_atomic(path: Path, data: dict) -> None:
+    """Write JSON to ``path`` through a temporary file and a rename: never half a file."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n")
+    os.replace(tmp, path)
+
+
+class ResultWriter:
+    """Parquet files in ``out_dir``, one row group per chunk, so memory does not grow with N.
+
+    Files are closed (and so valid and readable) whether the run completes or
+    is interrupted; ``run.json`` says which, with the counts finished.
+    """
+
+    def __init__(self, out_dir: Path):
+        self.out_dir = out_dir
+        self.writers: dict[str, pq.ParquetWriter] = {}
+
+    def write(self, name: str, table: pa.Table) -> None:
+        if table.num_rows == 0:
+            return
+        if name not in self.writers:
+            self.writers[name] = pq.ParquetWriter(self.out_dir / f"{name}.parquet", table.schema)
+        self.writers[name].write_table(table)
+
+    def close(self) -> None:
+        for w in self.writers.values():
+            w.close()
+        self.writers.clear()
+
+
+def prepare_out_dir(path: str | Path, overwrite: bool = False) -> Path:
+    """Create ``path`` if needed and check it can take a run; raise ``OSError``/``ValueError`` with a clear message."""
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"output directory {out}: exists and is not a directory")
+    if (out / "run.json").exists() and not overwrite:
+        raise ValueError(f"output directory {out}: already holds a run (run.json); choose another --out or pass --overwrite")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise ValueError(f"output directory {out}: cannot write there ({e.strerror})") from None
+    for name in TABLES:
+        (out / f"{name}.parquet").unlink(missing_ok=True)
+    return out

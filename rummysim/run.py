@@ -1,0 +1,215 @@
+"""Running many hands: chunking, threads, progress, Parquet output, interruption.
+
+``simulate`` is the Python API (DataFrames back); ``run_to_dir`` is what
+``rummysim run`` calls (Parquet chunk by chunk, constant memory). Both play
+chunks of game indices through ``core.basic.play_games`` with Numba threads;
+each hand depends only on (seed, game, hand), so the rows are the same for
+any number of workers and any chunk size.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+import numba
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from . import __version__
+from .core import basic as K
+from .core.bots import N_PARAMS
+from .core import melds as M
+from .results import (SCHEMA_VERSION, ResultWriter, games_table, hands_table, seats_table,
+                      write_json_atomic)
+from .rules import RULES_VERSION, BasicRules
+from .strategy import Strategy, params_matrix
+from .summary import RunSummary
+
+#: games start with room for this many hands each; a longer game is replayed with more room
+HAND_CAPACITY = 48
+DEFAULT_CHUNK_GAMES = 16384
+DEFAULT_CHUNK_HANDS = 131072
+
+
+@dataclasses.dataclass
+class RunSpec:
+    """Everything that determines a run's results (and nothing that does not)."""
+
+    players: int
+    strategies: list[Strategy]
+    seed: int = 0
+    rules: BasicRules = BasicRules()
+    games: int | None = None      # full games to the target ...
+    hands: int | None = None      # ... or independent hands
+    first: int = 0                # first game index (lets a run be split across machines)
+
+    def __post_init__(self):
+        if (self.games is None) == (self.hands is None):
+            raise ValueError("give exactly one of games or hands")
+        count = self.games if self.games is not None else self.hands
+        if count <= 0:
+            raise ValueError("the number of games or hands must be positive")
+        if self.players not in (2, 3, 4):
+            raise ValueError(f"players = {self.players}: Basic Rummy takes 2, 3 or 4")
+        if len(self.strategies) != self.players:
+            raise ValueError("one strategy per seat")
+
+    @property
+    def count(self) -> int:
+        return self.games if self.games is not None else self.hands
+
+    def describe(self) -> dict:
+        """The canonical record of the run's inputs (written to run.json and reports)."""
+        return {
+            "variant": "basic",
+            "mode": "games" if self.games is not None else "hands",
+            "count": self.count,
+            "first": self.first,
+            "players": self.players,
+            "seed": self.seed,
+            "rules": self.rules.as_dict(self.players),
+            "rules_version": RULES_VERSION,
+            "rule_hash": self.rules.digest(self.players),
+            "strategies": [{"seat": q, "name": s.name, "source": s.source, "sha256": s.sha256}
+                           for q, s in enumerate(self.strategies)],
+        }
+
+
+@dataclasses.dataclass
+class Chunk:
+    """One chunk's rows: ``hand_rows`` int32[n, HAND_COLS], ``seat_rows`` int32[n, players, SEAT_COLS],
+    ``games`` int64[g] and ``game_rows`` int32[g, 2 + players] (None in hands mode)."""
+
+    hand_rows: np.ndarray
+    seat_rows: np.ndarray
+    games: np.ndarray
+    game_rows: np.ndarray | None
+
+
+def play_chunk(spec: RunSpec, games: np.ndarray, rules: np.ndarray, params: np.ndarray) -> Chunk:
+    """Play the given game indices (whole games, or one hand each in hands mode)."""
+    single = spec.hands is not None
+    cap = 1 if single else HAND_CAPACITY
+    g = len(games)
+    p = spec.players
+    while True:
+        hand_rows = np.empty((g * cap, K.HAND_COLS), dtype=np.int32)
+        seat_rows = np.empty((g * cap, p, K.SEAT_COLS), dtype=np.int32)
+        game_rows = np.empty((g, 2 + p), dtype=np.int32)
+        n_hands = np.empty(g, dtype=np.int64)
+        K.play_games(spec.seed, games, p, rules, params, M.CARD_VALUE, single, cap,
+                     hand_rows, seat_rows, game_rows, n_hands)
+        if n_hands.max() <= cap:
+            break
+        cap = int(n_hands.max())  # rare: a long game; replay the chunk with room for it
+    keep = (np.arange(cap)[None, :] < n_hands[:, None]).ravel()
+    return Chunk(hand_rows[keep], seat_rows[keep], games, None if single else game_rows)
+
+
+def iter_chunks(spec: RunSpec, chunk_size: int | None = None, workers: int | None = None) -> Iterator[Chunk]:
+    """Play the run chunk by chunk, in game-index order."""
+    rules = spec.rules.to_array(spec.players)
+    params = params_matrix(spec.strategies)
+    numba.set_num_threads(min(workers or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
+    size = chunk_size or (DEFAULT_CHUNK_HANDS if spec.hands is not None else DEFAULT_CHUNK_GAMES)
+    for start in range(0, spec.count, size):
+        games = np.arange(spec.first + start, spec.first + min(start + size, spec.count), dtype=np.int64)
+        yield play_chunk(spec, games, rules, params)
+
+
+def warm_up(players: int) -> float:
+    """Compile (or load from the cache) the kernels outside any timing; returns the seconds it took."""
+    start = time.perf_counter()
+    spec = RunSpec(players, [_WARM_STRATEGY] * players, hands=1)
+    play_chunk(spec, np.zeros(1, dtype=np.int64), spec.rules.to_array(players), params_matrix(spec.strategies))
+    return time.perf_counter() - start
+
+
+_WARM_STRATEGY = Strategy("warm-up", "", "builtin", "", tuple([0.0] * N_PARAMS))
+
+
+@dataclasses.dataclass
+class Results:
+    """A run's results as DataFrames (schema in ``rummysim.results``) and its summary."""
+
+    hands: pd.DataFrame
+    seats: pd.DataFrame
+    games: pd.DataFrame
+    summary: dict
+    spec: dict
+
+
+def simulate(games: int | None = None, hands: int | None = None, players: int = 2,
+             strategies: list[str] | tuple[str, ...] = ("greedy",), seed: int = 0,
+             rules: BasicRules | dict | None = None, workers: int | None = None,
+             chunk_size: int | None = None) -> Results:
+    """Play ``games`` full games or ``hands`` independent hands and return the results in memory.
+
+    >>> r = simulate(hands=1000, players=3, strategies=["greedy", "random", "greedy"], seed=7)
+    >>> r.hands.outcome.value_counts()
+    """
+    from .rules import rules_from_mapping
+    from .strategy import seat_strategies
+
+    if isinstance(rules, dict):
+        rules = rules_from_mapping(rules)
+    spec = RunSpec(players, seat_strategies(list(strategies), players), seed, rules or BasicRules(), games, hands)
+    names = [s.name for s in spec.strategies]
+    summary = RunSummary(players, names)
+    tables: dict[str, list[pa.Table]] = {"hands": [], "seats": [], "games": []}
+    warm_up(players)
+    start = time.perf_counter()
+    for chunk in iter_chunks(spec, chunk_size, workers):
+        summary.add(chunk.hand_rows, chunk.game_rows)
+        tables["hands"].append(hands_table(chunk.hand_rows, seed, players))
+        tables["seats"].append(seats_table(chunk.hand_rows, chunk.seat_rows, names))
+        if chunk.game_rows is not None:
+            tables["games"].append(games_table(chunk.games, chunk.game_rows, players))
+    wall = time.perf_counter() - start
+    frames = {k: pa.concat_tables(v).to_pandas() if v else pd.DataFrame() for k, v in tables.items()}
+    return Results(frames["hands"], frames["seats"], frames["games"], summary.as_dict(wall), spec.describe())
+
+
+def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_size: int | None = None,
+               on_chunk: Callable[[int, int], None] | None = None) -> dict:
+    """Play ``spec`` writing Parquet to ``out_dir`` chunk by chunk; return the ``run.json`` record.
+
+    ``on_chunk(units_done, hands_done)`` is called after each chunk (progress).
+    On KeyboardInterrupt the finished chunks stay, readable, and run.json says
+    ``"status": "interrupted"`` with the counts done; the exception is re-raised.
+    """
+    names = [s.name for s in spec.strategies]
+    summary = RunSummary(spec.players, names)
+    record = {"rummysim_version": __version__, "schema_version": SCHEMA_VERSION, **spec.describe(),
+              "status": "running", "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+              "workers": workers or numba.config.NUMBA_NUM_THREADS}
+    write_json_atomic(out_dir / "run.json", record)
+    record["compile_seconds"] = round(warm_up(spec.players), 3)
+    writer = ResultWriter(out_dir)
+    done = 0
+    start = time.perf_counter()
+    try:
+        for chunk in iter_chunks(spec, chunk_size, workers):
+            writer.write("hands", hands_table(chunk.hand_rows, spec.seed, spec.players))
+            writer.write("seats", seats_table(chunk.hand_rows, chunk.seat_rows, names))
+            if chunk.game_rows is not None:
+                writer.write("games", games_table(chunk.games, chunk.game_rows, spec.players))
+            summary.add(chunk.hand_rows, chunk.game_rows)
+            done += len(chunk.games)
+            if on_chunk:
+                on_chunk(done, summary.hands)
+        record["status"] = "complete"
+    except KeyboardInterrupt:
+        record["status"] = "interrupted"
+        raise
+    finally:
+        writer.close()
+        wall = time.perf_counter() - start
+        record.update({"done": done, "hands_played": summary.hands, "wall_seconds": round(wall, 3),
+                       "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "summary": summary.as_dict(wall)})
+        write_json_atomic(out_dir / "run.json", record)
+    return record

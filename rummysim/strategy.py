@@ -1,0 +1,173 @@
+"""Strategy files (TOML) -> validated parameter vectors for the Basic Rummy bots.
+
+A strategy file is data, never code: it is parsed with ``tomllib`` and every
+key is checked against ``SPEC`` below (type, allowed values, default). The
+meaning of each parameter is documented in ``rummysim.core.bots`` and in the
+README. A name without a path (``greedy``) means a file shipped in
+``rummysim/strategies/`` (also reachable as ``strategies/`` at the top of the
+repository).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from .core import bots as B
+
+BUILTIN_DIR = Path(__file__).parent / "strategies"
+
+
+class StrategyError(ValueError):
+    """A strategy file or name the user gave is not usable; the message says why in one line."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Param:
+    """One key of a strategy file: where it lands in the vector and what it may be."""
+
+    key: str
+    index: int
+    default: object
+    choices: tuple = ()          # allowed strings, mapped to 0, 1, 2... in order
+    low: float | None = None     # numeric range, inclusive
+    high: float | None = None
+    doc: str = ""
+
+    def allowed(self) -> str:
+        if self.choices:
+            return " or ".join(repr(c) for c in self.choices)
+        return f"an integer from {self.low:g} to {self.high:g}"
+
+    def convert(self, value, where: str) -> float:
+        if self.choices:
+            if not isinstance(value, str) or value not in self.choices:
+                raise StrategyError(f"{where}: key '{self.key}' = {value!r}: allowed {self.allowed()}")
+            return float(self.choices.index(value))
+        if isinstance(value, bool) or not isinstance(value, int) or not (self.low <= value <= self.high):
+            raise StrategyError(f"{where}: key '{self.key}' = {value!r}: allowed {self.allowed()}")
+        return float(value)
+
+
+#: Every key a Basic Rummy strategy file may set (besides name, variant, description).
+SPEC = (
+    Param("bot", B.P_RANDOM, "family", ("family", "random"),
+          doc="'random' plays uniformly at random (every other key is then ignored)"),
+    Param("draw.mode", B.P_DRAW, "meld", ("never", "meld", "gain"),
+          doc="take the discard: never / when it goes into a meld / when it lowers deadwood by min_gain"),
+    Param("draw.min_gain", B.P_DRAW_GAIN, 1, low=0, high=100, doc="points of deadwood the discard must save (mode 'gain')"),
+    Param("meld.mode", B.P_MELD, "at_once", ("at_once", "hold_for_rummy"),
+          doc="lay melds down at once, or hold everything until the hand can go out in one turn"),
+    Param("meld.abandon_opponent_cards", B.P_ABANDON_OPP_CARDS, -1, low=-1, high=10,
+          doc="stop holding when an opponent has at most this many cards (-1: never)"),
+    Param("meld.abandon_turn", B.P_ABANDON_TURN, 0, low=0, high=1000,
+          doc="stop holding from this own turn on (0: never)"),
+    Param("meld.abandon_deadwood", B.P_ABANDON_DEADWOOD, 0, low=0, high=200,
+          doc="stop holding when deadwood is above this (0: never)"),
+    Param("layoff.mode", B.P_LAYOFF, "at_once", ("at_once", "when_going_out"),
+          doc="lay off at once, or only in the turn the hand goes out"),
+    Param("discard.mode", B.P_DISCARD, "highest", ("highest", "least_useful"),
+          doc="throw the highest card outside melds and partial melds, or the one with fewest live connectors"),
+    Param("discard.avoid_feeding", B.P_AVOID_FEED, 0, low=0, high=1000,
+          doc="points taken off a card's discard score when an opponent could use it"),
+    Param("discard.tiebreak", B.P_TIEBREAK_RANDOM, "highest_card", ("highest_card", "random"),
+          doc="break ties by highest card, or at random from the seat's seeded stream"),
+)
+_BY_KEY = {p.key: p for p in SPEC}
+_TOP_KEYS = ("name", "variant", "description")
+VARIANTS = ("basic", "shanghai")
+
+
+@dataclasses.dataclass(frozen=True)
+class Strategy:
+    name: str
+    description: str
+    source: str           # file path, or "builtin:NAME"
+    sha256: str           # of the file's bytes
+    params: tuple         # float values in P_* order
+
+    def vector(self) -> np.ndarray:
+        return np.array(self.params, dtype=np.float64)
+
+
+def _flatten(data: dict, where: str, prefix: str = "") -> dict:
+    out = {}
+    for key, value in data.items():
+        full = prefix + key
+        if isinstance(value, dict):
+            out.update(_flatten(value, where, full + "."))
+        else:
+            out[full] = value
+    return out
+
+
+def parse_strategy(text: str, where: str, variant: str = "basic") -> tuple[str, str, tuple]:
+    """Validate the TOML text of a strategy; returns ``(name, description, params)``."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise StrategyError(f"{where}: not valid TOML ({e})") from None
+    flat = _flatten(data, where)
+    for key in _TOP_KEYS:
+        if key not in flat:
+            raise StrategyError(f"{where}: missing key '{key}'")
+        if not isinstance(flat[key], str) or not flat[key].strip():
+            raise StrategyError(f"{where}: key '{key}' must be a non-empty string")
+    if flat["variant"] not in VARIANTS:
+        raise StrategyError(f"{where}: key 'variant' = {flat['variant']!r}: allowed 'basic' or 'shanghai'")
+    if flat["variant"] != variant:
+        raise StrategyError(f"{where}: key 'variant' = {flat['variant']!r}, but this run plays {variant!r}")
+    params = [0.0] * B.N_PARAMS
+    for p in SPEC:
+        params[p.index] = p.convert(p.default, "default")
+    for key, value in flat.items():
+        if key in _TOP_KEYS:
+            continue
+        if key not in _BY_KEY:
+            raise StrategyError(f"{where}: unknown key '{key}'; allowed: {', '.join(_BY_KEY)}")
+        params[_BY_KEY[key].index] = _BY_KEY[key].convert(value, where)
+    return flat["name"], flat["description"].strip(), tuple(params)
+
+
+def builtin_names() -> list[str]:
+    return sorted(p.stem for p in BUILTIN_DIR.glob("*.toml"))
+
+
+def load_strategy(name_or_path: str, variant: str = "basic") -> Strategy:
+    """A strategy by shipped name (``greedy``) or by file path (``my/bot.toml``)."""
+    path = Path(name_or_path)
+    if path.suffix != ".toml" and path.parent == Path("."):
+        path = BUILTIN_DIR / f"{name_or_path}.toml"
+        if not path.exists():
+            raise StrategyError(
+                f"unknown strategy {name_or_path!r}; shipped: {', '.join(builtin_names())}, or give a .toml file")
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise StrategyError(f"strategy file {path}: cannot read it ({e.strerror})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise StrategyError(f"strategy file {path}: not UTF-8 text") from None
+    name, description, params = parse_strategy(text, str(path), variant)
+    return Strategy(name, description, str(path), hashlib.sha256(raw).hexdigest()[:12], params)
+
+
+def seat_strategies(names: tuple[str, ...] | list[str], players: int, variant: str = "basic") -> list[Strategy]:
+    """One strategy for every seat: a single name for all, or exactly one per seat."""
+    names = list(names) or ["greedy"]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise StrategyError(f"got {len(names)} strategies for {players} players: give one for all seats or one per seat")
+    cache: dict[str, Strategy] = {}
+    return [cache.setdefault(n, load_strategy(n, variant)) for n in names]
+
+
+def params_matrix(strategies: list[Strategy]) -> np.ndarray:
+    """float64[players, N_PARAMS]: one parameter vector per seat."""
+    return np.stack([s.vector() for s in strategies])

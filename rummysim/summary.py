@@ -1,0 +1,144 @@
+"""The end-of-run summary, accumulated chunk by chunk from the kernel's rows.
+
+Counts and sums only, so a run of any length summarises in constant memory.
+Proportions get a 95% Wilson interval, means a normal interval from the
+accumulated sum of squares (hands are independent).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .core import basic as K
+from .intervals import wilson
+from .replay import OUTCOMES
+
+Z95 = 1.959963984540054
+
+
+class RunSummary:
+    def __init__(self, players: int, strategy_names: list[str]):
+        self.players = players
+        self.strategy_names = strategy_names
+        self.hands = 0
+        self.games = 0
+        self.game_hands = 0
+        self.seat_wins = np.zeros(players, dtype=np.int64)
+        self.seat_starts = np.zeros(players, dtype=np.int64)
+        self.starter_wins = 0
+        self.game_wins = np.zeros(players, dtype=np.int64)
+        self.outcomes = np.zeros(len(OUTCOMES), dtype=np.int64)
+        self.rummy = 0
+        self.points = 0.0
+        self.points_sq = 0.0
+        self.turns = 0.0
+        self.turns_sq = 0.0
+
+    def add(self, hand_rows: np.ndarray, game_rows: np.ndarray | None) -> None:
+        """Fold in one chunk: ``hand_rows`` int32[n, HAND_COLS]; ``game_rows`` int32[g, 2 + players] or None."""
+        self.hands += len(hand_rows)
+        winner = hand_rows[:, K.H_WINNER]
+        won = winner >= 0
+        self.seat_wins += np.bincount(winner[won], minlength=self.players)
+        self.seat_starts += np.bincount(hand_rows[:, K.H_STARTER], minlength=self.players)
+        self.starter_wins += int(np.sum(winner == hand_rows[:, K.H_STARTER]))
+        self.outcomes += np.bincount(hand_rows[:, K.H_OUTCOME], minlength=len(OUTCOMES))
+        self.rummy += int(hand_rows[:, K.H_RUMMY].sum())
+        pts = hand_rows[won, K.H_POINTS].astype(np.float64)
+        self.points += pts.sum()
+        self.points_sq += (pts ** 2).sum()
+        turns = hand_rows[:, K.H_TURNS].astype(np.float64)
+        self.turns += turns.sum()
+        self.turns_sq += (turns ** 2).sum()
+        if game_rows is not None and len(game_rows):
+            self.games += len(game_rows)
+            self.game_hands += int(game_rows[:, 1].sum())
+            gw = game_rows[:, 0]
+            self.game_wins += np.bincount(gw[gw >= 0], minlength=self.players)
+
+    @staticmethod
+    def _mean_ci(total: float, total_sq: float, n: int) -> dict:
+        if n == 0:
+            return {"estimate": math.nan, "ci95": [math.nan, math.nan]}
+        mean = total / n
+        var = max(total_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
+        half = Z95 * math.sqrt(var / n)
+        return {"estimate": mean, "ci95": [mean - half, mean + half]}
+
+    @staticmethod
+    def _rate(k: int, n: int) -> dict:
+        lo, hi = wilson(k, n) if n else (math.nan, math.nan)
+        return {"estimate": k / n if n else math.nan, "ci95": [lo, hi]}
+
+    def as_dict(self, wall_seconds: float) -> dict:
+        """Every figure of the summary, each estimate as ``{"estimate": x, "ci95": [lo, hi]}``."""
+        wins = int(self.seat_wins.sum())
+        out = {
+            "hands": self.hands,
+            "games": self.games,
+            "win_rate_by_seat": [
+                {"seat": q, "strategy": self.strategy_names[q], "wins": int(self.seat_wins[q]),
+                 **self._rate(int(self.seat_wins[q]), self.hands)}
+                for q in range(self.players)
+            ],
+            "starter_win_rate": self._rate(self.starter_wins, self.hands),
+            "outcomes": {name: {"count": int(self.outcomes[i]), **self._rate(int(self.outcomes[i]), self.hands)}
+                         for i, name in enumerate(OUTCOMES)},
+            "going_rummy_rate": self._rate(self.rummy, self.hands),
+            "going_rummy_share_of_wins": self._rate(self.rummy, wins),
+            "points_per_winning_hand": self._mean_ci(self.points, self.points_sq, wins),
+            "turns_per_hand": self._mean_ci(self.turns, self.turns_sq, self.hands),
+            "wall_seconds": wall_seconds,
+            "hands_per_second": self.hands / wall_seconds if wall_seconds > 0 else math.nan,
+        }
+        if self.games:
+            out["hands_per_game"] = self.game_hands / self.games
+            out["game_win_rate_by_seat"] = [
+                {"seat": q, **self._rate(int(self.game_wins[q]), self.games)} for q in range(self.players)
+            ]
+        return out
+
+
+def render(summary: dict, console) -> None:
+    """Print the summary as rich tables."""
+    from rich.table import Table
+
+    def pct(d: dict) -> str:
+        lo, hi = d["ci95"]
+        return f"{100 * d['estimate']:.2f}%  [{100 * lo:.2f}, {100 * hi:.2f}]"
+
+    seats = Table(title="Win rate per seat (95% Wilson interval)")
+    for col in ("seat", "strategy", "hands won", "win rate"):
+        seats.add_column(col, justify="right" if col != "strategy" else "left")
+    for s in summary["win_rate_by_seat"]:
+        seats.add_row(str(s["seat"]), s["strategy"], f"{s['wins']:,}", pct(s))
+    console.print(seats)
+    if "game_win_rate_by_seat" in summary:
+        games = Table(title=f"Games won per seat ({summary['games']:,} games, 95% Wilson interval)")
+        games.add_column("seat", justify="right")
+        games.add_column("game win rate", justify="right")
+        for s in summary["game_win_rate_by_seat"]:
+            games.add_row(str(s["seat"]), pct(s))
+        console.print(games)
+    ends = Table(title=f"How {summary['hands']:,} hands ended")
+    ends.add_column("outcome")
+    ends.add_column("hands", justify="right")
+    ends.add_column("rate (95% CI)", justify="right")
+    for name, d in summary["outcomes"].items():
+        ends.add_row(name.replace("_", " "), f"{d['count']:,}", pct(d))
+    ends.add_row("went rummy", f"{round(summary['going_rummy_rate']['estimate'] * summary['hands']):,}",
+                 pct(summary["going_rummy_rate"]))
+    console.print(ends)
+    p = summary["points_per_winning_hand"]
+    t = summary["turns_per_hand"]
+    lines = [
+        f"points per winning hand: {p['estimate']:.2f} [{p['ci95'][0]:.2f}, {p['ci95'][1]:.2f}]",
+        f"turns per hand: {t['estimate']:.2f} [{t['ci95'][0]:.2f}, {t['ci95'][1]:.2f}]",
+        f"starter wins: {pct(summary['starter_win_rate'])}",
+    ]
+    if "hands_per_game" in summary:
+        lines.append(f"hands per game: {summary['hands_per_game']:.2f}")
+    lines.append(f"{summary['hands']:,} hands in {summary['wall_seconds']:.1f} s: {summary['hands_per_second']:,.0f} hands/s")
+    console.print("\n".join(lines))
