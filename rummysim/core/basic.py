@@ -206,6 +206,7 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
     ace_high = rules[R_ACE_HIGH] != 0
     must = rules[R_MUST_DISCARD] != 0
     check = rules[R_CHECK] != 0
+    logging = ev.shape[0] > 0
     hands_view = masks[M_HAND:M_HAND + players]
     dealer = (first + players - 1) % players
     p = first
@@ -214,7 +215,6 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
     points = 0
     rummy = 0
     while True:
-        rng = rngs[p]
         # 1. draw (1.3.1)
         ints[I_DRAWN] = -1
         ints[I_MELDS_THIS_TURN] = 0
@@ -225,7 +225,7 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
             if ints[I_STOCK_N] == 0:
                 take_discard = True
             else:
-                take_discard = B.choose_draw(p, params[p], masks, ints, rules, card_value, rng, scratch, top)
+                take_discard = B.choose_draw(p, params, masks, ints, rules, card_value, rngs, scratch, top)
         if take_discard:
             ints[I_PILE_N] -= 1
             card = pile[ints[I_PILE_N]]
@@ -233,19 +233,21 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
             masks[M_PICKED + p] |= M.bit(card)
             ints[I_DRAWN] = card
             ints[I_DISCARD_DRAWS_SEAT + p] += 1
-            _log(ev, n_ev, EV_DRAW_DISCARD, p, card, -1, U64(0), stock, 0)
+            if logging:
+                _log(ev, n_ev, EV_DRAW_DISCARD, p, card, -1, U64(0), stock, 0)
         else:
             ints[I_STOCK_N] -= 1
             card = stock[ints[I_STOCK_N]]
-            _log(ev, n_ev, EV_DRAW_STOCK, p, card, -1, U64(0), stock, 0)
+            if logging:
+                _log(ev, n_ev, EV_DRAW_STOCK, p, card, -1, U64(0), stock, 0)
         masks[M_HAND + p] |= M.bit(card)
         if check:
             check_cards(masks, stock, pile, ints, players)
 
         # 2-3. melds and lay-offs in any order (1.3.2-3)
         while masks[M_HAND + p] != 0:
-            kind, a, b = B.next_action(p, params[p], masks, ints, rules, players, card_value,
-                                       t_mask, t_kind, t_lay, rng, scratch, action_buf)
+            kind, a, b = B.next_action(p, params, masks, ints, rules, players, card_value,
+                                       t_mask, t_kind, t_lay, rngs, scratch, action_buf)
             if kind == ACT_STOP:
                 break
             if kind == ACT_MELD:
@@ -264,7 +266,8 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
                 masks[M_TABLE] |= meld
                 ints[I_MELDS_THIS_TURN] += 1
                 ints[I_MELDS_LAID_SEAT + p] += 1
-                _log(ev, n_ev, EV_MELD, p, -1, k, meld, stock, 0)
+                if logging:
+                    _log(ev, n_ev, EV_MELD, p, -1, k, meld, stock, 0)
             else:
                 c = a
                 k = b
@@ -277,7 +280,8 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
                 masks[M_HAND + p] &= ~M.bit(c)
                 masks[M_TABLE] |= M.bit(c)
                 ints[I_LAID_OFF_SEAT + p] += 1
-                _log(ev, n_ev, EV_LAYOFF, p, c, k, U64(0), stock, 0)
+                if logging:
+                    _log(ev, n_ev, EV_LAYOFF, p, c, k, U64(0), stock, 0)
             masks[M_LAYABLE] = M.table_layoffs(t_mask, t_kind, ints[I_N_TABLE], ace_high)
             ints[I_PLAYED_THIS_TURN] += 1
             if check:
@@ -285,14 +289,15 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
 
         # 4. discard (1.3.4)
         if masks[M_HAND + p] != 0:
-            c = B.choose_discard(p, params[p], masks, ints, rules, players, card_value, rng)
+            c = B.choose_discard(p, params, masks, ints, rules, players, card_value, rngs)
             if not (masks[M_HAND + p] & M.bit(c)) or c == ints[I_DRAWN]:
                 raise ValueError("bot proposed a discard it may not make (rules 1.3.4, ruling 3.1)")
             masks[M_HAND + p] &= ~M.bit(c)
             pile[ints[I_PILE_N]] = c
             ints[I_PILE_N] += 1
             masks[M_PILE] |= M.bit(c)
-            _log(ev, n_ev, EV_DISCARD, p, c, -1, U64(0), stock, 0)
+            if logging:
+                _log(ev, n_ev, EV_DISCARD, p, c, -1, U64(0), stock, 0)
             if check:
                 check_cards(masks, stock, pile, ints, players)
         ints[I_TURN] += 1
@@ -316,7 +321,8 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
                 outcome = OUT_STALEMATE_STOCK
                 break
             _reshuffle(seed, game, hand, rules, ints, masks, stock, pile)
-            _log(ev, n_ev, EV_RESHUFFLE, -1, -1, -1, U64(0), stock, ints[I_STOCK_N])
+            if logging:
+                _log(ev, n_ev, EV_RESHUFFLE, -1, -1, -1, U64(0), stock, ints[I_STOCK_N])
             if check:
                 check_cards(masks, stock, pile, ints, players)
         # blocked (1.5)

@@ -115,7 +115,7 @@ def partial_cards(hand, ace_high):
 
 
 # --------------------------------------------------------------------- draw
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deadwood_after_discard(hand, ace_high, card_value, keep, scratch):
     """Least deadwood of ``hand`` after throwing its highest deadwood card other than ``keep``."""
     melds, sr, sd, sm = scratch
@@ -130,12 +130,12 @@ def _deadwood_after_discard(hand, ace_high, card_value, keep, scratch):
     return dw - top
 
 
-@njit(cache=True)
-def choose_draw(p, params, masks, ints, rules, card_value, rng, scratch, upcard):
+@njit(cache=True, inline="always")
+def choose_draw(p, params, masks, ints, rules, card_value, rngs, scratch, upcard):
     """True to take ``upcard`` from the discard pile, False to draw from the stock."""
-    if params[P_RANDOM] > 0:
-        return below(rng, 2) == 1
-    mode = params[P_DRAW]
+    if params[p, P_RANDOM] > 0:
+        return below(rngs[p], 2) == 1
+    mode = params[p, P_DRAW]
     if mode == 0:
         return False
     hand = masks[M_HAND + p]
@@ -145,7 +145,7 @@ def choose_draw(p, params, masks, ints, rules, card_value, rng, scratch, upcard)
         return (M.melded_cards(with_up, ace_high) >> U64(upcard)) & U64(1) != 0
     gain = (_deadwood_after_discard(hand, ace_high, card_value, U64(0), scratch)
             - _deadwood_after_discard(with_up, ace_high, card_value, M.bit(upcard), scratch))
-    return gain >= params[P_DRAW_GAIN]
+    return gain >= params[p, P_DRAW_GAIN]
 
 
 # --------------------------------------------------------------- meld/lay-off
@@ -180,26 +180,29 @@ def _random_action(p, masks, ints, rules, t_lay, rng, melds, out):
     return out[pick, 0], out[pick, 1], out[pick, 2]
 
 
-@njit(cache=True)
-def _holding(p, params, masks, ints, players, card_value, dw):
-    """Rummy-holding state of seat p this turn; gives up for the hand when a trigger fires."""
-    if params[P_MELD] != 1 or ints[I_ABANDONED_SEAT + p] or ints[I_HAS_PLAYED_SEAT + p]:
+@njit(cache=True, inline="always")
+def _holding(p, params, masks, ints, players, card_value, dw, hand):
+    """Rummy-holding state of seat p this turn; gives up for the hand when a trigger fires.
+    ``dw`` is the hand's least deadwood, or -1 when the hand holds no meld."""
+    if params[p, P_MELD] != 1 or ints[I_ABANDONED_SEAT + p] or ints[I_HAS_PLAYED_SEAT + p]:
         return False
+    if dw < 0:
+        dw = M.mask_value(hand, card_value)
     fewest = 99
     for q in range(players):
         if q != p:
             fewest = min(fewest, M.popcount(masks[M_HAND + q]))
-    if ((params[P_ABANDON_OPP_CARDS] >= 0 and fewest <= params[P_ABANDON_OPP_CARDS])
-            or (params[P_ABANDON_TURN] > 0 and ints[I_OWN_TURNS_SEAT + p] + 1 >= params[P_ABANDON_TURN])
-            or (params[P_ABANDON_DEADWOOD] > 0 and dw > params[P_ABANDON_DEADWOOD])):
+    if ((params[p, P_ABANDON_OPP_CARDS] >= 0 and fewest <= params[p, P_ABANDON_OPP_CARDS])
+            or (params[p, P_ABANDON_TURN] > 0 and ints[I_OWN_TURNS_SEAT + p] + 1 >= params[p, P_ABANDON_TURN])
+            or (params[p, P_ABANDON_DEADWOOD] > 0 and dw > params[p, P_ABANDON_DEADWOOD])):
         ints[I_ABANDONED_SEAT + p] = 1
         return False
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_action(p, params, masks, ints, rules, players, card_value, t_mask, t_kind, t_lay,
-                rng, scratch, action_buf):
+                rngs, scratch, action_buf):
     """The seat's next meld or lay-off this turn, or stop: ``(ACT_*, a, b)``.
 
     ``ACT_MELD``: a = meld mask (card space, as int64); ``ACT_LAYOFF``: a = card, b = table meld.
@@ -207,18 +210,23 @@ def next_action(p, params, masks, ints, rules, players, card_value, t_mask, t_ki
     ``action_buf`` int64[512, 3] scratch for the random bot.
     """
     melds, sr, sd, sm = scratch
-    if params[P_RANDOM] > 0:
-        return _random_action(p, masks, ints, rules, t_lay, rng, melds, action_buf)
+    if params[p, P_RANDOM] > 0:
+        return _random_action(p, masks, ints, rules, t_lay, rngs[p], melds, action_buf)
     hand = masks[M_HAND + p]
     ace_high = rules[R_ACE_HIGH] != 0
     must = rules[R_MUST_DISCARD] != 0
     drawn = drawn_bit(ints)
     may_meld = rules[R_MAX_MELDS] == 0 or ints[I_MELDS_THIS_TURN] < rules[R_MAX_MELDS]
-    dw, chosen = M.best_partition(hand, ace_high, card_value, melds, sr, sd, sm)
-    melded = M.chosen_cards(melds, chosen)
-    holding = _holding(p, params, masks, ints, players, card_value, dw)
-    going_out = ints[I_PLAYED_THIS_TURN] > 0 and (holding or params[P_LAYOFF] == 1)
-    if (holding or params[P_LAYOFF] == 1) and not going_out:
+    chosen = U64(0)
+    melded = U64(0)
+    if M.has_meld(hand, ace_high):
+        dw, chosen = M.best_partition(hand, ace_high, card_value, melds, sr, sd, sm)
+        melded = M.chosen_cards(melds, chosen)
+    else:
+        dw = -1  # not needed unless a rummy-holding bot asks (then computed there)
+    holding = _holding(p, params, masks, ints, players, card_value, dw, hand)
+    going_out = ints[I_PLAYED_THIS_TURN] > 0 and (holding or params[p, P_LAYOFF] == 1)
+    if (holding or params[p, P_LAYOFF] == 1) and not going_out:
         # can the whole hand go this turn? melds, then lay-offs on the table or on those melds
         layable = masks[M_LAYABLE]
         c = chosen
@@ -239,7 +247,7 @@ def next_action(p, params, masks, ints, rules, players, card_value, t_mask, t_ki
             c &= c - U64(1)
             if legal_after(hand & ~melds[i], drawn, must):
                 return ACT_MELD, np.int64(melds[i]), 0
-    if params[P_LAYOFF] == 0 or going_out:
+    if params[p, P_LAYOFF] == 0 or going_out:
         lay = hand & masks[M_LAYABLE] & ~melded
         while lay:
             c = M.lowest_card(lay)
@@ -250,21 +258,21 @@ def next_action(p, params, masks, ints, rules, players, card_value, t_mask, t_ki
 
 
 # ------------------------------------------------------------------ discard
-@njit(cache=True)
-def choose_discard(p, params, masks, ints, rules, players, card_value, rng):
+@njit(cache=True, inline="always")
+def choose_discard(p, params, masks, ints, rules, players, card_value, rngs):
     """The card seat p discards: never the card taken from the discard pile this turn."""
     hand = masks[M_HAND + p]
     cand = hand & ~drawn_bit(ints)
-    if params[P_RANDOM] > 0:
-        k = below(rng, M.popcount(cand))
+    if params[p, P_RANDOM] > 0:
+        k = below(rngs[p], M.popcount(cand))
         for _ in range(k):
             cand &= cand - U64(1)
         return M.lowest_card(cand)
     ace_high = rules[R_ACE_HIGH] != 0
     in_meld = M.melded_cards(hand, ace_high)
     partial = partial_cards(hand, ace_high)
-    least_useful = params[P_DISCARD] == 1
-    feed_weight = params[P_AVOID_FEED]
+    least_useful = params[p, P_DISCARD] == 1
+    feed_weight = params[p, P_AVOID_FEED]
     unseen = U64(0)
     interest = U64(0)
     if least_useful or feed_weight > 0:
@@ -299,8 +307,8 @@ def choose_discard(p, params, masks, ints, rules, players, card_value, rng):
             n_best = 1
         elif score == best:
             n_best += 1
-            if params[P_TIEBREAK_RANDOM] > 0:
-                if below(rng, n_best) == 0:  # reservoir draw: uniform over the ties
+            if params[p, P_TIEBREAK_RANDOM] > 0:
+                if below(rngs[p], n_best) == 0:  # reservoir draw: uniform over the ties
                     best_card = c
             else:
                 best_card = c  # the highest card id among the ties

@@ -198,6 +198,8 @@ def best_partition(hand, ace_high, card_value, melds, stack_r, stack_d, stack_m)
 
     Depth-first search with an explicit stack, branching on the lowest card
     left: it is deadwood, or it goes into one of the melds that hold it.
+    Hands of at most 11 cards (Basic Rummy): they hold at most 45 melds, within the
+    64 slots of ``melds`` and the 64 bits of ``chosen``.
     ``melds`` uint64[64] receives ``list_melds(hand)``; ``stack_r``/``stack_m``
     uint64[1024] and ``stack_d`` int64[1024] are scratch.
     Returns ``(deadwood_value, chosen)`` where bit i of the uint64 ``chosen``
