@@ -183,7 +183,7 @@ def main(argv=None):
         sys.exit(130)
     except click.ClickException as e:
         message = e.format_message().splitlines()[0] if e.format_message() else str(e)
-        if isinstance(e, click.UsageError) and e.ctx is not None and e.ctx.command.name:
+        if isinstance(e, click.UsageError) and e.ctx is not None and e.ctx.command is not cli:
             message = f"{e.ctx.command.name}: {message}"
         click.echo(f"rummysim: error: {message}", err=True)
         sys.exit(EXIT_USAGE)

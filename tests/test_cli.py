@@ -1,0 +1,130 @@
+"""The command line: bad input gives one line and exit 2; run writes its files; replay."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from rummysim.cli import main
+from rummysim.results import prepare_out_dir
+from rummysim.run import RunSpec, run_to_dir
+from rummysim.strategy import seat_strategies
+
+
+def run_cli(args, capsys):
+    """Run ``rummysim ARGS`` in-process; returns (exit code, stdout, stderr)."""
+    code = 0
+    try:
+        main(args)
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("args, words", [
+    (["run", "--strategy", "nosuch"], ["unknown strategy 'nosuch'", "greedy"]),
+    (["run", "--players", "5"], ["--players", "2<=x<=4"]),
+    (["run", "--players", "1"], ["--players"]),
+    (["run", "--games", "0"], ["--games", "positive"]),
+    (["run", "--hands", "-3"], ["--hands", "positive"]),
+    (["run", "--games", "5", "--hands", "5"], ["not both"]),
+    (["run", "--rule", "jokers=2"], ["unknown rule option 'jokers'", "reshuffles"]),
+    (["run", "--rule", "reshuffles=lots"], ["reshuffles", "unlimited"]),
+    (["run", "--rule", "ace=sideways"], ["ace", "high_or_low"]),
+    (["run", "--rule", "reshuffles"], ["key=value"]),
+    (["run", "--strategy", "greedy", "--strategy", "random", "--players", "3"], ["2 strategies for 3 players"]),
+    (["run", "--out", "/proc/rummysim-cannot-write"], ["cannot write"]),
+    (["run", "--rules-file", "/nonexistent/rules.toml"], ["rules file", "cannot read"]),
+    (["replay", "--from", "/nonexistent/run"], ["--from", "not a readable rummysim run"]),
+    (["frobnicate"], ["No such command"]),
+])
+def test_user_mistakes_give_one_line_and_exit_2(args, words, capsys, tmp_path):
+    if args[0] == "run" and "--out" not in args:
+        args = args + ["--out", str(tmp_path / "out")]
+    code, out, err = run_cli(args, capsys)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rummysim: error:"), err
+    for w in words:
+        assert w in lines[0]
+    assert "Traceback" not in err
+    assert not (tmp_path / "out" / "run.json").exists()
+
+
+def test_bad_strategy_file_names_file_and_key(capsys, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\nvariant = "basic"\ndescription = "d"\n[draw]\nmode = "sometimes"\n')
+    code, _, err = run_cli(["run", "--hands", "10", "--strategy", str(bad), "--out", str(tmp_path / "o")], capsys)
+    assert code == 2 and str(bad) in err and "draw.mode" in err and "'never' or 'meld' or 'gain'" in err
+
+
+@pytest.mark.engine
+def test_run_writes_results_and_summary(capsys, tmp_path):
+    out = tmp_path / "res"
+    code, stdout, _ = run_cli(["run", "--hands", "2000", "--players", "3", "--seed", "4", "--out", str(out),
+                               "--rule", "reshuffles=0", "--json"], capsys)
+    assert code == 0
+    record = json.loads(stdout)
+    assert record["status"] == "complete" and record["hands_played"] == 2000
+    assert record["rules"]["reshuffles"] == 0 and record["seed"] == 4
+    on_disk = json.loads((out / "run.json").read_text())
+    assert on_disk["summary"] == record["summary"]
+    hands = pd.read_parquet(out / "hands.parquet")
+    assert len(hands) == 2000 and (hands.reshuffles == 0).all()
+    assert len(pd.read_parquet(out / "seats.parquet")) == 6000
+    # the same out dir is refused unless --overwrite
+    code, _, err = run_cli(["run", "--hands", "10", "--out", str(out)], capsys)
+    assert code == 2 and "already holds a run" in err
+
+
+@pytest.mark.engine
+def test_interrupted_run_keeps_finished_chunks(tmp_path):
+    out = prepare_out_dir(tmp_path / "cut")
+    spec = RunSpec(2, seat_strategies(["greedy"], 2), seed=1, games=400)
+
+    def stop_after_two(done, hands):
+        if done >= 200:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_to_dir(spec, out, workers=1, chunk_size=100, on_chunk=stop_after_two)
+    record = json.loads((out / "run.json").read_text())
+    assert record["status"] == "interrupted" and record["done"] == 200
+    games = pq.read_table(out / "games.parquet").to_pandas()
+    assert games.game.tolist() == list(range(200))
+    assert pq.read_table(out / "hands.parquet").num_rows == record["hands_played"]
+
+
+@pytest.mark.engine
+def test_replay_json_and_text(capsys, tmp_path):
+    code, out, _ = run_cli(["replay", "--seed", "5", "--game", "2", "--hand", "1", "--json"], capsys)
+    assert code == 0
+    events = [json.loads(line) for line in out.splitlines()]
+    assert events[0]["event"] == "deal" and events[-1]["event"] == "end"
+    assert len(events[0]["hands"]) == 2 and all(len(h) == 10 for h in events[0]["hands"])
+    assert len(events[0]["stock"]) == 31
+    assert {e["event"] for e in events} <= {"deal", "draw", "meld", "layoff", "discard", "reshuffle", "end"}
+    code, text, _ = run_cli(["replay", "--seed", "5", "--game", "2", "--hand", "1"], capsys)
+    assert code == 0 and "deal: dealer seat" in text and "draws" in text
+    # --from takes players, seed, strategies and rules from a saved run
+    saved = tmp_path / "saved"
+    run_cli(["run", "--hands", "5", "--players", "4", "--seed", "5", "--out", str(saved),
+             "--rule", "ace=high_or_low"], capsys)
+    code, out, _ = run_cli(["replay", "--from", str(saved), "--game", "3", "--json"], capsys)
+    deal = json.loads(out.splitlines()[0])
+    assert code == 0 and len(deal["hands"]) == 4
+    hands = pd.read_parquet(saved / "hands.parquet")
+    end = json.loads(out.splitlines()[-1])
+    assert end["points"] == hands.points[3] and end["outcome"] == hands.outcome[3]
+
+
+def test_console_script_entry_point():
+    """The installed command answers (one process, as a user would run it)."""
+    result = subprocess.run([sys.executable, "-m", "rummysim", "--version"], capture_output=True, text=True,
+                            env={**os.environ}, timeout=120)
+    assert result.returncode == 0 and "0.1.0" in result.stdout

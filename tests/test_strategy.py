@@ -1,0 +1,112 @@
+"""Strategy files: validation errors for every kind of bad file, shipped files, README table."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rummysim.core import bots as B
+from rummysim.strategy import SPEC, StrategyError, builtin_names, load_strategy, seat_strategies
+
+HEAD = 'name = "t"\nvariant = "basic"\ndescription = "test"\n'
+
+
+def write(tmp_path, body, head=HEAD):
+    f = tmp_path / "s.toml"
+    f.write_text(head + body)
+    return f
+
+
+@pytest.mark.parametrize("body, words", [
+    ('[draw]\nmode = "sometimes"\n', ["draw.mode", "'sometimes'", "'never' or 'meld' or 'gain'"]),
+    ('[draw]\nmin_gain = 500\n', ["draw.min_gain", "500", "from 0 to 100"]),
+    ('[draw]\nmin_gain = "3"\n', ["draw.min_gain", "'3'", "an integer"]),
+    ('[draw]\nmin_gain = 2.5\n', ["draw.min_gain", "2.5"]),
+    ('[meld]\nabandon_turn = true\n', ["meld.abandon_turn", "True"]),
+    ('[meld]\nabandon_opponent_cards = -2\n', ["meld.abandon_opponent_cards", "from -1 to 10"]),
+    ('[discard]\ncolour = "red"\n', ["unknown key 'discard.colour'", "discard.mode"]),
+    ('speed = 3\n', ["unknown key 'speed'"]),
+    ('[layoff]\nmode = 1\n', ["layoff.mode", "'at_once' or 'when_going_out'"]),
+])
+def test_bad_values_name_file_key_and_allowed(tmp_path, body, words):
+    f = write(tmp_path, body)
+    with pytest.raises(StrategyError) as e:
+        load_strategy(str(f))
+    msg = str(e.value)
+    assert "\n" not in msg and str(f) in msg
+    for w in words:
+        assert w in msg
+
+
+@pytest.mark.parametrize("head, words", [
+    ('variant = "basic"\ndescription = "d"\n', ["missing key 'name'"]),
+    ('name = "x"\ndescription = "d"\n', ["missing key 'variant'"]),
+    ('name = "x"\nvariant = "basic"\n', ["missing key 'description'"]),
+    ('name = "x"\nvariant = "shanghai"\ndescription = "d"\n', ["'shanghai'", "this run plays 'basic'"]),
+    ('name = "x"\nvariant = "gin"\ndescription = "d"\n', ["'gin'", "allowed 'basic' or 'shanghai'"]),
+    ('name = 3\nvariant = "basic"\ndescription = "d"\n', ["'name' must be a non-empty string"]),
+    ('name = "x\nvariant = "basic"\n', ["not valid TOML"]),
+])
+def test_bad_headers(tmp_path, head, words):
+    f = write(tmp_path, "", head)
+    with pytest.raises(StrategyError) as e:
+        load_strategy(str(f))
+    for w in words:
+        assert w in str(e.value)
+
+
+def test_unreadable_and_unknown(tmp_path):
+    with pytest.raises(StrategyError, match="cannot read"):
+        load_strategy(str(tmp_path / "missing.toml"))
+    with pytest.raises(StrategyError, match="unknown strategy 'nope'; shipped: .*greedy"):
+        load_strategy("nope")
+    binary = tmp_path / "b.toml"
+    binary.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(StrategyError, match="not UTF-8"):
+        load_strategy(str(binary))
+
+
+def test_loading_runs_no_code(tmp_path):
+    """A file is data: a value that looks like code stays a string and is rejected."""
+    f = write(tmp_path, '[draw]\nmode = "__import__(\'os\').system(\'touch pwned\')"\n')
+    with pytest.raises(StrategyError):
+        load_strategy(str(f))
+    assert not Path("pwned").exists()
+
+
+def test_shipped_strategies_load_and_differ():
+    names = builtin_names()
+    assert {"random", "greedy", "cautious", "rummy-seeker", "expert"} <= set(names)
+    params = {n: load_strategy(n).params for n in names}
+    assert len(set(params.values())) == len(names)
+    assert params["random"][B.P_RANDOM] == 1 and params["greedy"][B.P_RANDOM] == 0
+    assert params["rummy-seeker"][B.P_MELD] == 1
+    for n in names:
+        assert load_strategy(n).description
+
+
+def test_defaults_are_greedy_and_hash_follows_content(tmp_path):
+    f = write(tmp_path, "")
+    assert load_strategy(str(f)).params == load_strategy("greedy").params
+    g = write(tmp_path, "[draw]\nmin_gain = 1\n")
+    assert load_strategy(str(g)).sha256 != load_strategy("greedy").sha256
+
+
+def test_seat_strategies_counts():
+    assert [s.name for s in seat_strategies(["greedy"], 3)] == ["greedy"] * 3
+    assert [s.name for s in seat_strategies([], 2)] == ["greedy"] * 2
+    with pytest.raises(StrategyError, match="2 strategies for 4 players"):
+        seat_strategies(["greedy", "random"], 4)
+
+
+def test_readme_documents_every_key_with_its_default():
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    for p in SPEC:
+        row = re.search(rf"^\| `{re.escape(p.key)}` \|[^\n]*$", readme, re.M)
+        assert row, f"README lacks a row for {p.key}"
+        cells = [c.strip() for c in row.group(0).strip("|").split("|")]
+        assert cells[3].strip("`") == str(p.default), f"README default of {p.key}: {cells[3]} != {p.default}"
+        if p.choices:
+            assert all(f"`{c}`" in cells[2] for c in p.choices)
+        else:
+            assert cells[2] == f"{p.low:g}-{p.high:g}"
