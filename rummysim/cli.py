@@ -174,6 +174,118 @@ def replay(seed, game, hand, players, strategy_names, from_dir, as_json, rule_pa
         click.echo(json.dumps(e) if as_json else format_event(e))
 
 
+def _count(games, hands, default_hands):
+    if games is not None and hands is not None:
+        raise UserError("give --games or --hands, not both")
+    if games is None and hands is None:
+        hands = default_hands
+    return games, hands
+
+
+def _out(out_dir, overwrite, default):
+    from .results import prepare_out_dir
+
+    try:
+        return prepare_out_dir(Path(out_dir or default), overwrite)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+
+
+match_options = [
+    click.option("--games", type=int, callback=_positive, help="Full games per seating."),
+    click.option("--hands", type=int, callback=_positive, help="Deals, each played once per seat rotation."),
+    click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True),
+    click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True),
+    click.option("--workers", type=int, callback=_positive, help="Threads. Default: all cores."),
+    click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+                 help="Where to save results. Default: results/<command>-<time>-seed<seed>."),
+    click.option("--overwrite", is_flag=True, help="Replace results already in --out."),
+    click.option("--chunk-size", type=int, callback=_positive, help="Games (or hands) per chunk."),
+]
+
+
+def with_match_options(f):
+    for opt in reversed(match_options):
+        f = opt(f)
+    return with_rule_options(f)
+
+
+@cli.command()
+@click.argument("strategy_files", nargs=-1, required=True, metavar="A B [C ...]")
+@with_match_options
+@click.option("--sprt", nargs=2, type=float, default=None, metavar="ELO0 ELO1",
+              help="Stop when the sequential test decides between Elo <= ELO0 and Elo >= ELO1 (2 players).")
+@click.option("--alpha", type=click.FloatRange(0, 0.5, min_open=True), default=0.05, show_default=True)
+@click.option("--beta", type=click.FloatRange(0, 0.5, min_open=True), default=0.05, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the whole result as one JSON object.")
+def compare(strategy_files, games, hands, players, seed, workers, out_dir, overwrite, chunk_size, rule_pairs,
+            rules_file, sprt, alpha, beta, as_json):
+    """Is A really better than B? Duplicate deals, paired intervals, optional SPRT."""
+    from rich.console import Console
+
+    from .compare import compare as run_compare
+    from .compare import render
+    from .strategy import load_strategy
+
+    if len(strategy_files) < 2:
+        raise UserError("compare needs at least two strategies")
+    if sprt is not None and players != 2:
+        raise UserError("--sprt works on 2-player pentanomial results: use --players 2")
+    if sprt is not None and sprt[0] >= sprt[1]:
+        raise UserError(f"--sprt {sprt[0]:g} {sprt[1]:g}: ELO0 must be below ELO1")
+    games, hands = _count(games, hands, 20_000)
+    rules = _rules(rule_pairs, rules_file)
+    try:
+        strategies = [load_strategy(f) for f in strategy_files]
+    except StrategyError as e:
+        raise UserError(str(e)) from None
+    out = _out(out_dir, overwrite, f"results/compare-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
+    if sprt is not None and chunk_size is None:
+        chunk_size = 1000 if games is not None else 4000
+    console = Console(stderr=as_json)
+    result = run_compare(strategies, players, seed, rules, games, hands, workers, chunk_size, sprt, alpha, beta, out)
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        render(result, console)
+        console.print(f"results: {out}")
+
+
+@cli.command()
+@click.argument("strategy_file")
+@click.option("--param", "key", required=True, help="Strategy key to vary, e.g. meld.abandon_turn.")
+@click.option("--values", required=True, help="Comma-separated values, e.g. 4,8,12,16.")
+@click.option("--baseline", default="greedy", show_default=True, help="Strategy every value plays against.")
+@with_match_options
+@click.option("--json", "as_json", is_flag=True)
+def sweep(strategy_file, key, values, baseline, games, hands, players, seed, workers, out_dir, overwrite,
+          chunk_size, rule_pairs, rules_file, as_json):
+    """Play each value of one strategy key against a baseline: where does it stop paying?"""
+    from rich.console import Console
+
+    from .strategy import load_strategy, with_override
+    from .sweep import render_sweep, run_sweep
+
+    games, hands = _count(games, hands, 20_000)
+    rules = _rules(rule_pairs, rules_file)
+    items = [v.strip() for v in values.split(",") if v.strip()]
+    if not items:
+        raise UserError("--values: give at least one value")
+    try:
+        base = load_strategy(strategy_file)
+        variants = [with_override(base, key, v) for v in items]
+        against = load_strategy(baseline)
+    except StrategyError as e:
+        raise UserError(str(e)) from None
+    out = _out(out_dir, overwrite, f"results/sweep-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
+    result = run_sweep(variants, items, key, against, players, seed, rules, games, hands, workers, chunk_size, out)
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        render_sweep(result, Console())
+        click.echo(f"results: {out} (sweep.png, sweep.csv)")
+
+
 def main(argv=None):
     """Console entry point: click errors become one line and exit code 2."""
     try:

@@ -171,3 +171,20 @@ def seat_strategies(names: tuple[str, ...] | list[str], players: int, variant: s
 def params_matrix(strategies: list[Strategy]) -> np.ndarray:
     """float64[players, N_PARAMS]: one parameter vector per seat."""
     return np.stack([s.vector() for s in strategies])
+
+
+def with_override(strategy: Strategy, key: str, text: str) -> Strategy:
+    """``strategy`` with one key set from command-line text (``--param draw.min_gain --values 3``)."""
+    if key not in _BY_KEY:
+        raise StrategyError(f"--param {key!r}: unknown key; allowed: {', '.join(_BY_KEY)}")
+    spec = _BY_KEY[key]
+    value: object = text
+    if not spec.choices:
+        try:
+            value = int(text)
+        except ValueError:
+            raise StrategyError(f"--values {text!r} for {key}: allowed {spec.allowed()}") from None
+    params = list(strategy.params)
+    params[spec.index] = spec.convert(value, f"--values for {key}")
+    digest = hashlib.sha256(f"{strategy.sha256}:{key}={text}".encode()).hexdigest()[:12]
+    return Strategy(f"{strategy.name}[{key}={text}]", strategy.description, strategy.source, digest, tuple(params))

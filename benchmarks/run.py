@@ -1,0 +1,117 @@
+"""Throughput benchmarks of the Basic Rummy engine; writes benchmarks/results.md.
+
+    python benchmarks/run.py            # everything (about 5 minutes on 2 cores)
+    python benchmarks/run.py --quick    # fewer hands, no 1M-game run
+
+Measured, each with warm-up outside the timing and the median of repeats:
+hands/s on one core for 2, 3, 4 players with greedy and random; compile time
+cold (empty Numba cache, in a fresh process) and cached; the wall time of
+``rummysim run --games 1000000`` (2 players, defaults, all cores, warm cache,
+results saved). The table goes to stdout and to benchmarks/results.md with the
+machine and versions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+
+def hands_per_second(players: int, strategy: str, hands: int, repeats: int) -> float:
+    """Median hands/s on one thread for independent hands."""
+    import numba
+    import numpy as np
+
+    from rummysim.run import RunSpec, play_chunk
+    from rummysim.strategy import params_matrix, seat_strategies
+
+    numba.set_num_threads(1)
+    spec = RunSpec(players, seat_strategies([strategy], players), seed=1, hands=hands)
+    rules, params = spec.rules.to_array(players), params_matrix(spec.strategies)
+    play_chunk(spec, np.arange(100, dtype=np.int64), rules, params)  # warm-up
+    times = []
+    for r in range(repeats):
+        games = np.arange(r * hands, (r + 1) * hands, dtype=np.int64)
+        start = time.perf_counter()
+        play_chunk(spec, games, rules, params)
+        times.append(time.perf_counter() - start)
+    return hands / statistics.median(times)
+
+
+def compile_seconds(cache_dir: str) -> float:
+    """Seconds to compile (or load) the kernels in a fresh process using ``cache_dir``."""
+    code = "from rummysim.run import warm_up; print(warm_up(2))"
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def million_games(out_dir: str) -> dict:
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "rummysim", "run", "--games", "1000000", "--out", out_dir,
+                          "--overwrite", "--json"], capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - start
+    record = json.loads(out.stdout)
+    return {"process_wall": wall, "run_wall": record["wall_seconds"], "hands": record["hands_played"],
+            "compile": record["compile_seconds"]}
+
+
+def machine() -> str:
+    import numba
+    import numpy
+    import pandas
+    import pyarrow
+
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (f"{cpu}, {os.cpu_count()} cores; {platform.system()} {platform.release()}; Python {platform.python_version()}, "
+            f"numba {numba.__version__}, numpy {numpy.__version__}, pandas {pandas.__version__}, pyarrow {pyarrow.__version__}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer hands, skip the 1M-game run")
+    args = parser.parse_args()
+    hands, repeats = (20_000, 3) if args.quick else (100_000, 5)
+    lines = [f"Measured {time.strftime('%Y-%m-%d')} on {machine()}.", "",
+             "| what | players | greedy | random |", "|---|---|---|---|"]
+    for players in (2, 3, 4):
+        g = hands_per_second(players, "greedy", hands, repeats)
+        r = hands_per_second(players, "random", hands, repeats)
+        lines.append(f"| hands/s on one core (median of {repeats} x {hands:,}) | {players} | {g:,.0f} | {r:,.0f} |")
+        print(lines[-1], flush=True)
+    with tempfile.TemporaryDirectory() as cache:
+        cold = compile_seconds(cache)
+        warm = statistics.median(compile_seconds(cache) for _ in range(3))
+    lines += ["", "| compile | seconds |", "|---|---|", f"| cold (empty cache) | {cold:.1f} |",
+              f"| cached (median of 3) | {warm:.2f} |"]
+    print("\n".join(lines[-4:]), flush=True)
+    if not args.quick:
+        with tempfile.TemporaryDirectory() as out:
+            m = million_games(out)
+        lines += ["", "| `rummysim run --games 1000000` (2 players, defaults, all cores, warm cache) | |", "|---|---|",
+                  f"| hands played | {m['hands']:,} |", f"| run wall seconds (play + write) | {m['run_wall']:.1f} |",
+                  f"| whole command, process start to exit | {m['process_wall']:.1f} |",
+                  f"| hands/s, all cores | {m['hands'] / m['run_wall']:,.0f} |"]
+        print("\n".join(lines[-6:]), flush=True)
+    (HERE / "results.md").write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,313 @@
+"""Duplicate-deal matches between strategies, with paired intervals and SPRT
+(statistics.md: "Comparing strategies: duplicate deals", "Intervals and decisions").
+
+A match of candidate A against B at k players plays every deal (``--hands``)
+or every game (``--games``) k times: in rotation r, A sits in seat r and B in
+every other seat. The deal of (seed, game, hand) is the same in every
+rotation, and the starting seat is fixed by the deal, so A starts exactly once
+per block of k. A block's result is the mean over its k rotations:
+
+* score: A's share of the block's hands (win 1, stalemate 1/k, loss 0), or of
+  its games; 2 players: the pair's sum is one of 0, 1/2, 1, 3/2, 2 and the
+  pentanomial counts [LL, LD, DD+WL, DW, WW] give the score's interval;
+* points: A's points minus the mean of B's seats, per hand and per game.
+
+Blocks are independent, so means get t-intervals over blocks; the gain from
+pairing is the variance of single results over the variance of block means.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from . import __version__
+from . import intervals as I
+from .core import basic as K
+from .results import ResultWriter, hands_table, seats_table, write_json_atomic
+from .rules import BasicRules
+from .run import RunSpec, iter_chunks, warm_up
+from .strategy import Strategy
+
+OUT_STALEMATE = (1, 2, 3)  # outcomes with no winner
+
+
+@dataclasses.dataclass
+class Blocks:
+    """Per-block results of one pair, accumulated chunk by chunk (float64[n] each)."""
+
+    score: list = dataclasses.field(default_factory=list)          # A's mean score over the rotations
+    points_hand: list = dataclasses.field(default_factory=list)    # A minus B points per hand
+    points_game: list = dataclasses.field(default_factory=list)    # games mode: A minus B final score
+    single: list = dataclasses.field(default_factory=list)         # A's score in each rotation (unpaired view)
+    by_seat: list = dataclasses.field(default_factory=list)        # [n, k] A's score by A's seat
+    stalemates: int = 0
+    hands: int = 0
+
+    def arrays(self):
+        cat = lambda xs: np.concatenate(xs) if xs else np.zeros(0)  # noqa: E731
+        return (cat(self.score), cat(self.points_hand), cat(self.points_game), cat(self.single),
+                np.concatenate(self.by_seat) if self.by_seat else np.zeros((0, 0)))
+
+
+def _rotation_specs(a: Strategy, b: Strategy, players: int, seed: int, rules: BasicRules,
+                    games: int | None, hands: int | None) -> list[RunSpec]:
+    specs = []
+    for r in range(players):
+        seats = [b] * players
+        seats[r] = a
+        specs.append(RunSpec(players, seats, seed, rules, games, hands))
+    return specs
+
+
+def _fold(blocks: Blocks, chunks: list, players: int, games_mode: bool) -> None:
+    """Add one chunk of each rotation (same game indices) to the block results."""
+    k = players
+    n = len(chunks[0].games)
+    score = np.zeros((n, k))
+    pts = np.zeros((n, k))
+    hands_in_block = np.zeros(n)
+    pgame = np.zeros((n, k))
+    for r, ch in enumerate(chunks):
+        h = ch.hand_rows
+        idx = np.searchsorted(ch.games, h[:, K.H_GAME])
+        winner = h[:, K.H_WINNER]
+        stale = winner < 0
+        a_won = winner == r
+        blocks.stalemates += int(stale.sum())
+        blocks.hands += len(h)
+        points = h[:, K.H_POINTS].astype(np.float64)
+        a_pts = np.where(a_won, points, 0.0)
+        b_pts = np.where(~a_won & ~stale, points, 0.0) / (k - 1)
+        np.add.at(pts[:, r], idx, a_pts - b_pts)
+        np.add.at(hands_in_block, idx, 1.0 / k)
+        if games_mode:
+            gw = ch.game_rows[:, 0]
+            score[:, r] = (gw == r).astype(np.float64)
+            final = ch.game_rows[:, 2:2 + k].astype(np.float64)
+            pgame[:, r] = final[:, r] - (final.sum(axis=1) - final[:, r]) / (k - 1)
+        else:
+            score[:, r] = np.where(a_won, 1.0, np.where(stale, 1.0 / k, 0.0))
+    blocks.score.append(score.mean(axis=1))
+    blocks.points_hand.append(pts.sum(axis=1) / (hands_in_block * k))
+    if games_mode:
+        blocks.points_game.append(pgame.mean(axis=1))
+    blocks.single.append(score.ravel())
+    blocks.by_seat.append(score)
+
+
+def _estimate(x: float, lo: float, hi: float) -> dict:
+    return {"estimate": float(x), "ci95": [float(lo), float(hi)]}
+
+
+def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | None = None,
+                   alpha: float = 0.05, beta: float = 0.05) -> dict:
+    """Headline statistics of one pair from its blocks."""
+    score, ph, pg, single, by_seat = blocks.arrays()
+    k = players
+    n = len(score)
+    out: dict = {"blocks": n, "hands": blocks.hands,
+                 "stalemate_rate": _estimate(blocks.stalemates / max(blocks.hands, 1), *I.wilson(blocks.stalemates, blocks.hands))}
+    m, lo, hi = I.mean_ci(score)
+    out["win_share"] = _estimate(m, lo, hi)
+    out["win_share_minus_fair"] = _estimate(m - 1 / k, lo - 1 / k, hi - 1 / k)
+    se = float(np.std(score, ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    out["p_value"] = float(I.two_sided_p(m - 1 / k, se, n - 1)) if n > 1 and se > 0 else (1.0 if m == 1 / k else 0.0)
+    out["points_per_hand_diff"] = _estimate(*I.mean_ci(ph))
+    if len(pg):
+        out["points_per_game_diff"] = _estimate(*I.mean_ci(pg))
+    out["variance_reduction"] = float(I.variance_reduction(score, single)) if n > 1 else math.nan
+    out["seat_split"] = [{"seat": s, **_estimate(*I.mean_ci(by_seat[:, s]))} for s in range(k)]
+    if k == 2:
+        counts = I.pentanomial(score * 2)
+        out["pentanomial"] = dict(zip(I.PAIR_BINS, (int(c) for c in counts)))
+        out["elo"] = _estimate(*I.elo_ci(counts))
+        if sprt is not None:
+            llr = I.sprt_llr(counts, *sprt)
+            lower, upper = I.sprt_bounds(alpha, beta)
+            out["sprt"] = {"elo0": sprt[0], "elo1": sprt[1], "alpha": alpha, "beta": beta, "llr": float(llr),
+                           "bounds": [lower, upper], "decision": I.sprt_decision(llr, alpha, beta)}
+    return out
+
+
+def sprt_words(s: dict, a: str, b: str) -> str:
+    """The SPRT verdict in words."""
+    h0 = f"{a} is at most {s['elo0']:g} Elo better than {b}"
+    h1 = f"{a} is at least {s['elo1']:g} Elo better than {b}"
+    if s["decision"] == "H1":
+        return f"H1 accepted: {h1} (LLR {s['llr']:.2f} >= {s['bounds'][1]:.2f})"
+    if s["decision"] == "H0":
+        return f"H0 accepted: {h0} (LLR {s['llr']:.2f} <= {s['bounds'][0]:.2f})"
+    return f"no decision yet (LLR {s['llr']:.2f} within [{s['bounds'][0]:.2f}, {s['bounds'][1]:.2f}]); H0: {h0}; H1: {h1}"
+
+
+def play_pair(a: Strategy, b: Strategy, players: int, seed: int, rules: BasicRules, games: int | None,
+              hands: int | None, workers: int | None = None, chunk_size: int | None = None,
+              sprt: tuple[float, float] | None = None, alpha: float = 0.05, beta: float = 0.05,
+              writer: ResultWriter | None = None, pair_index: int = 0,
+              on_chunk: Callable[[int, int], None] | None = None) -> Blocks:
+    """Play the duplicate match of A against B; stop early when an SPRT decides."""
+    specs = _rotation_specs(a, b, players, seed, rules, games, hands)
+    streams = [iter_chunks(s, chunk_size, workers) for s in specs]
+    blocks = Blocks()
+    done = 0
+    for chunks in zip(*streams):
+        _fold(blocks, list(chunks), players, games is not None)
+        if writer is not None:
+            for r, ch in enumerate(chunks):
+                names = [s.name for s in specs[r].strategies]
+                ht = hands_table(ch.hand_rows, seed, players)
+                n = ht.num_rows
+                ht = ht.append_column("pair", _const(pair_index, n)).append_column("rotation", _const(r, n))
+                writer.write("hands", ht)
+                st = seats_table(ch.hand_rows, ch.seat_rows, names)
+                st = st.append_column("pair", _const(pair_index, st.num_rows)).append_column("rotation", _const(r, st.num_rows))
+                writer.write("seats", st)
+        done += len(chunks[0].games)
+        if on_chunk:
+            on_chunk(done, blocks.hands)
+        if sprt is not None and players == 2:
+            llr = I.sprt_llr(I.pentanomial(np.concatenate(blocks.score) * 2), *sprt)
+            if I.sprt_decision(llr, alpha, beta) != "continue":
+                break
+    return blocks
+
+
+def _const(value: int, n: int):
+    import pyarrow as pa
+
+    return pa.array(np.full(n, value, dtype=np.int16))
+
+
+def compare(strategies: list[Strategy], players: int, seed: int, rules: BasicRules, games: int | None,
+            hands: int | None, workers: int | None = None, chunk_size: int | None = None,
+            sprt: tuple[float, float] | None = None, alpha: float = 0.05, beta: float = 0.05,
+            out_dir: Path | None = None, on_chunk: Callable[[int, int], None] | None = None) -> dict:
+    """Every pair of ``strategies`` in a duplicate match; the whole result as one JSON-ready dict."""
+    warm_up(players)
+    writer = ResultWriter(out_dir) if out_dir else None
+    start = time.perf_counter()
+    pairs = []
+    try:
+        for i, (x, y) in enumerate(itertools.combinations(range(len(strategies)), 2)):
+            a, b = strategies[x], strategies[y]
+            blocks = play_pair(a, b, players, seed, rules, games, hands, workers, chunk_size, sprt, alpha, beta,
+                               writer, i, on_chunk)
+            pairs.append({"a": a.name, "b": b.name, "a_index": x, "b_index": y,
+                          **summarise_pair(blocks, players, sprt, alpha, beta)})
+    finally:
+        if writer:
+            writer.close()
+    wall = time.perf_counter() - start
+    result = {
+        "rummysim_version": __version__, "variant": "basic", "players": players, "seed": seed,
+        "mode": "games" if games is not None else "hands", "count": games if games is not None else hands,
+        "rules": rules.as_dict(players), "rule_hash": rules.digest(players),
+        "strategies": [{"name": s.name, "source": s.source, "sha256": s.sha256} for s in strategies],
+        "pairs": pairs, "wall_seconds": round(wall, 3),
+    }
+    if len(strategies) > 2:
+        result.update(_crosstable(strategies, pairs, players))
+    else:
+        p = pairs[0]
+        result.update({k: p[k] for k in ("win_share", "points_per_hand_diff", "elo") if k in p})
+    result["reproduce"] = reproduce_line(result)
+    if out_dir:
+        write_json_atomic(out_dir / "compare.json", result)
+    return result
+
+
+def _crosstable(strategies: list[Strategy], pairs: list[dict], players: int) -> dict:
+    """Crosstable of win shares, Holm-corrected verdicts and an overall ranking."""
+    m = len(strategies)
+    adjusted = I.holm_adjust([p["p_value"] for p in pairs])
+    table = [[None] * m for _ in range(m)]
+    for p, adj in zip(pairs, adjusted):
+        p["p_holm"] = float(adj)
+        if adj < 0.05:
+            better = p["a"] if p["win_share"]["estimate"] > 1 / players else p["b"]
+            p["verdict"] = f"{better} is better (Holm-adjusted p = {adj:.3g})"
+        else:
+            p["verdict"] = f"no significant difference (Holm-adjusted p = {adj:.3g})"
+        ws = p["win_share"]
+        table[p["a_index"]][p["b_index"]] = ws
+        if players == 2:  # B's share against A is the rest (with 3+ players A faces a field of B: no mirror)
+            table[p["b_index"]][p["a_index"]] = _estimate(1 - ws["estimate"], 1 - ws["ci95"][1], 1 - ws["ci95"][0])
+    # ranking: mean win share minus the fair share over all of a strategy's matches
+    scores = []
+    for s in range(m):
+        edges = []
+        for p in pairs:
+            d = p["win_share"]["estimate"] - 1 / players
+            if p["a_index"] == s:
+                edges.append(d)
+            elif p["b_index"] == s:
+                edges.append(-d)
+        scores.append(float(np.mean(edges)))
+    order = sorted(range(m), key=lambda s: -scores[s])
+    ranking = [{"rank": i + 1, "name": strategies[s].name, "mean_edge": scores[s]} for i, s in enumerate(order)]
+    return {"crosstable": {"names": [s.name for s in strategies], "win_share": table}, "ranking": ranking}
+
+
+def reproduce_line(result: dict) -> str:
+    files = " ".join(s["source"] for s in result["strategies"])
+    hashes = ", ".join(f"{s['name']} {s['sha256']}" for s in result["strategies"])
+    return (f"rummysim {result['rummysim_version']} compare {files} --players {result['players']} "
+            f"--{result['mode']} {result['count']} --seed {result['seed']} | rules {result['rule_hash']} | "
+            f"strategies {hashes} | {sum(p['hands'] for p in result['pairs']):,} hands | {result['wall_seconds']:.1f} s")
+
+
+def _fmt(d: dict, scale: float = 1.0, digits: int = 2, unit: str = "") -> str:
+    lo, hi = d["ci95"]
+    return f"{d['estimate'] * scale:+.{digits}f}{unit} [{lo * scale:+.{digits}f}, {hi * scale:+.{digits}f}]"
+
+
+def render(result: dict, console) -> None:
+    """Headline block per pair (statistics.md "What a user expects to see"), then crosstable and ranking."""
+    from rich.table import Table
+
+    k = result["players"]
+    for p in result["pairs"]:
+        t = Table(title=f"{p['a']} vs {p['b']}: {p['blocks']:,} duplicate blocks, {p['hands']:,} hands, {k} players",
+                  show_header=False)
+        t.add_column("what")
+        t.add_column("value (95% interval)", justify="right")
+        ws = p["win_share"]
+        share_what = "games" if result["mode"] == "games" else "hands"
+        t.add_row(f"win share of {p['a']} ({share_what}; fair = {1 / k:.3f})",
+                  f"{ws['estimate']:.4f} [{ws['ci95'][0]:.4f}, {ws['ci95'][1]:.4f}]")
+        if "elo" in p:
+            t.add_row("Elo difference", _fmt(p["elo"], digits=1))
+        t.add_row(f"points per hand, {p['a']} minus {p['b']}", _fmt(p["points_per_hand_diff"]))
+        if "points_per_game_diff" in p:
+            t.add_row(f"points per game, {p['a']} minus {p['b']}", _fmt(p["points_per_game_diff"], digits=1))
+        sr = p["stalemate_rate"]
+        t.add_row("stalemate rate", f"{100 * sr['estimate']:.2f}% [{100 * sr['ci95'][0]:.2f}, {100 * sr['ci95'][1]:.2f}]")
+        if "pentanomial" in p:
+            t.add_row("pairs " + " / ".join(p["pentanomial"]), " / ".join(f"{v:,}" for v in p["pentanomial"].values()))
+        t.add_row("variance reduction from pairing", f"{p['variance_reduction']:.2f}x")
+        t.add_row(f"win share of {p['a']} by its seat",
+                  "  ".join(f"seat {s['seat']}: {s['estimate']:.3f}" for s in p["seat_split"]))
+        if "sprt" in p:
+            t.add_row("SPRT", sprt_words(p["sprt"], p["a"], p["b"]))
+        if "verdict" in p:
+            t.add_row("verdict", p["verdict"])
+        console.print(t)
+    if "crosstable" in result:
+        names = result["crosstable"]["names"]
+        ct = Table(title="Crosstable: win share of the row strategy against the column (95% interval)")
+        ct.add_column("")
+        for n in names:
+            ct.add_column(n, justify="right")
+        for i, row in enumerate(result["crosstable"]["win_share"]):
+            ct.add_row(names[i], *("-" if c is None else f"{c['estimate']:.3f} [{c['ci95'][0]:.3f}, {c['ci95'][1]:.3f}]"
+                                   for c in row))
+        console.print(ct)
+        console.print("ranking: " + ", ".join(f"{r['rank']}. {r['name']} ({r['mean_edge']:+.4f})" for r in result["ranking"]))
+    console.print(f"reproduce: {result['reproduce']}")

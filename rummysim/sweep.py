@@ -1,0 +1,82 @@
+"""``rummysim sweep``: one strategy key varied, each value in a duplicate match against a baseline."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from .compare import play_pair, summarise_pair
+from .results import write_json_atomic
+from .rules import BasicRules
+from .run import warm_up
+from .strategy import Strategy
+
+
+def run_sweep(variants: list[Strategy], values: list[str], key: str, baseline: Strategy, players: int, seed: int,
+              rules: BasicRules, games: int | None, hands: int | None, workers: int | None,
+              chunk_size: int | None, out_dir: Path) -> dict:
+    """Estimates with intervals per value; writes sweep.json, sweep.csv and sweep.png to ``out_dir``."""
+    warm_up(players)
+    rows = []
+    for value, strategy in zip(values, variants):
+        blocks = play_pair(strategy, baseline, players, seed, rules, games, hands, workers, chunk_size)
+        s = summarise_pair(blocks, players)
+        rows.append({"value": value, "win_share": s["win_share"], "points_per_hand_diff": s["points_per_hand_diff"],
+                     "blocks": s["blocks"], "hands": s["hands"]})
+    result = {"key": key, "baseline": baseline.name, "strategy": variants[0].source, "players": players,
+              "seed": seed, "mode": "games" if games is not None else "hands",
+              "count": games if games is not None else hands, "rule_hash": rules.digest(players), "rows": rows}
+    write_json_atomic(out_dir / "sweep.json", result)
+    with open(out_dir / "sweep.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["value", "win_share", "win_share_lo", "win_share_hi", "points_per_hand_diff", "pph_lo", "pph_hi",
+                    "blocks"])
+        for r in rows:
+            w.writerow([r["value"], r["win_share"]["estimate"], *r["win_share"]["ci95"],
+                        r["points_per_hand_diff"]["estimate"], *r["points_per_hand_diff"]["ci95"], r["blocks"]])
+    plot_sweep(result, out_dir / "sweep.png")
+    return result
+
+
+def plot_sweep(result: dict, path: Path) -> None:
+    """Win share and points difference against the swept value, with 95% bands."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = result["rows"]
+    labels = [r["value"] for r in rows]
+    x = range(len(rows))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), constrained_layout=True)
+    for ax, field, ylabel, ref in (
+        (axes[0], "win_share", "win share against baseline", 1 / result["players"]),
+        (axes[1], "points_per_hand_diff", "points per hand, minus baseline's", 0.0),
+    ):
+        est = [r[field]["estimate"] for r in rows]
+        lo = [r[field]["ci95"][0] for r in rows]
+        hi = [r[field]["ci95"][1] for r in rows]
+        ax.fill_between(x, lo, hi, alpha=0.25, label="95% interval")
+        ax.plot(x, est, marker="o", label="estimate")
+        ax.axhline(ref, color="grey", linestyle="--", linewidth=1, label="no difference")
+        ax.set_xticks(list(x), labels)
+        ax.set_xlabel(result["key"])
+        ax.set_ylabel(ylabel)
+        ax.legend(fontsize=8)
+    fig.suptitle(f"{result['strategy']} vs {result['baseline']}: {result['count']:,} {result['mode']} per value, "
+                 f"{result['players']} players, seed {result['seed']}")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def render_sweep(result: dict, console) -> None:
+    from rich.table import Table
+
+    t = Table(title=f"{result['key']} swept against {result['baseline']} ({result['players']} players, 95% intervals)")
+    for col in ("value", "win share", "points per hand diff", "blocks"):
+        t.add_column(col, justify="right")
+    for r in result["rows"]:
+        ws, pp = r["win_share"], r["points_per_hand_diff"]
+        t.add_row(r["value"], f"{ws['estimate']:.4f} [{ws['ci95'][0]:.4f}, {ws['ci95'][1]:.4f}]",
+                  f"{pp['estimate']:+.2f} [{pp['ci95'][0]:+.2f}, {pp['ci95'][1]:+.2f}]", f"{r['blocks']:,}")
+    console.print(t)
