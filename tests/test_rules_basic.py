@@ -695,10 +695,13 @@ def test_1_7_must_discard_to_go_out_true():
     assert moves(r) == ["0 draws S9 from stock", "0 melds H4 H5 H6", "0 discards S9"]
     assert (r["outcome"], r["winner"], r["points"]) == ("win", 0, 12)
     # seat 0: H4 H5 H6; stock: H7 -- laying down all four (out without a discard) is not
-    # offered; greedy, which only ever lays its best split, keeps the run and throws H7
-    r = play(["H4 H5 H6", "D10 S2"], "H7 C3", "C8", "must_discard_to_go_out=true", "turn_limit=1")
-    assert moves(r) == ["0 draws H7 from stock", "0 discards H7"]
-    assert r["outcome"] == "turn_limit" and r["hands"][0] == ["H4", "H5", "H6"]
+    # allowed; greedy lays the most valuable legal part, H5 H6 H7, and goes out discarding H4
+    r = play(["H4 H5 H6", "D10 S2"], "H7 C3", "C8", "must_discard_to_go_out=true")
+    assert moves(r) == ["0 draws H7 from stock", "0 melds H5 H6 H7", "0 discards H4"]
+    assert (r["outcome"], r["winner"], r["points"], r["going_rummy"]) == ("win", 0, 24, True)  # (10 + 2) x 2
+    # without the rule the same hand goes out by laying all four, no discard
+    r = play(["H4 H5 H6", "D10 S2"], "H7 C3", "C8")
+    assert moves(r) == ["0 draws H7 from stock", "0 melds H4 H5 H6 H7"]
 
 
 # seat 0: H4 H5 CK   seat 1: D9 S2 (9+2)   stock: H6 C3   pile: C8 -- rummy with a discard

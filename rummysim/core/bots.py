@@ -247,6 +247,17 @@ def next_action(p, params, masks, ints, rules, players, card_value, t_mask, t_ki
             c &= c - U64(1)
             if legal_after(hand & ~melds[i], drawn, must):
                 return ACT_MELD, np.int64(melds[i]), 0
+        # no meld of the best split may be laid (it would empty the hand under
+        # must_discard_to_go_out, or strand the discard-pile card): the most valuable legal meld
+        best_meld = U64(0)
+        best_value = 0
+        for i in range(M.list_melds(hand, ace_high, melds)):
+            v = M.mask_value(melds[i], card_value)
+            if v > best_value and legal_after(hand & ~melds[i], drawn, must):
+                best_meld = melds[i]
+                best_value = v
+        if best_meld:
+            return ACT_MELD, np.int64(best_meld), 0
     if params[p, P_LAYOFF] == 0 or going_out:
         lay = hand & masks[M_LAYABLE] & ~melded
         while lay:
