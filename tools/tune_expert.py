@@ -18,12 +18,12 @@ from rummysim.strategy import load_strategy, with_override
 
 GRID = {
     "draw.mode": ["meld", "gain"],
-    "draw.min_gain": ["1", "4", "8"],
+    "draw.min_gain": ["1", "4"],
     "meld.mode": ["at_once", "hold_for_rummy"],
     "discard.mode": ["highest", "least_useful"],
-    "discard.avoid_feeding": ["0", "5", "15"],
+    "discard.avoid_feeding": ["0", "15", "30"],
 }
-HOLD = {"meld.abandon_opponent_cards": ["2", "4"], "meld.abandon_turn": ["6", "10"]}
+HOLD = {"meld.abandon_opponent_cards": ["1", "2", "3"], "meld.abandon_turn": ["8", "10", "14", "20"]}
 
 
 def candidates():
