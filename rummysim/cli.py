@@ -78,8 +78,10 @@ def cli():
 @click.option("--overwrite", is_flag=True, help="Replace a run already in --out.")
 @click.option("--chunk-size", type=int, callback=_positive, help="Games (or hands) per chunk written.")
 @click.option("--json", "as_json", is_flag=True, help="Print the run record as JSON instead of tables.")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
+              help="Also write the report (as rummysim report) into this directory.")
 @with_rule_options
-def run(games, hands, players, strategy_names, seed, workers, out_dir, overwrite, chunk_size, as_json,
+def run(games, hands, players, strategy_names, seed, workers, out_dir, overwrite, chunk_size, as_json, report_dir,
         rule_pairs, rules_file):
     """Simulate, summarise and save: rummysim run --games 1000000"""
     from rich.console import Console
@@ -96,6 +98,7 @@ def run(games, hands, players, strategy_names, seed, workers, out_dir, overwrite
     strategies = _strategies(strategy_names, players)
     spec = RunSpec(players, strategies, seed, rules, games, hands)
     out = Path(out_dir or f"results/run-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
+    _report_dir(report_dir)
     try:
         out = prepare_out_dir(out, overwrite)
     except ValueError as e:
@@ -112,6 +115,33 @@ def run(games, hands, players, strategy_names, seed, workers, out_dir, overwrite
     else:
         render(record["summary"], console)
         console.print(f"results: {out}")
+    if report_dir is not None:
+        _write_report(out, report_dir, console)
+
+
+def _report_dir(report_dir):
+    """Check a --report directory before playing, so a bad one fails at once."""
+    from .report import ReportError, prepare_report_dir
+
+    if report_dir is not None:
+        try:
+            prepare_report_dir(report_dir)
+        except ReportError as e:
+            raise UserError(str(e)) from None
+
+
+def _write_report(results, report_dir, console):
+    """Write the report of ``results``; say which results were used if chosen among several, and where."""
+    from .report import ReportError, write_report
+    from .stats import ResultsError
+
+    try:
+        written = write_report(results, report_dir)
+    except (ResultsError, ReportError) as e:
+        raise UserError(str(e)) from None
+    if written.note:
+        console.print(written.note)
+    console.print(f"report: {written.html} ({len(written.files)} files)")
 
 
 def _run_with_progress(spec, out, workers, chunk_size, unit, console):
@@ -218,8 +248,10 @@ def with_match_options(f):
 @click.option("--alpha", type=click.FloatRange(0, 0.5, min_open=True), default=0.05, show_default=True)
 @click.option("--beta", type=click.FloatRange(0, 0.5, min_open=True), default=0.05, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the whole result as one JSON object.")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
+              help="Also write the report (as rummysim report) into this directory.")
 def compare(strategy_files, games, hands, players, seed, workers, out_dir, overwrite, chunk_size, rule_pairs,
-            rules_file, sprt, alpha, beta, as_json):
+            rules_file, sprt, alpha, beta, as_json, report_dir):
     """Is A really better than B? Duplicate deals, paired intervals, optional SPRT."""
     from rich.console import Console
 
@@ -239,6 +271,7 @@ def compare(strategy_files, games, hands, players, seed, workers, out_dir, overw
         strategies = [load_strategy(f) for f in strategy_files]
     except StrategyError as e:
         raise UserError(str(e)) from None
+    _report_dir(report_dir)
     out = _out(out_dir, overwrite, f"results/compare-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
     if sprt is not None and chunk_size is None:
         chunk_size = 1000 if games is not None else 4000
@@ -249,6 +282,30 @@ def compare(strategy_files, games, hands, players, seed, workers, out_dir, overw
     else:
         render(result, console)
         console.print(f"results: {out}")
+    if report_dir is not None:
+        _write_report(out, report_dir, console)
+
+
+@cli.command()
+@click.argument("results", type=click.Path())
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Report directory. Default: report/ inside the results directory.")
+def report(results, out_dir):
+    """Tables and plots of saved results in one self-contained report.html: rummysim report RESULTS -o DIR
+
+    RESULTS is a run or compare directory, or a directory holding several:
+    then the newest is used, and named.
+    """
+    from rich.console import Console
+
+    from .stats import ResultsError, find_results
+
+    if out_dir is None:
+        try:
+            out_dir = find_results(results)[0] / "report"
+        except ResultsError as e:
+            raise UserError(str(e)) from None
+    _write_report(results, out_dir, Console())
 
 
 @cli.command()

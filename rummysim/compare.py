@@ -31,7 +31,7 @@ from . import __version__
 from . import intervals as I
 from .core import basic as K
 from .results import ResultWriter, hands_table, seats_table, write_json_atomic
-from .rules import BasicRules
+from .rules import BasicRules, rule_flags
 from .run import RunSpec, iter_chunks, warm_up
 from .strategy import Strategy
 
@@ -208,6 +208,7 @@ def compare(strategies: list[Strategy], players: int, seed: int, rules: BasicRul
     result = {
         "rummysim_version": __version__, "variant": "basic", "players": players, "seed": seed,
         "mode": "games" if games is not None else "hands", "count": games if games is not None else hands,
+        "chunk_size": chunk_size,  # where an SPRT may stop: part of what reproduces it
         "rules": rules.as_dict(players), "rule_hash": rules.digest(players),
         "strategies": [{"name": s.name, "source": s.source, "sha256": s.sha256} for s in strategies],
         "pairs": pairs, "wall_seconds": round(wall, 3),
@@ -256,10 +257,18 @@ def _crosstable(strategies: list[Strategy], pairs: list[dict], players: int) -> 
 
 
 def reproduce_line(result: dict) -> str:
+    """One line to reproduce a comparison: the command (non-default rules included), rule and strategy
+    hashes, hands played and wall time."""
     files = " ".join(s["source"] for s in result["strategies"])
     hashes = ", ".join(f"{s['name']} {s['sha256']}" for s in result["strategies"])
+    rules = "".join(f" {flag}" for flag in rule_flags(result["rules"], result["players"]))
+    sprt = next((p["sprt"] for p in result["pairs"] if "sprt" in p), None)
+    if sprt:
+        rules += f" --sprt {sprt['elo0']:g} {sprt['elo1']:g} --alpha {sprt['alpha']:g} --beta {sprt['beta']:g}"
+        if result.get("chunk_size"):
+            rules += f" --chunk-size {result['chunk_size']}"
     return (f"rummysim {result['rummysim_version']} compare {files} --players {result['players']} "
-            f"--{result['mode']} {result['count']} --seed {result['seed']} | rules {result['rule_hash']} | "
+            f"--{result['mode']} {result['count']} --seed {result['seed']}{rules} | rules {result['rule_hash']} | "
             f"strategies {hashes} | {sum(p['hands'] for p in result['pairs']):,} hands | {result['wall_seconds']:.1f} s")
 
 

@@ -2,6 +2,7 @@
 
 * proportions: Wilson score interval;
 * means of independent block results: Student-t interval over blocks;
+  ratios of block totals from running sums: the same by linearisation;
 * ratios and medians: percentile bootstrap over whole blocks;
 * two-player duplicate deals: pentanomial counts ``[LL, LD, DD+WL, DW, WW]``,
   score and Elo intervals from the per-pair variance, and the SPRT;
@@ -62,6 +63,30 @@ def mean_ci(values, level: float = 0.95) -> tuple[float, float, float]:
         return mean, float("nan"), float("nan")
     half = stats.t.ppf(0.5 + level / 2, v.size - 1) * v.std(ddof=1) / np.sqrt(v.size)
     return mean, float(mean - half), float(mean + half)
+
+
+def ratio_ci(n_blocks: int, sum_y: float, sum_m: float, sum_yy: float, sum_ym: float, sum_mm: float,
+             level: float = 0.95) -> tuple[float, float, float]:
+    """Ratio of block totals ``R = sum(y) / sum(m)`` and its Student-t interval
+    by linearisation (the delta method), from running sums over independent blocks.
+
+    Each block contributes its totals ``y`` and ``m`` (e.g. a game's points and
+    hands), so the sums can be accumulated chunk by chunk in constant memory.
+    The variance is ``n/(n-1) * sum((y - R*m)**2) / sum(m)**2`` with n - 1
+    degrees of freedom; with ``m = 1`` in every block this is the mean of
+    ``y`` and exactly ``mean_ci``'s interval. The large-sample stand-in for
+    ``block_bootstrap_ci`` of a ratio when the blocks are too many to hold.
+    Returns ``(R, lo, hi)``; ``(R, nan, nan)`` with fewer than 2 blocks, all
+    nan if ``sum_m`` is 0.
+    """
+    if sum_m == 0:
+        return float("nan"), float("nan"), float("nan")
+    r = sum_y / sum_m
+    if n_blocks < 2:
+        return float(r), float("nan"), float("nan")
+    resid = max(sum_yy - 2 * r * sum_ym + r * r * sum_mm, 0.0)
+    half = stats.t.ppf(0.5 + level / 2, n_blocks - 1) * np.sqrt(n_blocks / (n_blocks - 1) * resid) / abs(sum_m)
+    return float(r), float(r - half), float(r + half)
 
 
 def block_bootstrap_ci(

@@ -131,6 +131,14 @@ def rules_from_mapping(options: dict, source: str = "rule") -> BasicRules:
     return BasicRules(**values)
 
 
+def rule_flags(rules: dict, players: int) -> list[str]:
+    """``--rule key=value`` flags for the options of a canonical rules dict (``BasicRules.as_dict``)
+    that differ from the defaults for ``players``: what a command line needs to reproduce them."""
+    defaults = BasicRules().as_dict(players)
+    return [f"--rule {key}={str(value).lower() if isinstance(value, bool) else value}"
+            for key, value in rules.items() if defaults.get(key) != value]
+
+
 def parse_rule_options(pairs: tuple[str, ...] | list[str] = (), rules_file: str | Path | None = None) -> BasicRules:
     """Rules from an optional TOML file, then ``key=value`` overrides in order."""
     options: dict = {}

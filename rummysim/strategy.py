@@ -86,7 +86,7 @@ VARIANTS = ("basic", "shanghai")
 class Strategy:
     name: str
     description: str
-    source: str           # file path, or "builtin:NAME"
+    source: str           # the file path given, or the name of a shipped strategy
     sha256: str           # of the file's bytes
     params: tuple         # float values in P_* order
 
@@ -154,7 +154,8 @@ def load_strategy(name_or_path: str, variant: str = "basic") -> Strategy:
     except UnicodeDecodeError:
         raise StrategyError(f"strategy file {path}: not UTF-8 text") from None
     name, description, params = parse_strategy(text, str(path), variant)
-    return Strategy(name, description, str(path), hashlib.sha256(raw).hexdigest()[:12], params)
+    source = name_or_path if path.parent == BUILTIN_DIR else str(path)  # shipped: by name, portable
+    return Strategy(name, description, source, hashlib.sha256(raw).hexdigest()[:12], params)
 
 
 def seat_strategies(names: tuple[str, ...] | list[str], players: int, variant: str = "basic") -> list[Strategy]:

@@ -225,7 +225,9 @@ def next_action(p, params, masks, ints, rules, players, card_value, t_mask, t_ki
     else:
         dw = -1  # not needed unless a rummy-holding bot asks (then computed there)
     holding = _holding(p, params, masks, ints, players, card_value, dw, hand)
-    going_out = ints[I_PLAYED_THIS_TURN] > 0 and (holding or params[p, P_LAYOFF] == 1)
+    # a holding bot plays only in the turn it goes out, so a play this turn means it is going
+    # out; a bot that melds at once but lays off only when going out must check every time
+    going_out = ints[I_PLAYED_THIS_TURN] > 0 and holding
     if (holding or params[p, P_LAYOFF] == 1) and not going_out:
         # can the whole hand go this turn? melds, then lay-offs on the table or on those melds
         layable = masks[M_LAYABLE]
@@ -238,6 +240,8 @@ def next_action(p, params, masks, ints, rules, players, card_value, t_mask, t_ki
         n_rest = M.popcount(rest)
         going_out = ((n_rest == 1 and rest != drawn)
                      or (n_rest == 0 and (not must or (hand & ~melded & ~drawn) != 0)))
+        if rules[R_MAX_MELDS] > 0 and M.popcount(chosen) > rules[R_MAX_MELDS] - ints[I_MELDS_THIS_TURN]:
+            going_out = False  # the split needs more melds than max_melds_per_turn still allows
         if holding and not going_out:
             return ACT_STOP, 0, 0
     if may_meld and melded:

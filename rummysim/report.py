@@ -1,0 +1,580 @@
+"""``rummysim report``: the statistics tables and plots of saved results, as files and one HTML page.
+
+``write_report`` writes to its directory ``report.html`` (self-contained:
+figures embedded as base64 PNG data URIs, the only style inline, no script,
+no external reference), every figure as a PNG and every table as CSV (full
+precision) and Markdown (formatted, with 95% intervals). Figures are drawn on
+matplotlib ``Figure`` objects with the Agg canvas, never through pyplot's
+global state.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+import textwrap
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import TwoSlopeNorm
+from matplotlib.figure import Figure
+
+from . import stats as S
+from .rules import rule_flags
+from .strategy import BUILTIN_DIR
+
+DPI = 110
+COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+HIST_COVER = 0.999  # histograms show values up to this cumulative share and say how much they leave out
+
+
+class ReportError(ValueError):
+    """The report cannot be written where asked (one line naming the directory)."""
+
+
+class Written(NamedTuple):
+    """What ``write_report`` wrote: the HTML page, every file, and which results were used if chosen among several."""
+
+    html: Path
+    files: list[Path]
+    note: str | None
+
+
+# ---------------------------------------------------------------- words and numbers
+
+def reproduce_line(res: S.SavedResults) -> str:
+    """The line to reproduce the results: command, rule hash, strategy hashes, hands, wall time.
+
+    A comparison carries its own (compare.json ``reproduce``); for a run it is
+    built from run.json: shipped strategies by name, others by path, rule
+    options that differ from the defaults as ``--rule`` flags.
+    """
+    m = res.meta
+    if res.kind == "compare":
+        return m["reproduce"]
+    args = [_strategy_arg(s) for s in m["strategies"]]
+    if len(set(args)) == 1:
+        args = args[:1]
+    command = " ".join([f"rummysim {m.get('rummysim_version', '?')} run --players {m['players']}",
+                        f"--{m['mode']} {m['count']} --seed {m['seed']}", *(f"--strategy {a}" for a in args),
+                        *rule_flags(m["rules"], m["players"])])
+    parts = [command, f"rules {m['rule_hash']} (rules version {m.get('rules_version', '?')})",
+             "strategies " + ", ".join(dict.fromkeys(f"{s['name']} {s['sha256']}" for s in m["strategies"]))]
+    if m.get("first"):
+        parts.append(f"first game index {m['first']} (Python API only)")
+    parts.append(f"{m.get('hands_played', res.hands_played()):,} hands")
+    if "wall_seconds" in m:
+        parts.append(f"{m['wall_seconds']:.1f} s")
+    if m.get("status", "complete") != "complete":
+        parts.append(f"status {m['status']}: {m.get('done', 0):,} of {m['count']:,} {m['mode']} done")
+    return " | ".join(parts)
+
+
+def _strategy_arg(s: dict) -> str:
+    source = Path(s["source"])
+    return s["name"] if source.parent.resolve() == BUILTIN_DIR.resolve() and source.stem == s["name"] else str(source)
+
+
+def _scope(res: S.SavedResults) -> str:
+    """What was played, in a few words: for every title."""
+    m = res.meta
+    hands = res.hands_played()
+    if res.kind == "compare" and len(m["pairs"]) > 1:
+        what = f"{len(m['pairs'])} duplicate matches of {', '.join(res.strategies)}"
+    elif res.kind == "compare":
+        what = f"duplicate match {res.matches()[0]}"
+    else:
+        names = [s["name"] for s in m["strategies"]]
+        what = f"{names[0]} in every seat" if len(set(names)) == 1 else " vs ".join(names)
+    count = f"{m['count']:,} {m['mode']}" + (" per rotation" if res.kind == "compare" else "")
+    return f"{what}, {res.players} players, {count} ({hands:,} hands), seed {m['seed']}"
+
+
+def _pct(x: float, digits: int = 2) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    v = 100 * x
+    return f"{v:.{digits}g}%" if 0 < abs(v) < 10 ** -digits else f"{v:.{digits}f}%"
+
+
+def _num(x, digits: int = 2, whole: bool = True) -> str:
+    """A number as text; with ``whole``, a float that is a whole number prints as one (quantiles)."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    if isinstance(x, (int, np.integer)) or (whole and isinstance(x, (float, np.floating)) and float(x).is_integer()):
+        return f"{int(x):,}"
+    if isinstance(x, (float, np.floating)):
+        return f"{x:,.{digits}f}"
+    return str(x)
+
+
+def _cell(column: str, x, whole: bool = True) -> str:
+    """One number as text by what its column holds: percentage points, %, Elo or plain."""
+    if not isinstance(x, (float, np.floating)):
+        return _num(x)
+    if column.endswith(("minus_fair", "mean_edge")):
+        return "n/a" if math.isnan(x) else f"{100 * x:+.2f} pp"
+    if ("rate" in column or "share" in column) and not column.startswith("points"):
+        return _pct(x)
+    return _num(x, 1 if column.startswith("elo") else 2, whole)
+
+
+def display(df: pd.DataFrame) -> pd.DataFrame:
+    """The table as text: ``x``, ``x_lo``, ``x_hi`` become one column ``x (95% CI)`` "est [lo, hi]";
+    rates and shares in %, counts with thousands separators."""
+    out = {}
+    for c in df.columns:
+        if c.endswith(("_lo", "_hi")) and c[:-3] in df.columns:
+            continue
+        if f"{c}_lo" in df.columns:
+            out[f"{c} (95% CI)".replace("_", " ")] = [
+                f"{_cell(c, e, False)} [{_cell(c, lo, False)}, {_cell(c, hi, False)}]" for e, lo, hi in zip(df[c], df[f"{c}_lo"], df[f"{c}_hi"])]
+        else:
+            out[c.replace("_", " ")] = [_cell(c, x) for x in df[c]]
+    return pd.DataFrame(out)
+
+
+def markdown(df: pd.DataFrame) -> str:
+    """A GitHub Markdown table of the displayed table (text left, numbers right)."""
+    d = display(df)
+    if d.empty:
+        return "(no rows)\n"
+    numeric = [c for c in d.columns if d[c].str.match(r"^[-+]?[\d,.]+(%|e)?").all()]
+    cell = lambda x: str(x).replace("|", "\\|")  # noqa: E731
+    lines = ["| " + " | ".join(d.columns) + " |",
+             "|" + "|".join("---:" if c in numeric else ":---" for c in d.columns) + "|"]
+    lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in d.itertuples(index=False)]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- figures
+
+def _figure(width: float = 9.0, height: float = 4.8, cols: int = 1) -> tuple[Figure, list]:
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(1, cols)
+    return fig, list(np.atleast_1d(axes))
+
+
+def _title(fig: Figure, what: str, res: S.SavedResults, how: str) -> None:
+    width = int(fig.get_figwidth() * 12)  # characters of 10.5 pt text across the figure
+    fig.suptitle("\n".join([what, *textwrap.wrap(f"{_scope(res)}; {how}", width)]), fontsize=10.5)
+
+
+def _err(est, lo, hi) -> np.ndarray:
+    """Error bar lengths [2, n] from interval bounds: never negative (rounding), 0 where unknown."""
+    est, lo, hi = (np.asarray(v, dtype=float) for v in (est, lo, hi))
+    return np.clip(np.nan_to_num(np.vstack([est - lo, hi - est])), 0, None)
+
+
+def _even_label(k: int) -> str:
+    return f"1/{k} = {100 / k:.1f}% (even share; stalemates lower it)"
+
+
+def _errorbar(ax, x, est, lo, hi, horizontal: bool = False, **kw) -> None:
+    err = _err(est, lo, hi)
+    if horizontal:
+        ax.errorbar(est, x, xerr=err, fmt="o", capsize=4, **kw)
+    else:
+        ax.errorbar(x, est, yerr=err, fmt="o", capsize=4, **kw)
+
+
+def fig_win_rate_by_seat(res: S.SavedResults, seats: pd.DataFrame) -> Figure:
+    """Hand (and, for full games, game) win rate per seat with Wilson intervals and the 1/k line."""
+    has_games = "game_win_rate" in seats.columns
+    fig, axes = _figure(10 if has_games else 8, 4.8, 2 if has_games else 1)
+    strategies = list(dict.fromkeys(seats["strategy"]))
+    panels = [("win_rate", "hands won (% of hands played in the seat)")]
+    if has_games:
+        panels.append(("game_win_rate", "games won (% of games)"))
+    for ax, (col, ylabel) in zip(axes, panels):
+        width = 0.8 / len(strategies)
+        for i, strategy in enumerate(strategies):
+            rows = seats[seats["strategy"] == strategy]
+            x = rows["seat"].to_numpy() + (i - (len(strategies) - 1) / 2) * width
+            _errorbar(ax, x, 100 * rows[col], 100 * rows[f"{col}_lo"], 100 * rows[f"{col}_hi"],
+                      color=COLORS[i % len(COLORS)], label=strategy)
+            for xi, e in zip(x, rows[col]):
+                ax.annotate(f"{100 * e:.2f}%", (xi, 100 * e), textcoords="offset points", xytext=(8, 0),
+                            va="center", fontsize=8)
+        ax.axhline(100 / res.players, color="grey", linestyle="--", linewidth=1,
+                   label=_even_label(res.players))
+        ax.set_xticks(range(res.players), [f"seat {q}" for q in range(res.players)])
+        ax.set_xlim(-0.6, res.players - 0.4)
+        ax.set_xlabel("seat (the starting seat rotates with the deal)")
+        ax.set_ylabel(ylabel)
+        ax.legend(fontsize=8, loc="best")
+    _title(fig, "Win rate by seat", res, "points: estimate, bars: 95% Wilson interval")
+    return fig
+
+
+def fig_hand_endings(res: S.SavedResults, endings: pd.DataFrame) -> Figure:
+    """Share of hands by how they ended, with Wilson intervals (one bar colour per match)."""
+    groups = list(dict.fromkeys(endings["match"])) if "match" in endings.columns else [None]
+    names = list(dict.fromkeys(endings["ending"]))
+    fig, (ax,) = _figure(9.5, 1.2 + 0.45 * len(names) * len(groups))
+    height = 0.8 / len(groups)
+    for i, g in enumerate(groups):
+        rows = endings if g is None else endings[endings["match"] == g]
+        y = np.arange(len(names)) + (i - (len(groups) - 1) / 2) * height
+        rate = 100 * rows["rate"].to_numpy()
+        lo, hi = 100 * rows["rate_lo"].to_numpy(), 100 * rows["rate_hi"].to_numpy()
+        ax.barh(y, rate, height=height * 0.9, color=COLORS[i % len(COLORS)], alpha=0.8, label=g,
+                xerr=_err(rate, lo, hi), capsize=3)
+        for yi, r, l, h in zip(y, rate, lo, hi):
+            ax.text(max(h, r) + 1, yi, f"{r:.2f}%  [{l:.2f}, {h:.2f}]", va="center", fontsize=8)
+    ax.set_yticks(range(len(names)), [n.replace("_", " ") for n in names])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 125)
+    ax.set_xticks(range(0, 101, 20))
+    ax.set_xlabel("share of hands (%)")
+    if groups != [None]:
+        ax.legend(fontsize=8, loc="lower right")
+    _title(fig, "How hands end (went out includes going rummy)", res, "95% Wilson intervals")
+    return fig
+
+
+def _histogram(ax, dist: pd.DataFrame, xlabel: str, ylabel: str) -> str:
+    """Bars of a value -> count table as % of the total, cut at ``HIST_COVER``; returns what was cut, in words."""
+    counts = dist["count"].to_numpy()
+    values = dist["value"].to_numpy()
+    n = counts.sum()
+    cut = values[min(np.searchsorted(np.cumsum(counts) / n, HIST_COVER), len(values) - 1)]
+    shown = values <= cut
+    ax.bar(values[shown], 100 * counts[shown] / n, width=1.0, color=COLORS[0], alpha=0.75, edgecolor="white",
+           linewidth=0.3)
+    mean = float(values @ counts / n)
+    median = values[np.searchsorted(np.cumsum(counts) / n, 0.5)]
+    ax.axvline(mean, color=COLORS[1], linewidth=1.2, label=f"mean {mean:.2f}")
+    ax.axvline(median, color="black", linestyle="--", linewidth=1, label=f"median {median}")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8)
+    left = counts[~shown].sum()
+    return f"{left:,} above {cut} not shown" if left else "all values shown"
+
+
+def fig_histogram(res: S.SavedResults, dist: pd.DataFrame, what: str, unit: str, xlabel: str) -> Figure:
+    """One distribution as a histogram with its mean and median; ``unit`` names what is counted."""
+    fig, (ax,) = _figure(8.5, 4.6)
+    cut = _histogram(ax, dist, xlabel, f"share of {unit} (%)")
+    _title(fig, f"{what} ({int(dist['count'].sum()):,} {unit})", res, cut)
+    return fig
+
+
+def fig_cards_left(res: S.SavedResults, cards: pd.DataFrame, value: pd.DataFrame) -> Figure:
+    """Cards and points left in losing hands, side by side."""
+    fig, axes = _figure(10, 4.6, 2)
+    cuts = [_histogram(axes[0], cards, "cards left in the hand", "share of losing hands (%)"),
+            _histogram(axes[1], value, "points of the cards left (A = 1, face cards 10)", "share of losing hands (%)")]
+    _title(fig, f"What a losing seat is left holding ({int(cards['count'].sum()):,} losing seat-hands)", res,
+           "; ".join(f"{w}: {c}" for w, c in zip(("cards", "points"), cuts)))
+    return fig
+
+
+def fig_convergence(res: S.SavedResults, conv: pd.DataFrame) -> Figure:
+    """The main estimate against hands played, with its 95% band."""
+    fig, (ax,) = _figure(9, 4.6)
+    if res.kind == "compare":
+        p = res.meta["pairs"][0]
+        what = f"Win share of {p['a']} against {p['b']} (win 1, stalemate 1/{res.players}, loss 0)"
+        how = "band: 95% t-interval treating hands as independent (the paired interval is narrower)"
+    else:
+        what = f"Hand win rate of seat 0 ({res.meta['strategies'][0]['name']})"
+        how = "band: 95% Wilson interval"
+    ax.fill_between(conv["hands"], 100 * conv["lo"], 100 * conv["hi"], alpha=0.25, color=COLORS[0],
+                    label="95% band")
+    ax.plot(conv["hands"], 100 * conv["estimate"], color=COLORS[0], linewidth=1.3, label="estimate so far")
+    even = f"1/{res.players} = {100 / res.players:.1f}% (no difference)" if res.kind == "compare" else _even_label(res.players)
+    ax.axhline(100 / res.players, color="grey", linestyle="--", linewidth=1, label=even)
+    if len(conv):
+        last = conv.iloc[-1]
+        ax.axhline(100 * last["estimate"], color=COLORS[1], linestyle=":", linewidth=1,
+                   label=f"final {100 * last['estimate']:.2f}% [{100 * last['lo']:.2f}, {100 * last['hi']:.2f}]")
+        ax.set_ylim(max(0, 100 * conv["estimate"].min() - 10), min(100, 100 * conv["estimate"].max() + 10))
+    ax.set_xscale("log")
+    ax.set_xlabel("hands played, in the order played (log scale)")
+    ax.set_ylabel("estimate so far (%)")
+    ax.legend(fontsize=8, loc="upper right")
+    _title(fig, f"Convergence: {what}", res, how)
+    return fig
+
+
+def fig_starter(res: S.SavedResults, starter: pd.DataFrame) -> Figure:
+    """Win rate by position relative to the dealer, with the 1/k line."""
+    fig, (ax,) = _figure(7.5, 4.4)
+    x = starter["position"].to_numpy()
+    _errorbar(ax, x, 100 * starter["win_rate"], 100 * starter["win_rate_lo"], 100 * starter["win_rate_hi"],
+              color=COLORS[0], label="hand win rate")
+    for xi, e in zip(x, starter["win_rate"]):
+        ax.annotate(f"{100 * e:.2f}%", (xi, 100 * e), textcoords="offset points", xytext=(8, 0), va="center",
+                    fontsize=8)
+    ax.axhline(100 / res.players, color="grey", linestyle="--", linewidth=1,
+               label=_even_label(res.players))
+    ax.set_xticks(x, [f"{p}\n{w}" for p, w in zip(x, starter["who"])])
+    ax.set_xlim(x.min() - 0.6, x.max() + 0.6)
+    ax.set_xlabel("position from the dealer's left (1 = starter, plays first)")
+    ax.set_ylabel("hands won (% of all hands)")
+    ax.legend(fontsize=8)
+    _title(fig, "The starter's advantage", res, "95% Wilson intervals")
+    return fig
+
+
+def _grouped_bars(ax, x, series: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]], fmt: str) -> None:
+    """Bars side by side per x, with error bars and the value written inside ("none" where nan)."""
+    width = 0.8 / len(series)
+    for i, (label, est, lo, hi) in enumerate(series):
+        xi = x + (i - (len(series) - 1) / 2) * width
+        ax.bar(xi, np.nan_to_num(est), width=width * 0.95, color=COLORS[i], alpha=0.8, label=label,
+               yerr=_err(est, lo, hi), capsize=3)
+        for xj, e, h in zip(xi, est, hi):
+            ax.annotate("none" if math.isnan(e) else fmt.format(e), (xj, np.nanmax([0.0, e, h])),
+                        textcoords="offset points", xytext=(0, 3), ha="center", va="bottom", fontsize=8)
+
+
+def fig_going_rummy(res: S.SavedResults, rummy: pd.DataFrame) -> Figure:
+    """Per strategy: rummy's share of its wins and of its points, and the points of a rummy win against
+    an ordinary win."""
+    fig, axes = _figure(10.5, 4.8, 2)
+    x = np.arange(len(rummy))
+    cols = lambda c, k=1.0: tuple(k * rummy[n].to_numpy(dtype=float) for n in (c, f"{c}_lo", f"{c}_hi"))  # noqa: E731
+    _grouped_bars(axes[0], x, [("share of its winning hands", *cols("rummy_share_of_wins", 100)),
+                               ("share of its points", *cols("rummy_share_of_points", 100))], "{:.2f}%")
+    axes[0].set_ylabel("going rummy (%)")
+    axes[0].set_title("Rummy's share of a strategy's wins and points", fontsize=10)
+    _grouped_bars(axes[1], x, [("ordinary win", *cols("points_per_ordinary_win")),
+                               ("rummy win (doubled)", *cols("points_per_rummy_win"))], "{:.1f}")
+    axes[1].set_ylabel("mean points per winning hand")
+    axes[1].set_title("Points of a rummy win vs an ordinary win", fontsize=10)
+    for ax in axes:
+        ax.set_xticks(x, [f"{s}\n{n:,} rummy wins" for s, n in zip(rummy["strategy"], rummy["rummy_wins"])],
+                      fontsize=8.5)
+        ax.set_xlabel("strategy")
+        ax.set_ylim(0, ax.get_ylim()[1] * 1.3)
+        ax.set_xlim(-0.75, len(x) - 0.25)
+        ax.legend(fontsize=8, loc="upper center", ncols=2)
+    _title(fig, "The value of going rummy", res, "95% intervals (Wilson for wins; t over blocks for points)")
+    return fig
+
+
+def fig_forest(res: S.SavedResults, head: pd.DataFrame) -> Figure:
+    """Forest plot: each match's win share minus 1/k and points per hand difference, with 95% intervals."""
+    fig, axes = _figure(10, 1.8 + 0.55 * len(head), 2)
+    y = np.arange(len(head))
+    fair = 1 / res.players
+    panels = [("win_share", 100, -100 * fair, f"win share of A minus 1/{res.players} (percentage points)"),
+              ("points_per_hand_diff", 1, 0.0, "points per hand, A minus B (points)")]
+    for ax, (col, scale, shift, xlabel) in zip(axes, panels):
+        est = scale * head[col] + shift
+        lo, hi = scale * head[f"{col}_lo"] + shift, scale * head[f"{col}_hi"] + shift
+        _errorbar(ax, y, est, lo, hi, horizontal=True, color=COLORS[0])
+        for yi, e, l, h in zip(y, est, lo, hi):  # text above the point, running towards 0
+            ax.annotate(f"{e:+.2f} [{l:+.2f}, {h:+.2f}]", (e, yi), textcoords="offset points", xytext=(0, 9),
+                        ha="right" if e > 0 else "left", fontsize=8,
+                        bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 0.5})
+        ax.axvline(0, color="grey", linestyle="--", linewidth=1)
+        ax.set_yticks(y, [f"{a}\nvs {b}" for a, b in zip(head["a"], head["b"])])
+        ax.set_ylim(len(head) - 0.4, -0.6)
+        span = float(np.nanmax(np.abs(np.r_[lo, hi]))) * 1.25 or 1.0
+        ax.set_xlim(-span, span)
+        ax.set_xlabel(xlabel)
+    _title(fig, "Each candidate A against B (paired duplicate deals)", res,
+           "95% t-intervals over duplicate blocks; right of 0: A is better")
+    return fig
+
+
+def fig_crosstable(res: S.SavedResults) -> Figure:
+    """Heatmap of the crosstable: win share of the row strategy against the column strategy."""
+    ct = res.meta["crosstable"]
+    names = res.strategies
+    m = len(names)
+    grid = np.full((m, m), np.nan)
+    for i, row in enumerate(ct["win_share"]):
+        for j, cell in enumerate(row):
+            if cell is not None:
+                grid[i, j] = 100 * cell["estimate"]
+    fig, (ax,) = _figure(1.6 + 1.5 * m, 1.4 + 1.2 * m)
+    fair = 100 / res.players
+    norm = TwoSlopeNorm(vcenter=fair, vmin=0, vmax=100)
+    image = ax.imshow(grid, cmap="RdBu", norm=norm)
+    for i, row in enumerate(ct["win_share"]):
+        for j, cell in enumerate(row):
+            text = "-" if cell is None else (f"{100 * cell['estimate']:.1f}%\n"
+                                             f"[{100 * cell['ci95'][0]:.1f}, {100 * cell['ci95'][1]:.1f}]")
+            dark = cell is not None and abs(norm(100 * cell["estimate"]) - 0.5) > 0.3
+            ax.text(j, i, text, ha="center", va="center", fontsize=8, color="white" if dark else "black")
+    ax.set_xticks(range(m), names, rotation=20, ha="right")
+    ax.set_yticks(range(m), names)
+    ax.set_xlabel("opponent (column)")
+    ax.set_ylabel("strategy (row)")
+    fig.colorbar(image, ax=ax, label=f"win share of the row strategy (%), fair {fair:.1f}%", shrink=0.8)
+    field = "" if res.players == 2 else f"\n(row in one seat, column in the other {res.players - 1}; - : not played)"
+    fig.suptitle(f"Crosstable: win share of row against column{field}\n{res.players} players, {res.meta['count']:,} "
+                 f"{res.meta['mode']} per rotation, seed {res.meta['seed']}; 95% intervals", fontsize=10.5)
+    return fig
+
+
+# ---------------------------------------------------------------- the page
+
+_STYLE = """
+body { font-family: sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1em; }
+th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; } th { background: #f3f3f3; }
+td:first-child, th:first-child { text-align: left; }
+pre { background: #f6f6f6; padding: 0.6em; white-space: pre-wrap; word-break: break-all; font-size: 0.85em; }
+img { max-width: 100%; } figure { margin: 1em 0; } figcaption { font-size: 0.85em; color: #555; }
+.note { color: #8a4b00; }
+"""
+
+
+class _Page:
+    """Collects sections, writes the PNG, CSV and Markdown files as it goes, then the HTML."""
+
+    def __init__(self, out: Path):
+        self.out = out
+        self.parts: list[str] = []
+        self.files: list[Path] = []
+
+    def _write(self, name: str, data: bytes | str) -> None:
+        path = self.out / name
+        if isinstance(data, str):
+            path.write_text(data)
+        else:
+            path.write_bytes(data)
+        self.files.append(path)
+
+    def heading(self, text: str, intro: str = "") -> None:
+        """A section title and an optional sentence under it."""
+        self.parts.append(f"<h2>{html.escape(text)}</h2>")
+        if intro:
+            self.parts.append(f"<p>{html.escape(intro)}</p>")
+
+    def table(self, name: str, title: str, df: pd.DataFrame, collapsed: bool = False) -> None:
+        """Write ``name``.csv and ``name``.md and show the table (folded away if ``collapsed``)."""
+        self._write(f"{name}.csv", df.to_csv(index=False))
+        self._write(f"{name}.md", f"### {title}\n\n{markdown(df)}")
+        body = display(df).to_html(index=False, border=0, escape=True)
+        caption = f"{html.escape(title)} <small>({name}.csv, {name}.md)</small>"
+        if collapsed:
+            self.parts.append(f"<details><summary>{caption}</summary>{body}</details>")
+        else:
+            self.parts.append(f"<p><b>{caption}</b></p>{body}")
+
+    def figure(self, name: str, fig: Figure, caption: str) -> None:
+        """Write ``name``.png and embed it as a data URI."""
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
+        png = buf.getvalue()
+        self._write(f"{name}.png", png)
+        data = base64.b64encode(png).decode("ascii")
+        self.parts.append(f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
+                          f"<figcaption>{html.escape(caption)} ({name}.png)</figcaption></figure>")
+
+    def finish(self, title: str, header: str) -> Path:
+        """Write report.html: the title, the header block, then every section in order."""
+        page = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
+                f"<style>{_STYLE}</style></head><body>\n<h1>{html.escape(title)}</h1>\n{header}\n"
+                + "\n".join(self.parts) + "\n</body></html>\n")
+        self._write("report.html", page)
+        return self.out / "report.html"
+
+
+def prepare_report_dir(out_dir: str | Path) -> Path:
+    """Create ``out_dir`` if needed and check it can be written; raise ``ReportError`` naming it if not."""
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise ReportError(f"report directory {out}: cannot write there ({e.strerror or e})") from None
+    return out
+
+
+def _header(res: S.SavedResults) -> str:
+    m = res.meta
+    rules = ", ".join(f"{k} = {str(v).lower() if isinstance(v, bool) else v}" for k, v in m["rules"].items())
+    lines = [f"<p>{html.escape(_scope(res))}.</p>",
+             f"<p>Results: <code>{html.escape(str(res.path))}</code> "
+             f"({'run.json' if res.kind == 'run' else 'compare.json'}); report written "
+             f"{time.strftime('%Y-%m-%d %H:%M')}. Rules: {html.escape(rules)}.</p>"]
+    if res.note:
+        lines.append(f"<p class=\"note\">{html.escape(res.note)}</p>")
+    if m.get("status", "complete") != "complete":
+        lines.append(f"<p class=\"note\">This run is {html.escape(m['status'])}: the tables cover the "
+                     f"{m.get('done', 0):,} {m['mode']} finished.</p>")
+    lines.append("<p>Every interval is 95%: Wilson for proportions; for points per hand, per game and per win, "
+                 "a t-interval over independent blocks (a game with --games, a hand with --hands, the deal in "
+                 "all its seatings in a comparison).</p>")
+    lines.append(f"<p>To reproduce:</p><pre>{html.escape(reproduce_line(res))}</pre>")
+    return "\n".join(lines)
+
+
+def write_report(results: str | Path, out_dir: str | Path) -> Written:
+    """Read the results at ``results`` (see ``stats.find_results``) and write the report into ``out_dir``.
+
+    Raises ``stats.ResultsError`` for unreadable results and ``ReportError``
+    if ``out_dir`` cannot be written.
+    """
+    res = S.open_results(results)
+    out = prepare_report_dir(out_dir)
+    page = _Page(out)
+    if res.kind == "compare":
+        head = S.headline(res)
+        page.heading("Headline", f"Each match plays every {res.mode[:-1]} once per seat rotation of the candidate "
+                     f"A; the win share counts {res.mode} (a stalemate hand counts 1/{res.players}); intervals are "
+                     "over these duplicate blocks (from compare.json).")
+        page.table("headline", "Headline per match", head)
+        page.figure("forest", fig_forest(res, head), "Forest plot of each candidate against its opponent")
+        cross = S.crosstable(res)
+        if len(cross):
+            page.table("crosstable", "Crosstable with overall ranking (win share of strategy against opponent)", cross)
+            page.figure("crosstable", fig_crosstable(res), "Crosstable heatmap")
+    seats = S.by_seat(res)
+    page.heading("Win rates", "Hands won, lost and stalemated per seat and per strategy; points are the "
+                 "points a seat scored (only the winner of a hand scores).")
+    page.table("by_seat", "Per seat", seats)
+    page.table("by_strategy", "Per strategy, over all its seats (hands = seat-hands)", S.by_strategy(res))
+    page.figure("win_rate_by_seat", fig_win_rate_by_seat(res, seats), "Win rate by seat")
+    page.figure("convergence", fig_convergence(res, S.convergence(res)), "Convergence of the main win rate")
+    starter = S.starter_advantage(res)
+    page.table("starter_advantage", "Win rate by position relative to the dealer", starter)
+    page.figure("starter_advantage", fig_starter(res, starter), "The starter's advantage")
+    page.heading("How hands end")
+    endings = S.hand_endings(res)
+    page.table("hand_endings", "How hands end", endings)
+    page.figure("hand_endings", fig_hand_endings(res, endings), "How hands end")
+    page.heading("The value of going rummy")
+    rummy = S.going_rummy(res)
+    page.table("going_rummy", "Going rummy per strategy", rummy)
+    page.figure("going_rummy", fig_going_rummy(res, rummy), "The value of going rummy")
+    page.heading("Distributions", "Exact quantiles from the value -> count tables (expand each below).")
+    page.table("distribution_summary", "Summary of the distributions", S.distribution_summary(res))
+    dist = {q: S.distribution(res, q) for q in S.QUANTITIES}
+    page.figure("turns_per_hand", fig_histogram(res, dist["turns_per_hand"], "Turns per hand", "hands",
+                                                "turns in the hand (one turn = one player's draw to discard)"),
+                "Turns per hand")
+    page.figure("points_per_winning_hand",
+                fig_histogram(res, dist["points_per_winning_hand"], "Points per winning hand", "won hands",
+                              "points scored by the winner (rummy doubled)"),
+                "Points per winning hand")
+    page.figure("cards_left", fig_cards_left(res, dist["cards_left_per_losing_seat"],
+                                             dist["value_left_per_losing_seat"]), "Cards and points left per losing seat")
+    if res.mode == "games":
+        page.figure("hands_per_game", fig_histogram(res, dist["hands_per_game"], "Hands per game", "games",
+                                                    "hands played in the game"),
+                    "Hands per game")
+    for q, words in S.QUANTITIES.items():
+        if len(dist[q]):
+            page.table(f"distribution_{q}", f"Distribution: {words}", dist[q], collapsed=True)
+    kind = "comparison" if res.kind == "compare" else "run"
+    html_path = page.finish(f"rummysim report: {kind} {res.path.name}", _header(res))
+    return Written(html_path, page.files, res.note)

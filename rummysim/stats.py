@@ -1,0 +1,599 @@
+"""Statistics tables over saved results (statistics.md, "What a user expects to see").
+
+A results directory is what ``rummysim run`` (run.json, hands.parquet,
+seats.parquet, games.parquet) or ``rummysim compare`` (compare.json, and
+hands/seats with the extra columns ``pair`` and ``rotation``) saved. Every
+table streams the Parquet files batch by batch and column by column
+(``ParquetFile.iter_batches``), folding counts and sums, so memory does not
+grow with the number of hands.
+
+Intervals are 95%. Proportions: Wilson. Means and ratios (points per hand,
+per game, per win; rummy's share of points): a t-interval over independent
+blocks by linearisation (``intervals.ratio_ci``), a block being one game in
+``--games`` results, one hand in ``--hands`` results, and in a comparison the
+deal (or game) played in all its seat rotations.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .compare import sprt_words
+from .intervals import ratio_ci, wilson
+from .replay import OUTCOMES
+
+LEVEL = 0.95
+RECORDS = ("run.json", "compare.json")
+BATCH_ROWS = 1 << 16
+HAND_COLUMNS = ("game", "hand", "dealer", "outcome", "winner", "turns", "reshuffles", "points", "going_rummy")
+SEAT_COLUMNS = ("game", "hand", "seat", "cards_left", "value_left")
+PAIR_COLUMNS = ("pair", "rotation")
+#: per seat and hand, summed over blocks: hands played, games started, hands won, stalemates, points won,
+#: rummy wins, points won going rummy
+VALUES = ("hands", "games", "wins", "stalemates", "points", "rummy_wins", "rummy_points")
+ENDINGS = (
+    ("went_out", "went out (every win, rummy included)"),
+    ("went_rummy", "went rummy (all cards in one turn, scores double)"),
+    ("stalemate_stock", "stalemate: the stock ran out once too often"),
+    ("stalemate_blocked", "stalemate: blocked, nobody can ever finish"),
+    ("turn_limit", "turn limit reached (a bot bug if any)"),
+)
+QUANTITIES = {
+    "turns_per_hand": "turns per hand",
+    "points_per_winning_hand": "points scored by the winner of a hand",
+    "cards_left_per_losing_seat": "cards left in a losing hand",
+    "value_left_per_losing_seat": "points of cards left in a losing hand",
+    "hands_per_game": "hands per game",
+    "reshuffles_per_hand": "stock reshuffles per hand",
+}
+_PAIR_SHIFT = 40  # block key of a comparison: pair << 40 | game
+
+
+class ResultsError(ValueError):
+    """Results that cannot be read: a bad path, a missing, foreign or corrupt file (one line naming the path)."""
+
+
+def _line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+@dataclasses.dataclass
+class SavedResults:
+    """An opened results directory: its record (``run.json`` or ``compare.json``) and Parquet files.
+
+    ``note`` says which results were chosen when the path held several;
+    ``cache`` keeps accumulations shared by several tables.
+    """
+
+    path: Path
+    kind: str
+    meta: dict
+    note: str | None = None
+    cache: dict = dataclasses.field(default_factory=dict, repr=False)
+
+    @property
+    def players(self) -> int:
+        """Players at the table."""
+        return int(self.meta["players"])
+
+    @property
+    def mode(self) -> str:
+        """``"games"`` or ``"hands"``."""
+        return self.meta["mode"]
+
+    @property
+    def strategies(self) -> list[str]:
+        """Labels of the distinct strategies, in the order of the record (run: by seat; compare: as given)."""
+        entries = self.meta["strategies"]
+        if self.kind == "run":
+            entries = list({(s["name"], s["sha256"]): s for s in entries}.values())
+        names = [s["name"] for s in entries]
+        labels = [f"{n} ({s['sha256'][:6]})" if names.count(n) > 1 else n for n, s in zip(names, entries)]
+        return [f"{x} #{i + 1}" if labels.count(x) > 1 else x for i, x in enumerate(labels)]
+
+    def seat_strategy(self) -> np.ndarray:
+        """Run: int[players], the strategy index (into ``strategies``) of each seat."""
+        distinct = list(dict.fromkeys((s["name"], s["sha256"]) for s in self.meta["strategies"]))
+        return np.array([distinct.index((s["name"], s["sha256"])) for s in self.meta["strategies"]])
+
+    def matches(self) -> list[str]:
+        """Compare: one label per pair, ``"A vs B"``."""
+        labels = self.strategies
+        return [f"{labels[p['a_index']]} vs {labels[p['b_index']]}" for p in self.meta["pairs"]]
+
+    def hands_played(self) -> int:
+        """Rows of hands.parquet."""
+        return pq.ParquetFile(self.path / "hands.parquet").metadata.num_rows
+
+
+def find_results(path: str | Path) -> tuple[Path, str | None]:
+    """The results directory at or under ``path`` and a note if it was the newest of several.
+
+    ``path`` itself if it holds run.json or compare.json, else the directory of
+    the newest (by modification time) such file anywhere below it.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise ResultsError(f"results {p}: no such directory")
+    if not p.is_dir():
+        raise ResultsError(f"results {p}: not a directory (give a run or compare results directory)")
+    if any((p / r).is_file() for r in RECORDS):
+        return p, None
+    try:
+        found = sorted((f for r in RECORDS for f in p.rglob(r)), key=lambda f: f.stat().st_mtime)
+    except OSError as e:
+        raise ResultsError(f"results {p}: cannot search it ({_line(e)})") from None
+    if not found:
+        raise ResultsError(f"results {p}: holds no run.json or compare.json (not rummysim results)")
+    if len(found) == 1:
+        return found[0].parent, None
+    return found[-1].parent, f"{p} holds {len(found)} results; using the newest, {found[-1].parent}"
+
+
+def open_results(path: str | Path) -> SavedResults:
+    """Open and check a results directory (see ``find_results``); raise ``ResultsError`` if it is not readable."""
+    where, note = find_results(path)
+    record = next(where / r for r in RECORDS if (where / r).is_file())
+    try:
+        meta = json.loads(record.read_text())
+    except (OSError, ValueError) as e:
+        raise ResultsError(f"{record}: not a readable rummysim record ({_line(e)})") from None
+    kind = "run" if record.name == "run.json" else "compare"
+    required = ("players", "mode", "strategies") + (("pairs",) if kind == "compare" else ())
+    if not isinstance(meta, dict) or any(key not in meta for key in required):
+        raise ResultsError(f"{record}: not a rummysim record (needs {', '.join(required)})")
+    res = SavedResults(where, kind, meta, note)
+    extra = PAIR_COLUMNS if kind == "compare" else ()
+    needed = {"hands": HAND_COLUMNS + extra, "seats": SEAT_COLUMNS}
+    if kind == "run" and meta["mode"] == "games":
+        needed["games"] = ("game", "winner", "hands")
+    for table, columns in needed.items():
+        file = where / f"{table}.parquet"
+        if not file.is_file():
+            raise ResultsError(f"{file}: missing (the run saved no finished chunk?)")
+        try:
+            names = pq.ParquetFile(file).schema_arrow.names
+        except (OSError, pa.ArrowException) as e:
+            raise ResultsError(f"{file}: not a readable Parquet file ({_line(e)})") from None
+        missing = [c for c in columns if c not in names]
+        if missing:
+            raise ResultsError(f"{file}: lacks column(s) {', '.join(missing)} (not rummysim results?)")
+    return res
+
+
+def _as_results(results: SavedResults | str | Path) -> SavedResults:
+    return results if isinstance(results, SavedResults) else open_results(results)
+
+
+def _column(col: pa.Array) -> np.ndarray:
+    if pa.types.is_dictionary(col.type):  # outcome: codes in OUTCOMES order
+        lookup = np.array([OUTCOMES.index(v) for v in col.dictionary.to_pylist()], dtype=np.int8)
+        return lookup[col.indices.to_numpy(zero_copy_only=False)]
+    return col.to_numpy(zero_copy_only=False)
+
+
+def _batches(res: SavedResults, table: str, columns, rows: int | None = None) -> Iterator[dict]:
+    """Dicts of numpy columns, ``rows`` (default ``BATCH_ROWS``) rows at a time (fewer at row-group ends)."""
+    file = res.path / f"{table}.parquet"
+    try:
+        for batch in pq.ParquetFile(file).iter_batches(batch_size=rows or BATCH_ROWS, columns=list(columns)):
+            yield {c: _column(batch.column(c)) for c in columns}
+    except (OSError, ValueError, pa.ArrowException) as e:
+        raise ResultsError(f"{file}: cannot read it ({_line(e)})") from None
+
+
+def _aligned(res: SavedResults, hand_columns, seat_columns) -> Iterator[tuple[dict, dict]]:
+    """hands.parquet and seats.parquet side by side: each hand batch of n rows with its seat rows as [n, players]."""
+    k = res.players
+    key = ("game", "hand")
+    seat_columns = tuple(dict.fromkeys(key + tuple(seat_columns)))
+    seats = _batches(res, "seats", seat_columns, BATCH_ROWS * k)
+    bad = ResultsError(f"{res.path / 'seats.parquet'}: does not line up with hands.parquet")
+    pending: list[dict] = []
+    have = 0
+    for h in _batches(res, "hands", tuple(dict.fromkeys(key + tuple(hand_columns)))):
+        need = len(h["game"]) * k
+        while have < need and (s := next(seats, None)) is not None:
+            pending.append(s)
+            have += len(s["game"])
+        if have < need:
+            raise bad
+        joined = {c: np.concatenate([p[c] for p in pending]) for c in seat_columns}
+        seat = {c: v[:need].reshape(-1, k) for c, v in joined.items()}
+        if not all(np.array_equal(seat[c][:, 0], h[c]) for c in key):
+            raise bad
+        pending = [{c: v[need:] for c, v in joined.items()}]
+        have -= need
+        yield h, seat
+    if have or next(seats, None) is not None:
+        raise bad
+
+
+class _BlockMoments:
+    """Sums over blocks of each group's per-block totals of ``VALUES``: count, sum and cross products.
+
+    Rows arrive in the order rummysim writes them: game by game, and in a
+    comparison every rotation of a chunk of games before the next chunk.
+    A block is complete once rows of the last rotation have passed it.
+    """
+
+    def __init__(self, groups: int, file: Path):
+        self.groups = groups
+        self.file = file
+        self.n = np.zeros(groups, dtype=np.int64)
+        self.s1 = np.zeros((groups, len(VALUES)))
+        self.s2 = np.zeros((groups, len(VALUES), len(VALUES)))
+        self.open = pd.DataFrame()
+        self.mark = -1
+
+    def add(self, block: np.ndarray, group: np.ndarray, values: np.ndarray, last: np.ndarray) -> None:
+        """Fold rows: block key, group index, values [rows, VALUES], and whether each is of the last rotation."""
+        if block.size and block.min() < self.mark:
+            raise ResultsError(f"{self.file}: rows are not in the order rummysim writes them")
+        part = pd.DataFrame(values, index=block * self.groups + group).groupby(level=0, sort=False).sum()
+        if len(self.open):
+            part = pd.concat([self.open, part]).groupby(level=0, sort=False).sum()
+        if last.any():
+            self.mark = int(block[last].max())
+        done = part.index.to_numpy() // self.groups < self.mark
+        self._fold(part.index.to_numpy()[done] % self.groups, part.to_numpy(dtype=float)[done])
+        self.open = part[~done]
+
+    def _fold(self, group: np.ndarray, v: np.ndarray) -> None:
+        self.n += np.bincount(group, minlength=self.groups)
+        for g in np.unique(group):
+            rows = v[group == g]
+            self.s1[g] += rows.sum(axis=0)
+            self.s2[g] += rows.T @ rows
+
+    def finish(self) -> "_BlockMoments":
+        """Fold the blocks still open (the last ones)."""
+        self._fold(self.open.index.to_numpy() % self.groups, self.open.to_numpy(dtype=float))
+        self.open = pd.DataFrame()
+        return self
+
+    def count(self, g: int, name: str) -> int:
+        """Total of a count value for group ``g``."""
+        return int(round(self.s1[g, VALUES.index(name)]))
+
+    def ratio(self, g: int, num: dict, den: dict) -> tuple[float, float, float]:
+        """Ratio of two linear combinations of ``VALUES`` (``{name: weight}``) with its interval over blocks."""
+        a = np.array([num.get(v, 0.0) for v in VALUES])
+        b = np.array([den.get(v, 0.0) for v in VALUES])
+        s1, s2 = self.s1[g], self.s2[g]
+        return ratio_ci(int(self.n[g]), a @ s1, b @ s1, a @ s2 @ a, a @ s2 @ b, b @ s2 @ b, LEVEL)
+
+
+def _block_key(res: SavedResults, h: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Block key per hand and whether the hand is of the last rotation."""
+    game = h["game"].astype(np.int64)
+    if res.kind == "compare":
+        return (h["pair"].astype(np.int64) << _PAIR_SHIFT) | game, h["rotation"] == res.players - 1
+    return game, np.ones(len(game), dtype=bool)
+
+
+def _strategy_of_seats(res: SavedResults, h: dict) -> np.ndarray:
+    """int[n, players]: the strategy index of every seat of every hand."""
+    k = res.players
+    if res.kind == "run":
+        return np.broadcast_to(res.seat_strategy(), (len(h["game"]), k))
+    a = np.array([p["a_index"] for p in res.meta["pairs"]])[h["pair"]]
+    b = np.array([p["b_index"] for p in res.meta["pairs"]])[h["pair"]]
+    return np.where(np.arange(k) == h["rotation"][:, None], a[:, None], b[:, None])
+
+
+def _moments(res: SavedResults, by: str) -> _BlockMoments:
+    """Block moments of ``VALUES`` per seat and strategy (``by="seat"``) or per strategy (``by="strategy"``)."""
+    if ("moments", by) in res.cache:
+        return res.cache[("moments", by)]
+    k, m = res.players, len(res.strategies)
+    acc = _BlockMoments(k * m if by == "seat" else m, res.path / "hands.parquet")
+    columns = ("game", "hand", "winner", "points", "going_rummy") + (PAIR_COLUMNS if res.kind == "compare" else ())
+    for h in _batches(res, "hands", columns):
+        n = len(h["game"])
+        strategy = _strategy_of_seats(res, h)
+        group = np.arange(k) * m + strategy if by == "seat" else strategy
+        won = h["winner"][:, None] == np.arange(k)
+        rummy = won & h["going_rummy"][:, None]
+        points = np.where(won, h["points"][:, None], 0)
+        values = np.stack([np.ones((n, k)), np.broadcast_to((h["hand"] == 0)[:, None], (n, k)), won,
+                           np.broadcast_to((h["winner"] < 0)[:, None], (n, k)), points, rummy,
+                           np.where(rummy, points, 0)], axis=-1).reshape(n * k, len(VALUES))
+        block, last = _block_key(res, h)
+        acc.add(np.repeat(block, k), group.ravel(), values, np.repeat(last, k))
+    res.cache[("moments", by)] = acc.finish()
+    return res.cache[("moments", by)]
+
+
+def _game_wins(res: SavedResults) -> tuple[np.ndarray, int]:
+    """Run in games mode: games won per seat, and games played."""
+    k = res.players
+    wins = np.zeros(k, dtype=np.int64)
+    games = 0
+    for g in _batches(res, "games", ("winner",)):
+        w = g["winner"]
+        wins += np.bincount(w[w >= 0], minlength=k)
+        games += len(w)
+    return wins, games
+
+
+def _estimate(row: dict, name: str, est_lo_hi: tuple[float, float, float]) -> None:
+    row[name], row[f"{name}_lo"], row[f"{name}_hi"] = (float(x) for x in est_lo_hi)
+
+
+def _rate(k: int, n: int) -> tuple[float, float, float]:
+    lo, hi = wilson(k, n, LEVEL)
+    return (k / n if n else float("nan")), lo, hi
+
+
+def _player_rows(res: SavedResults, by: str) -> pd.DataFrame:
+    acc = _moments(res, by)
+    m = len(res.strategies)
+    game_wins = _game_wins(res) if res.kind == "run" and res.mode == "games" else None
+    rows = []
+    for g in np.flatnonzero(acc.n):
+        seat, strategy = (g // m, g % m) if by == "seat" else (None, g)
+        row = {} if seat is None else {"seat": int(seat)}
+        hands, wins, stale = acc.count(g, "hands"), acc.count(g, "wins"), acc.count(g, "stalemates")
+        row.update({"strategy": res.strategies[strategy], "hands": hands, "wins": wins,
+                    "losses": hands - wins - stale, "stalemates": stale})
+        _estimate(row, "win_rate", _rate(wins, hands))
+        _estimate(row, "points_per_hand", acc.ratio(g, {"points": 1}, {"hands": 1}))
+        if res.mode == "games":
+            row["games"] = acc.count(g, "games")
+            _estimate(row, "points_per_game", acc.ratio(g, {"points": 1}, {"games": 1}))
+        if game_wins is not None:
+            wins_by_seat, games = game_wins
+            seats = [seat] if seat is not None else np.flatnonzero(res.seat_strategy() == strategy)
+            row["game_wins"] = int(wins_by_seat[seats].sum())
+            _estimate(row, "game_win_rate", _rate(row["game_wins"], games * len(seats)))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def by_seat(results: SavedResults | str | Path) -> pd.DataFrame:
+    """Per seat (and strategy, when a seat held several, as in a comparison): hands, wins, losses,
+    stalemates, hand win rate (Wilson), points per hand and, with full games, points per game (t over
+    blocks) and game win rate (Wilson; runs only). ``*_lo``/``*_hi`` are 95% bounds."""
+    return _player_rows(_as_results(results), "seat")
+
+
+def by_strategy(results: SavedResults | str | Path) -> pd.DataFrame:
+    """As ``by_seat`` per strategy over all its seats: ``hands`` counts seat-hands, so a strategy
+    playing every seat has a win rate of about 1/players."""
+    return _player_rows(_as_results(results), "strategy")
+
+
+def going_rummy(results: SavedResults | str | Path) -> pd.DataFrame:
+    """Per strategy: how often it goes rummy (per hand played and per hand won, Wilson), mean points of
+    a rummy win and of an ordinary win, and rummy's share of all its points (t over blocks)."""
+    res = _as_results(results)
+    acc = _moments(res, "strategy")
+    rows = []
+    for g in np.flatnonzero(acc.n):
+        hands, wins, rummy = acc.count(g, "hands"), acc.count(g, "wins"), acc.count(g, "rummy_wins")
+        row = {"strategy": res.strategies[g], "hands": hands, "wins": wins, "rummy_wins": rummy}
+        _estimate(row, "rummy_rate_per_hand", _rate(rummy, hands))
+        _estimate(row, "rummy_share_of_wins", _rate(rummy, wins))
+        _estimate(row, "points_per_rummy_win", acc.ratio(g, {"rummy_points": 1}, {"rummy_wins": 1}))
+        _estimate(row, "points_per_ordinary_win",
+                  acc.ratio(g, {"points": 1, "rummy_points": -1}, {"wins": 1, "rummy_wins": -1}))
+        share, lo, hi = acc.ratio(g, {"rummy_points": 1}, {"points": 1})
+        _estimate(row, "rummy_share_of_points", (share, max(lo, 0.0), min(hi, 1.0)))  # a share: clipped to [0, 1]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def hand_endings(results: SavedResults | str | Path) -> pd.DataFrame:
+    """How hands end (``ENDINGS``): count and rate with its Wilson interval; a comparison has one block
+    of rows per match (column ``match``). Went out counts every win, going rummy included."""
+    res = _as_results(results)
+    matches = res.matches() if res.kind == "compare" else [None]
+    counts = np.zeros((len(matches), len(OUTCOMES)), dtype=np.int64)
+    rummy = np.zeros(len(matches), dtype=np.int64)
+    columns = ("outcome", "going_rummy") + (("pair",) if res.kind == "compare" else ())
+    for h in _batches(res, "hands", columns):
+        pair = h["pair"].astype(np.int64) if res.kind == "compare" else np.zeros(len(h["outcome"]), dtype=np.int64)
+        counts += np.bincount(pair * len(OUTCOMES) + h["outcome"],
+                              minlength=counts.size).reshape(counts.shape)
+        rummy += np.bincount(pair, weights=h["going_rummy"].astype(float), minlength=len(matches)).astype(np.int64)
+    rows = []
+    for i, match in enumerate(matches):
+        hands = int(counts[i].sum())
+        by_name = dict(zip(OUTCOMES, counts[i].tolist()), went_out=int(counts[i, 0]), went_rummy=int(rummy[i]))
+        for name, words in ENDINGS:
+            row = {} if match is None else {"match": match}
+            row.update({"ending": name, "description": words, "hands": hands, "count": by_name[name]})
+            _estimate(row, "rate", _rate(by_name[name], hands))
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def starter_advantage(results: SavedResults | str | Path) -> pd.DataFrame:
+    """Hand win rate by position relative to the dealer (1 = the starter, on the dealer's left, ...,
+    ``players`` = the dealer), with Wilson intervals and the fair share 1/players."""
+    res = _as_results(results)
+    k = res.players
+    wins = np.zeros(k, dtype=np.int64)
+    hands = 0
+    for h in _batches(res, "hands", ("dealer", "winner")):
+        won = h["winner"] >= 0
+        position = (h["winner"][won].astype(np.int64) - h["dealer"][won] - 1) % k  # 0 = starter
+        wins += np.bincount(position, minlength=k)
+        hands += len(h["winner"])
+    rows = []
+    for p in range(k):
+        label = "starter" if p == 0 else ("dealer" if p == k - 1 else f"{p + 1} from the dealer's left")
+        row = {"position": p + 1, "who": label, "hands": hands, "wins": int(wins[p])}
+        _estimate(row, "win_rate", _rate(int(wins[p]), hands))
+        row["fair_share"] = 1 / k
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _bincount_add(total: np.ndarray, values: np.ndarray) -> np.ndarray:
+    counts = np.bincount(values.astype(np.int64), minlength=len(total))
+    if len(counts) > len(total):
+        total = np.pad(total, (0, len(counts) - len(total)))
+    total[:len(counts)] += counts
+    return total
+
+
+def distribution(results: SavedResults | str | Path, quantity: str) -> pd.DataFrame:
+    """Value -> count table of one of ``QUANTITIES`` (columns value, count, share); values are
+    non-negative integers, listed from the smallest seen to the largest, zero counts included.
+
+    ``hands_per_game`` exists for ``--games`` results only (empty otherwise);
+    the losing seats are every seat but the winner's in hands someone won.
+    """
+    res = _as_results(results)
+    if quantity not in QUANTITIES:
+        raise ValueError(f"unknown quantity {quantity!r}; known: {', '.join(QUANTITIES)}")
+    if ("distribution", quantity) in res.cache:
+        return res.cache[("distribution", quantity)]
+    total = np.zeros(1, dtype=np.int64)
+    if quantity in ("cards_left_per_losing_seat", "value_left_per_losing_seat"):
+        column = quantity.split("_per_")[0]
+        for h, s in _aligned(res, ("winner",), (column,)):
+            lost = (h["winner"][:, None] >= 0) & (h["winner"][:, None] != np.arange(res.players))
+            total = _bincount_add(total, s[column][lost])
+    elif quantity == "hands_per_game":
+        if res.mode == "games":
+            for h in _batches(res, "hands", ("hand",)):
+                total = _bincount_add(total, h["hand"])
+            # total[j] games have a hand j, i.e. more than j hands: exactly h hands = total[h-1] - total[h]
+            total = np.concatenate([[0], total - np.append(total[1:], 0)])
+        else:
+            total = np.zeros(0, dtype=np.int64)
+    else:
+        column = {"turns_per_hand": "turns", "points_per_winning_hand": "points",
+                  "reshuffles_per_hand": "reshuffles"}[quantity]
+        for h in _batches(res, "hands", (column, "winner")):
+            total = _bincount_add(total, h[column][h["winner"] >= 0] if column == "points" else h[column])
+    start = int(np.argmax(total > 0)) if total.any() else 0
+    counts = total[start:]
+    n = counts.sum()
+    table = pd.DataFrame({"value": np.arange(start, start + len(counts)), "count": counts,
+                          "share": counts / n if n else np.zeros(len(counts))})
+    res.cache[("distribution", quantity)] = table
+    return table
+
+
+def distribution_summary(results: SavedResults | str | Path) -> pd.DataFrame:
+    """One row per quantity of ``QUANTITIES`` present: n, mean, sd, min, 5%/25%/50%/75%/95% quantiles, max.
+
+    Quantiles are exact, from the value -> count tables: the smallest value
+    whose cumulative share reaches the level.
+    """
+    res = _as_results(results)
+    rows = []
+    for quantity, words in QUANTITIES.items():
+        d = distribution(res, quantity)
+        n = int(d["count"].sum())
+        if n == 0:
+            continue
+        v, c = d["value"].to_numpy(dtype=float), d["count"].to_numpy(dtype=float)
+        mean = float(v @ c / n)
+        cum = np.cumsum(c) / n
+        row = {"quantity": quantity, "description": words, "n": n, "mean": mean,
+               "sd": float(np.sqrt(max((v - mean) ** 2 @ c / max(n - 1, 1), 0.0))), "min": v[c > 0].min()}
+        for q, name in ((0.05, "q05"), (0.25, "q25"), (0.5, "median"), (0.75, "q75"), (0.95, "q95")):
+            row[name] = v[np.searchsorted(cum, q - 1e-12)]
+        row["max"] = v[c > 0].max()
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def convergence(results: SavedResults | str | Path, points: int = 300, first: int = 100) -> pd.DataFrame:
+    """The main estimate after each number of hands played, in the order played, with its 95% band.
+
+    Run: the hand win rate of seat 0 (Wilson band). Comparison: the win share
+    of the first match's candidate A (win 1, stalemate 1/players, loss 0) over
+    that match's hands, with a t band treating hands as independent (wider than
+    the paired interval of compare.json). Columns hands, estimate, lo, hi, at
+    about ``points`` log-spaced hand counts from ``first`` to all of them.
+    """
+    res = _as_results(results)
+    k = res.players
+    total = res.meta["pairs"][0]["hands"] if res.kind == "compare" else res.hands_played()
+    marks = np.unique(np.geomspace(min(first, total), total, points).astype(np.int64)) if total else np.zeros(0, int)
+    columns = ("winner",) + (PAIR_COLUMNS if res.kind == "compare" else ())
+    rows = []
+    seen, s1, s2 = 0, 0.0, 0.0
+    for h in _batches(res, "hands", columns):
+        if res.kind == "compare":
+            first = h["pair"] == 0
+            x = np.where(h["winner"] == h["rotation"], 1.0, np.where(h["winner"] < 0, 1.0 / k, 0.0))[first]
+        else:
+            x = (h["winner"] == 0).astype(float)
+        c1, c2 = s1 + np.cumsum(x), s2 + np.cumsum(x * x)
+        for mark in marks[(marks > seen) & (marks <= seen + len(x))]:
+            i = mark - seen - 1
+            if res.kind == "compare":
+                est, lo, hi = ratio_ci(int(mark), c1[i], mark, c2[i], c1[i], mark, LEVEL)
+            else:
+                est, (lo, hi) = c1[i] / mark, wilson(c1[i], mark, LEVEL)
+            rows.append({"hands": int(mark), "estimate": est, "lo": lo, "hi": hi})
+        seen += len(x)
+        if len(x):
+            s1, s2 = c1[-1], c2[-1]
+        if seen >= total:
+            break
+    return pd.DataFrame(rows, columns=["hands", "estimate", "lo", "hi"])
+
+
+def headline(results: SavedResults | str | Path) -> pd.DataFrame:
+    """Comparison: the headline block per match from compare.json (statistics.md table 1): win share of A,
+    its excess over 1/players, Elo (2 players), points per hand (and game) of A minus B, stalemate rate,
+    pairs [LL, LD, DD+WL, DW, WW], variance reduction from pairing, win share by A's seat, SPRT, verdict."""
+    res = _as_results(results)
+    if res.kind != "compare":
+        raise ValueError("headline: a comparison's results are needed (compare.json)")
+    rows = []
+    for match, p in zip(res.matches(), res.meta["pairs"]):
+        row = {"match": match, "a": p["a"], "b": p["b"], "blocks": p["blocks"], "hands": p["hands"]}
+        for name in ("win_share", "win_share_minus_fair", "elo", "points_per_hand_diff", "points_per_game_diff",
+                     "stalemate_rate"):
+            if name in p:
+                _estimate(row, name, (p[name]["estimate"], *p[name]["ci95"]))
+        if "pentanomial" in p:
+            row["pairs_LL/LD/DD+WL/DW/WW"] = " / ".join(f"{v:,}" for v in p["pentanomial"].values())
+        row["variance_reduction"] = p["variance_reduction"]
+        row["win_share_by_seat_of_a"] = ", ".join(f"seat {s['seat']}: {s['estimate']:.3f}" for s in p["seat_split"])
+        if "sprt" in p:
+            row["sprt"] = sprt_words(p["sprt"], p["a"], p["b"])
+        if "verdict" in p:
+            row["verdict"] = p["verdict"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def crosstable(results: SavedResults | str | Path) -> pd.DataFrame:
+    """Comparison of 3 or more strategies: win share of each strategy against each other one (95%
+    interval), with the strategy's overall rank and mean edge (win share minus 1/players over its
+    matches). Long form: strategy, rank, mean_edge, opponent, win_share, lo, hi. Empty otherwise."""
+    res = _as_results(results)
+    ct = res.meta.get("crosstable")
+    if ct is None:
+        return pd.DataFrame()
+    labels = res.strategies
+    rank = {r["name"]: r for r in res.meta["ranking"]}
+    rows = []
+    for i, cells in enumerate(ct["win_share"]):
+        for j, cell in enumerate(cells):
+            if cell is None:
+                continue
+            r = rank[ct["names"][i]]
+            row = {"strategy": labels[i], "rank": r["rank"], "mean_edge": r["mean_edge"], "opponent": labels[j]}
+            _estimate(row, "win_share", (cell["estimate"], *cell["ci95"]))
+            rows.append(row)
+    return pd.DataFrame(rows).sort_values(["rank", "opponent"], kind="stable").reset_index(drop=True)
