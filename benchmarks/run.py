@@ -48,6 +48,29 @@ def hands_per_second(players: int, strategy: str, hands: int, repeats: int) -> f
     return hands / statistics.median(times)
 
 
+def compare_vs_run(hands: int, repeats: int) -> tuple[float, float]:
+    """Hands/s (all cores) of ``compare greedy rummy-seeker`` and of ``run`` with the same two strategies."""
+    import statistics as st
+
+    from rummysim.compare import play_pair
+    from rummysim.rules import BasicRules
+    from rummysim.run import RunSpec, iter_chunks, warm_up
+    from rummysim.strategy import load_strategy
+
+    a, b = load_strategy("greedy"), load_strategy("rummy-seeker")
+    warm_up(2)
+    run_t, cmp_t = [], []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _chunk in iter_chunks(RunSpec(2, [a, b], seed=3, hands=2 * hands)):
+            pass
+        run_t.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        play_pair(a, b, 2, 3, BasicRules(), None, hands)
+        cmp_t.append(time.perf_counter() - start)
+    return 2 * hands / st.median(run_t), 2 * hands / st.median(cmp_t)
+
+
 def compile_seconds(cache_dir: str) -> float:
     """Seconds to compile (or load) the kernels in a fresh process using ``cache_dir``."""
     code = "from rummysim.run import warm_up; print(warm_up(2))"
@@ -96,6 +119,12 @@ def main() -> None:
         r = hands_per_second(players, "random", hands, repeats)
         lines.append(f"| hands/s on one core (median of {repeats} x {hands:,}) | {players} | {g:,.0f} | {r:,.0f} |")
         print(lines[-1], flush=True)
+    run_rate, cmp_rate = compare_vs_run(hands, repeats)
+    lines += ["", "| greedy vs rummy-seeker, 2 players, all cores | hands/s |", "|---|---|",
+              f"| `run` (median of {repeats} x {2 * hands:,} hands) | {run_rate:,.0f} |",
+              f"| `compare`, duplicate deals (same hands) | {cmp_rate:,.0f} |",
+              f"| compare / run | {cmp_rate / run_rate:.2f} |"]
+    print("\n".join(lines[-5:]), flush=True)
     with tempfile.TemporaryDirectory() as cache:
         cold = compile_seconds(cache)
         warm = statistics.median(compile_seconds(cache) for _ in range(3))

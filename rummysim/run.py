@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -30,7 +31,7 @@ from .strategy import Strategy, params_matrix
 from .summary import RunSummary
 
 #: games start with room for this many hands each; a longer game is replayed with more room
-HAND_CAPACITY = 48
+HAND_CAPACITY = 32
 DEFAULT_CHUNK_GAMES = 16384
 DEFAULT_CHUNK_HANDS = 131072
 
@@ -90,24 +91,37 @@ class Chunk:
     game_rows: np.ndarray | None
 
 
-def play_chunk(spec: RunSpec, games: np.ndarray, rules: np.ndarray, params: np.ndarray) -> Chunk:
-    """Play the given game indices (whole games, or one hand each in hands mode)."""
-    single = spec.hands is not None
-    cap = 1 if single else HAND_CAPACITY
-    g = len(games)
-    p = spec.players
-    while True:
-        hand_rows = np.empty((g * cap, K.HAND_COLS), dtype=np.int32)
-        seat_rows = np.empty((g * cap, p, K.SEAT_COLS), dtype=np.int32)
-        game_rows = np.empty((g, 2 + p), dtype=np.int32)
-        n_hands = np.empty(g, dtype=np.int64)
-        K.play_games(spec.seed, games, p, rules, params, M.CARD_VALUE, single, cap,
-                     hand_rows, seat_rows, game_rows, n_hands)
-        if n_hands.max() <= cap:
-            break
-        cap = int(n_hands.max())  # rare: a long game; replay the chunk with room for it
+def _play(spec: RunSpec, games: np.ndarray, rules: np.ndarray, params: np.ndarray, cap: int):
+    """One kernel call with room for ``cap`` hands per game; returns the raw arrays."""
+    g, p = len(games), spec.players
+    hand_rows = np.empty((g * cap, K.HAND_COLS), dtype=np.int32)
+    seat_rows = np.empty((g * cap, p, K.SEAT_COLS), dtype=np.int32)
+    game_rows = np.empty((g, 2 + p), dtype=np.int32)
+    n_hands = np.empty(g, dtype=np.int64)
+    K.play_games(spec.seed, games, p, rules, params, M.CARD_VALUE, spec.hands is not None, cap,
+                 hand_rows, seat_rows, game_rows, n_hands)
     keep = (np.arange(cap)[None, :] < n_hands[:, None]).ravel()
-    return Chunk(hand_rows[keep], seat_rows[keep], games, None if single else game_rows)
+    return hand_rows[keep], seat_rows[keep], game_rows, n_hands
+
+
+def play_chunk(spec: RunSpec, games: np.ndarray, rules: np.ndarray, params: np.ndarray) -> Chunk:
+    """Play the given game indices (whole games, or one hand each in hands mode).
+
+    Games longer than ``HAND_CAPACITY`` hands (rare) are replayed on their own
+    with room for all their hands, and their rows put back in game order.
+    """
+    single = spec.hands is not None
+    hand_rows, seat_rows, game_rows, n_hands = _play(spec, games, rules, params, 1 if single else HAND_CAPACITY)
+    long_games = np.flatnonzero(n_hands > HAND_CAPACITY)
+    if len(long_games) and not single:
+        h2, s2, _, _ = _play(spec, games[long_games], rules, params, int(n_hands[long_games].max()))
+        short = np.repeat(n_hands <= HAND_CAPACITY, np.minimum(n_hands, HAND_CAPACITY))
+        position = np.concatenate([np.repeat(np.flatnonzero(n_hands <= HAND_CAPACITY), n_hands[n_hands <= HAND_CAPACITY]),
+                                   np.repeat(long_games, n_hands[long_games])])
+        order = np.argsort(position, kind="stable")
+        hand_rows = np.concatenate([hand_rows[short], h2])[order]
+        seat_rows = np.concatenate([seat_rows[short], s2])[order]
+    return Chunk(hand_rows, seat_rows, games, None if single else game_rows)
 
 
 def iter_chunks(spec: RunSpec, chunk_size: int | None = None, workers: int | None = None) -> Iterator[Chunk]:
@@ -192,21 +206,35 @@ def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_s
     writer = ResultWriter(out_dir)
     done = 0
     start = time.perf_counter()
+
+    def write(chunk: Chunk) -> int:
+        writer.write("hands", hands_table(chunk.hand_rows, spec.seed, spec.players))
+        writer.write("seats", seats_table(chunk.hand_rows, chunk.seat_rows, names))
+        if chunk.game_rows is not None:
+            writer.write("games", games_table(chunk.games, chunk.game_rows, spec.players))
+        return len(chunk.games)
+
+    # chunk k is written by one thread while the kernel (which releases the GIL) plays chunk k+1
+    pool = ThreadPoolExecutor(max_workers=1)
+    pending = None
     try:
         for chunk in iter_chunks(spec, chunk_size, workers):
-            writer.write("hands", hands_table(chunk.hand_rows, spec.seed, spec.players))
-            writer.write("seats", seats_table(chunk.hand_rows, chunk.seat_rows, names))
-            if chunk.game_rows is not None:
-                writer.write("games", games_table(chunk.games, chunk.game_rows, spec.players))
-            summary.add(chunk.hand_rows, chunk.game_rows)
-            done += len(chunk.games)
+            if pending is not None:
+                done += pending.result()
+            summary.add(chunk.hand_rows, chunk.game_rows)  # counted with the write it goes with
+            pending = pool.submit(write, chunk)
             if on_chunk:
-                on_chunk(done, summary.hands)
+                on_chunk(done + len(chunk.games), summary.hands)
+        done += pending.result()
+        pending = None
         record["status"] = "complete"
     except KeyboardInterrupt:
         record["status"] = "interrupted"
         raise
     finally:
+        if pending is not None:  # interrupted: finish the chunk being written, drop the one being played
+            done += pending.result()
+        pool.shutdown()
         writer.close()
         wall = time.perf_counter() - start
         record.update({"done": done, "hands_played": summary.hands, "wall_seconds": round(wall, 3),

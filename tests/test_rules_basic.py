@@ -125,7 +125,8 @@ def test_1_1_deal_sizes_upcard_and_stock(players, each, stock_left):
     for seed, game, hand in [(0, 0, 0), (1, 5, 3), (2024, 17, 9)]:
         hands = np.zeros(players, dtype=np.uint64)
         stock = np.zeros(64, dtype=np.int64)
-        upcard, n_stock = K.deal(seed, game, hand, players, hands, stock)
+        upcard, n_stock = K.deal(seed, game, hand, players, hands, stock,
+                                 np.zeros(64, dtype=np.int64), np.zeros(1, dtype=np.uint64))
         assert n_stock == stock_left
         assert [M.popcount(U64(h)) for h in hands] == [each] * players
         # every card of the one deck exactly once: hands, upcard, stock

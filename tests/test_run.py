@@ -108,3 +108,19 @@ def test_results_schema():
     assert r.games.empty  # hands mode plays no games
     # hands mode: the starting seat rotates
     assert r.hands.starter.tolist()[:8] == [0, 1, 2, 3, 0, 1, 2, 3]
+
+
+def test_games_longer_than_the_row_capacity_are_replayed_in_place(monkeypatch):
+    """A game with more hands than the kernel's room is replayed alone; rows stay in game order."""
+    import rummysim.run as R
+
+    spec = RunSpec(2, seat_strategies(["random"], 2), seed=5, games=500)
+    rules, params = spec.rules.to_array(2), params_matrix(spec.strategies)
+    games = np.arange(500, dtype=np.int64)
+    roomy = R.play_chunk(spec, games, rules, params)
+    monkeypatch.setattr(R, "HAND_CAPACITY", 4)
+    tight = R.play_chunk(spec, games, rules, params)
+    assert (roomy.game_rows[:, 1] > 4).sum() > 100  # many games did overflow
+    np.testing.assert_array_equal(roomy.hand_rows, tight.hand_rows)
+    np.testing.assert_array_equal(roomy.seat_rows, tight.seat_rows)
+    np.testing.assert_array_equal(roomy.game_rows, tight.game_rows)

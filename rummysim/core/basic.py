@@ -60,24 +60,26 @@ def dealer_of(game, hand, players):
 
 
 @njit(cache=True)
-def deal(seed, game, hand, players, hands, stock):
+def deal(seed, game, hand, players, hands, stock, deck, rng):
     """Shuffle and deal (rules 1.1). Fills ``hands`` uint64[players] and ``stock`` int64[>=52]
-    (top last); returns ``(upcard, stock size)``."""
-    deck = np.empty(52, dtype=np.int64)
+    (top last), using ``deck`` int64[>=52] and ``rng`` uint64[1] as scratch;
+    returns ``(upcard, stock size)``."""
     i = 0
     for s in range(4):
         for r in range(13):
             deck[i] = 16 * s + r
             i += 1
-    rng = np.empty(1, dtype=np.uint64)
     rng[0] = stream_key(seed, game, hand, KIND_DEAL, 0)
     shuffle(rng, deck, 52)
     dealer = dealer_of(game, hand, players)
     n = CARDS_DEALT[players] * players
     for p in range(players):
         hands[p] = U64(0)
+    seat = dealer
     for i in range(n):
-        seat = (dealer + 1 + i) % players
+        seat += 1
+        if seat == players:
+            seat = 0
         hands[seat] |= M.bit(deck[i])
     n_stock = 52 - n - 1
     for k in range(n_stock):
@@ -109,7 +111,7 @@ def _log(ev, n_ev, kind, player, card, meld, cards_mask, cards_arr, n_arr):
 
 
 @njit(cache=True)
-def _reshuffle(seed, game, hand, rules, ints, masks, stock, pile):
+def _reshuffle(seed, game, hand, rules, ints, masks, stock, pile, rng):
     """Rules 1.4: the discard pile becomes the new stock (mode per rule 1.7)."""
     mode = rules[R_RESHUFFLE_MODE]
     n = ints[I_PILE_N]
@@ -121,7 +123,6 @@ def _reshuffle(seed, game, hand, rules, ints, masks, stock, pile):
     else:
         for k in range(moved):
             stock[k] = pile[k]
-        rng = np.empty(1, dtype=np.uint64)
         rng[0] = stream_key(seed, game, hand, KIND_RESHUFFLE, ints[I_RESHUFFLES])
         shuffle(rng, stock, moved)
     if keep:
@@ -158,24 +159,26 @@ def check_cards(masks, stock, pile, ints, players):
 @njit(cache=True)
 def new_work(players):
     """Scratch and state arrays for one hand, reused hand after hand (see ``core.state``):
-    ``(masks, ints, stock, pile, t_mask, t_kind, t_lay, scratch, action_buf, rngs)``."""
+    ``(masks, ints, stock, pile, t_mask, t_kind, t_lay, scratch, action_buf, rngs, rng1)``
+    where ``rngs`` uint64[players, 1] are the bots' streams and ``rng1`` uint64[1] a scratch stream."""
     scratch = (np.empty(64, dtype=np.uint64), np.empty(1024, dtype=np.uint64),
                np.empty(1024, dtype=np.int64), np.empty(1024, dtype=np.uint64))
     return (np.zeros(MASKS_SIZE, dtype=np.uint64), np.zeros(INTS_SIZE, dtype=np.int64),
             np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64),
             np.zeros(32, dtype=np.uint64), np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.uint64),
-            scratch, np.empty((512, 3), dtype=np.int64), np.empty((players, 1), dtype=np.uint64))
+            scratch, np.empty((512, 3), dtype=np.int64), np.empty((players, 1), dtype=np.uint64),
+            np.empty(1, dtype=np.uint64))
 
 
 @njit(cache=True)
 def start_hand(seed, game, hand, players, work):
     """Reset ``work`` and deal hand ``hand`` of game ``game``; returns the starting seat."""
-    masks, ints, stock, pile, t_mask, t_kind, t_lay, scratch, action_buf, rngs = work
+    masks, ints, stock, pile, t_mask, t_kind, t_lay, scratch, action_buf, rngs, rng1 = work
     masks[:] = 0
     ints[:] = 0
     for p in range(players):
         rngs[p, 0] = stream_key(seed, game, hand, KIND_BOT, p)
-    upcard, n_stock = deal(seed, game, hand, players, masks[M_HAND:M_HAND + players], stock)
+    upcard, n_stock = deal(seed, game, hand, players, masks[M_HAND:M_HAND + players], stock, pile, rng1)
     pile[0] = upcard
     ints[I_PILE_N] = 1
     masks[M_PILE] = M.bit(upcard)
@@ -202,7 +205,7 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
     ``ev`` int16[n, EV_WIDTH] event log (n = 0 when not replaying), ``n_ev`` int64[1].
     Returns ``(outcome, winner, points)``.
     """
-    masks, ints, stock, pile, t_mask, t_kind, t_lay, scratch, action_buf, rngs = work
+    masks, ints, stock, pile, t_mask, t_kind, t_lay, scratch, action_buf, rngs, rng1 = work
     ace_high = rules[R_ACE_HIGH] != 0
     must = rules[R_MUST_DISCARD] != 0
     check = rules[R_CHECK] != 0
@@ -320,7 +323,7 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
             if rules[R_RESHUFFLES] >= 0 and ints[I_RESHUFFLES] >= rules[R_RESHUFFLES]:
                 outcome = OUT_STALEMATE_STOCK
                 break
-            _reshuffle(seed, game, hand, rules, ints, masks, stock, pile)
+            _reshuffle(seed, game, hand, rules, ints, masks, stock, pile, rng1)
             if logging:
                 _log(ev, n_ev, EV_RESHUFFLE, -1, -1, -1, U64(0), stock, ints[I_STOCK_N])
             if check:
@@ -332,7 +335,9 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
         if ints[I_TURN] >= rules[R_TURN_LIMIT]:
             outcome = OUT_TURN_LIMIT
             break
-        p = (p + 1) % players
+        p += 1
+        if p == players:
+            p = 0
 
     hand_row[H_GAME] = game
     hand_row[H_HAND] = hand
@@ -353,7 +358,7 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
     return outcome, winner, points
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_games(seed, games, players, rules, params, card_value, single_hand, capacity,
                hand_rows, seat_rows, game_rows, n_hands):
     """Play whole games (or one hand per game index when ``single_hand``), in parallel.
@@ -364,41 +369,46 @@ def play_games(seed, games, players, rules, params, card_value, single_hand, cap
     (winner, hands, final score per seat), ``n_hands`` int64[G] hands played per game.
     A game with more hands than ``capacity`` records only the first ``capacity``;
     the caller sees ``n_hands > capacity`` and replays it with more room.
+    Releases the GIL, so the caller can write the previous chunk meanwhile.
     """
     target = rules[R_TARGET]
-    for i in prange(games.shape[0]):
-        g = games[i]
+    n_games = games.shape[0]
+    n_blocks = min(n_games, 64)  # contiguous blocks: scratch allocated once per block, not per game
+    for b in prange(n_blocks):
+        work = new_work(players)
         ev = np.empty((0, EV_WIDTH), dtype=np.int16)
         n_ev = np.zeros(1, dtype=np.int64)
         scores = np.zeros(players, dtype=np.int64)
-        work = new_work(players)
-        spare_hand = np.empty(10, dtype=np.int32)
-        spare_seats = np.empty((players, 5), dtype=np.int32)
-        h = 0
-        winner = -1
-        while True:
-            row = i * capacity + h
-            if h < capacity:
-                outcome, w, pts = play_hand(seed, g, h, players, rules, params, card_value, work,
-                                            hand_rows[row], seat_rows[row], ev, n_ev)
-            else:
-                outcome, w, pts = play_hand(seed, g, h, players, rules, params, card_value, work,
-                                            spare_hand, spare_seats, ev, n_ev)
-            if outcome == OUT_WIN:
-                scores[w] += pts
-            h += 1
-            if single_hand:
-                winner = w
-                break
-            top = 0
+        spare_hand = np.empty(HAND_COLS, dtype=np.int32)
+        spare_seats = np.empty((players, SEAT_COLS), dtype=np.int32)
+        for i in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
+            g = games[i]
+            scores[:] = 0
+            h = 0
+            winner = -1
+            while True:
+                row = i * capacity + h
+                if h < capacity:
+                    outcome, w, pts = play_hand(seed, g, h, players, rules, params, card_value, work,
+                                                hand_rows[row], seat_rows[row], ev, n_ev)
+                else:
+                    outcome, w, pts = play_hand(seed, g, h, players, rules, params, card_value, work,
+                                                spare_hand, spare_seats, ev, n_ev)
+                if outcome == OUT_WIN:
+                    scores[w] += pts
+                h += 1
+                if single_hand:
+                    winner = w
+                    break
+                top = 0
+                for q in range(players):
+                    if scores[q] > scores[top]:
+                        top = q
+                if scores[top] >= target:
+                    winner = top
+                    break
+            n_hands[i] = h
+            game_rows[i, 0] = winner
+            game_rows[i, 1] = h
             for q in range(players):
-                if scores[q] > scores[top]:
-                    top = q
-            if scores[top] >= target:
-                winner = top
-                break
-        n_hands[i] = h
-        game_rows[i, 0] = winner
-        game_rows[i, 1] = h
-        for q in range(players):
-            game_rows[i, 2 + q] = scores[q]
+                game_rows[i, 2 + q] = scores[q]
