@@ -63,8 +63,9 @@ def plot_sweep(result: dict, path: Path) -> None:
         ax.set_xlabel(result["key"])
         ax.set_ylabel(ylabel)
         ax.legend(fontsize=8)
-    fig.suptitle(f"{result['strategy']} vs {result['baseline']}: {result['count']:,} {result['mode']} per value, "
-                 f"{result['players']} players, seed {result['seed']}")
+    unit = "deals" if result["mode"] == "hands" else "games"
+    fig.suptitle(f"{result['strategy']} vs {result['baseline']}: {result['count']:,} {unit} x {result['players']} "
+                 f"seatings per value, {result['players']} players, seed {result['seed']}; 95% t-intervals over deals")
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
