@@ -26,6 +26,7 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
 from . import stats as S
+from .results import writable_dir
 from .rules import rule_flags
 from .strategy import BUILTIN_DIR
 
@@ -488,15 +489,10 @@ class _Page:
 
 def prepare_report_dir(out_dir: str | Path) -> Path:
     """Create ``out_dir`` if needed and check it can be written; raise ``ReportError`` naming it if not."""
-    out = Path(out_dir)
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".write-test"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as e:
-        raise ReportError(f"report directory {out}: cannot write there ({e.strerror or e})") from None
-    return out
+        return writable_dir(Path(out_dir), "report directory")
+    except ValueError as e:
+        raise ReportError(str(e)) from None
 
 
 def _header(res: S.SavedResults) -> str:

@@ -112,6 +112,18 @@ class ResultWriter:
         self.writers.clear()
 
 
+def writable_dir(out: Path, what: str) -> Path:
+    """Create ``out`` if needed and prove it can be written; ``ValueError`` naming it if not."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise ValueError(f"{what} {out}: cannot write there ({e.strerror or e})") from None
+    return out
+
+
 def prepare_out_dir(path: str | Path, overwrite: bool = False) -> Path:
     """Create ``path`` if needed and check it can take a run; raise ``OSError``/``ValueError`` with a clear message."""
     out = Path(path)
@@ -119,13 +131,7 @@ def prepare_out_dir(path: str | Path, overwrite: bool = False) -> Path:
         raise ValueError(f"output directory {out}: exists and is not a directory")
     if (out / "run.json").exists() and not overwrite:
         raise ValueError(f"output directory {out}: already holds a run (run.json); choose another --out or pass --overwrite")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".write-test"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as e:
-        raise ValueError(f"output directory {out}: cannot write there ({e.strerror})") from None
+    writable_dir(out, "output directory")
     for name in TABLES:
         (out / f"{name}.parquet").unlink(missing_ok=True)
     return out

@@ -29,6 +29,7 @@ import pytest
 from rummysim.replay import play_position
 from rummysim.rules import parse_rule_options
 from rummysim.strategy import Strategy, load_strategy, params_matrix, with_override
+from positions import moves
 
 pytestmark = pytest.mark.engine
 
@@ -51,23 +52,6 @@ def play(hands, stock, pile, *options, seats, table=(), first=0, seed=0) -> dict
     return play_position(players, list(hands), stock, pile,
                          parse_rule_options(list(options)).to_array(players),
                          params_matrix(list(seats)), table=list(table), first=first, seed=seed)
-
-
-def moves(result: dict) -> list[str]:
-    out = []
-    for e in result["events"]:
-        kind = e["event"]
-        if kind == "draw":
-            out.append(f"{e['player']} draws {e['card']} from {e['source']}")
-        elif kind == "meld":
-            out.append(f"{e['player']} melds {' '.join(e['cards'])}")
-        elif kind == "layoff":
-            out.append(f"{e['player']} lays off {e['card']} on {e['meld']}")
-        elif kind == "discard":
-            out.append(f"{e['player']} discards {e['card']}")
-        elif kind == "reshuffle":
-            out.append("reshuffle " + " ".join(e["stock"]))
-    return out
 
 
 def test_helpers_build_vectors_from_greedy_with_overrides():

@@ -39,6 +39,7 @@ from rummysim.core.rng import KIND_DEAL, shuffle, stream_key
 from rummysim.replay import play_position, trace_hand
 from rummysim.rules import BasicRules, parse_rule_options
 from rummysim.strategy import params_matrix, seat_strategies
+from positions import moves
 
 pytestmark = pytest.mark.engine
 
@@ -67,23 +68,6 @@ def play(hands, stock="", pile="", *options, table=(), first=0, seed=0, has_play
     return play_position(players, list(hands), stock, pile, rules(players, *options),
                          strategy(players) if params is None else params,
                          table=list(table), first=first, seed=seed, has_played=tuple(has_played))
-
-
-def moves(result: dict) -> list[str]:
-    out = []
-    for e in result["events"]:
-        kind = e["event"]
-        if kind == "draw":
-            out.append(f"{e['player']} draws {e['card']} from {e['source']}")
-        elif kind == "meld":
-            out.append(f"{e['player']} melds {' '.join(e['cards'])}")
-        elif kind == "layoff":
-            out.append(f"{e['player']} lays off {e['card']} on {e['meld']}")
-        elif kind == "discard":
-            out.append(f"{e['player']} discards {e['card']}")
-        elif kind == "reshuffle":
-            out.append("reshuffle " + " ".join(e["stock"]))
-    return out
 
 
 def reshuffle_events(result: dict) -> list[list[str]]:
