@@ -1,0 +1,277 @@
+"""Shanghai contracts (rules.md 2.2, 2.3, 2.7): does a hand meet one, and the best way to lay it.
+
+A Shanghai hand is ``counts`` int64[64] (how many of each natural card id,
+several decks) plus a number of jokers. Run positions of a suit are 0 (ace
+low) .. 12 (king) and, when aces may be high, 13 (ace above the king); a run
+never holds both 0 and 13 (no K-A-2).
+
+``best_contract`` is exact and recursion-free, and follows the plain
+reference ``tests/shanghai_reference.py`` step for step:
+
+1. list every run the hand could lay: each suit, each block of positions at
+   least the contract's run length, each choice of jokers (a position whose
+   natural is missing must hold one; a held natural may give way to a joker,
+   which frees it for a set or another run), with naturals >= jokers;
+2. try every multiset of ``n_runs`` of them that the hand can pay for and
+   whose same-suit runs do not touch end to end (they would be one run);
+3. on what is left, try every multiset of ``n_sets`` set ranks: a rank hosting
+   s sets needs 2s naturals and jokers up to 3s; every other natural of a
+   hosting rank joins its sets, and spare jokers go into sets up to one per
+   natural there (an unplaced joker costs 25).
+
+The best laying leaves the least value in hand.
+"""
+
+import numpy as np
+from numba import njit
+
+JOKER_VALUE = 25
+MAX_RUN_CANDIDATES = 16384
+
+#: ``(n_sets, n_runs, run_min_len)`` of rounds 1..10 (index 0 unused); sets need 3 cards.
+CONTRACTS = np.array([
+    (0, 0, 0),
+    (2, 0, 0), (1, 1, 4), (0, 2, 4), (3, 0, 0), (1, 1, 7),
+    (2, 1, 5), (0, 3, 4), (1, 1, 10), (3, 1, 5), (0, 3, 5),
+], dtype=np.int64)
+
+#: Shanghai value of each natural card id (rules 2.7): 2-9 face, 10/J/Q/K 10, ace 15.
+SHANGHAI_VALUE = np.zeros(64, dtype=np.int64)
+for _s in range(4):
+    for _r in range(13):
+        SHANGHAI_VALUE[16 * _s + _r] = 15 if _r == 0 else min(_r + 1, 10)
+
+# run candidate columns (int64[MAX_RUN_CANDIDATES, RUN_COLS])
+RC_SUIT, RC_LO, RC_HI, RC_JOKER_POS, RC_JOKERS, RC_VALUE = range(6)
+RUN_COLS = 6
+
+
+@njit(cache=True, inline="always")
+def card_at(suit, pos):
+    """Natural card id at run position ``pos`` (13 is the ace) of ``suit``."""
+    return 16 * suit + (0 if pos == 13 else pos)
+
+
+@njit(cache=True)
+def run_candidates(counts, jokers, min_len, ace_high, out):
+    """Every run the hand could lay (step 1), written to ``out`` int64[MAX_RUN_CANDIDATES, RUN_COLS]
+    (suit, lo, hi, joker position bitmask, jokers, natural value); returns how many."""
+    n = 0
+    top = 13 if ace_high else 12
+    held_pos = np.zeros(14, dtype=np.int64)
+    pick = np.zeros(14, dtype=np.int64)
+    for s in range(4):
+        for lo in range(0, top + 1):
+            for hi in range(lo + min_len - 1, top + 1):
+                if lo == 0 and hi == 13:
+                    continue  # never round the corner
+                size = hi - lo + 1
+                n_held = 0
+                held_value = 0
+                for p in range(lo, hi + 1):
+                    if counts[card_at(s, p)] > 0:
+                        held_pos[n_held] = p
+                        n_held += 1
+                        held_value += SHANGHAI_VALUE[card_at(s, p)]
+                forced = size - n_held
+                # k held naturals give way to jokers: every k-subset, while jokers last
+                for k in range(0, min(jokers - forced, n_held) + 1):
+                    j = forced + k
+                    if 2 * j > size:
+                        break
+                    for t in range(k):
+                        pick[t] = t
+                    while True:
+                        window = (1 << (hi + 1)) - (1 << lo)
+                        natural = 0
+                        for t in range(n_held):
+                            natural |= 1 << held_pos[t]
+                        value = held_value
+                        for t in range(k):
+                            natural &= ~(1 << held_pos[pick[t]])
+                            value -= SHANGHAI_VALUE[card_at(s, held_pos[pick[t]])]
+                        if n >= out.shape[0]:
+                            raise ValueError("too many possible runs to list (more jokers than the solver supports)")
+                        out[n, RC_SUIT] = s
+                        out[n, RC_LO] = lo
+                        out[n, RC_HI] = hi
+                        out[n, RC_JOKER_POS] = window & ~natural
+                        out[n, RC_JOKERS] = j
+                        out[n, RC_VALUE] = value
+                        n += 1
+                        # next k-combination of the held positions
+                        t = k - 1
+                        while t >= 0 and pick[t] == n_held - k + t:
+                            t -= 1
+                        if t < 0:
+                            break
+                        pick[t] += 1
+                        for u in range(t + 1, k):
+                            pick[u] = pick[u - 1] + 1
+    return n
+
+
+@njit(cache=True)
+def _take_run(counts, cand, k, sign):
+    """Add (sign=+1) or remove (sign=-1) the naturals of run candidate ``k`` from ``counts``;
+    returns False (after undoing) if removing would go below zero."""
+    s = cand[k, RC_SUIT]
+    jpos = cand[k, RC_JOKER_POS]
+    for p in range(cand[k, RC_LO], cand[k, RC_HI] + 1):
+        if not (jpos >> p) & 1:
+            c = card_at(s, p)
+            counts[c] -= sign
+            if counts[c] < 0:
+                for q in range(cand[k, RC_LO], p + 1):  # undo
+                    if not (jpos >> q) & 1:
+                        counts[card_at(s, q)] += sign
+                return False
+    return True
+
+
+@njit(cache=True)
+def _touch(cand, a, b):
+    """Two runs of one suit that touch end to end (rules 2.2: they could be joined)."""
+    if cand[a, RC_SUIT] != cand[b, RC_SUIT]:
+        return False
+    return cand[a, RC_HI] + 1 == cand[b, RC_LO] or cand[b, RC_HI] + 1 == cand[a, RC_LO]
+
+
+@njit(cache=True)
+def _best_sets(counts, jokers, n_sets, set_ranks):
+    """Step 3: the best ``n_sets`` set ranks on ``counts``; fills ``set_ranks`` int64[>=3]
+    (non-decreasing) and returns ``(placed value, jokers used)``, or ``(-1, 0)`` if none fits."""
+    if n_sets == 0:
+        return 0, 0
+    rank_n = np.zeros(13, dtype=np.int64)
+    rank_v = np.zeros(13, dtype=np.int64)
+    for s in range(4):
+        for r in range(13):
+            c = counts[16 * s + r]
+            rank_n[r] += c
+            rank_v[r] += c * SHANGHAI_VALUE[16 * s + r]
+    ranks = np.zeros(13, dtype=np.int64)  # ranks that can host a set (two naturals or more)
+    n_ranks = 0
+    for r in range(13):
+        if rank_n[r] >= 2:
+            ranks[n_ranks] = r
+            n_ranks += 1
+    if n_ranks == 0:
+        return -1, 0
+    idx = np.zeros(3, dtype=np.int64)  # a multiset of positions in ``ranks``, non-decreasing
+    best = -1
+    best_j = 0
+    while True:
+        ok = True
+        need = 0
+        capacity = 0
+        value = 0
+        i = 0
+        while i < n_sets:
+            r = ranks[idx[i]]
+            s_r = 1
+            while i + s_r < n_sets and idx[i + s_r] == idx[i]:
+                s_r += 1
+            if rank_n[r] < 2 * s_r:
+                ok = False
+                break
+            need += max(0, 3 * s_r - rank_n[r])
+            capacity += rank_n[r]
+            value += rank_v[r]
+            i += s_r
+        if ok and need <= jokers:
+            used = min(jokers, capacity)
+            placed = value + JOKER_VALUE * used
+            if placed > best:
+                best = placed
+                best_j = used
+                for t in range(n_sets):
+                    set_ranks[t] = ranks[idx[t]]
+        t = n_sets - 1
+        while t >= 0 and idx[t] == n_ranks - 1:
+            t -= 1
+        if t < 0:
+            break
+        idx[t] += 1
+        for u in range(t + 1, n_sets):
+            idx[u] = idx[t]
+    return best, best_j
+
+
+@njit(cache=True)
+def best_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ranks):
+    """Exact best laying of the contract of ``round_no`` (1..10).
+
+    ``counts`` int64[64] natural counts (left unchanged), ``jokers`` >= 0;
+    scratch ``cand`` int64[MAX_RUN_CANDIDATES, RUN_COLS]. On success fills
+    ``chosen_runs`` int64[3] (rows of ``cand``) and ``set_ranks`` int64[3]
+    and returns ``(value_left, jokers_in_sets)``; returns ``(-1, 0)`` when the
+    contract cannot be met. Jokers in runs are given by ``cand[k, RC_JOKERS]``.
+    """
+    n_sets = CONTRACTS[round_no, 0]
+    n_runs = CONTRACTS[round_no, 1]
+    run_min = CONTRACTS[round_no, 2]
+    total = JOKER_VALUE * jokers
+    n_cards = jokers
+    for c in range(64):
+        total += counts[c] * SHANGHAI_VALUE[c]
+        n_cards += counts[c]
+    if n_cards < 3 * n_sets + run_min * n_runs:
+        return -1, 0
+    work = counts.copy()
+    trial_ranks = np.zeros(3, dtype=np.int64)
+    best_placed = -1
+    best_set_j = 0
+    if n_runs == 0:
+        placed, used = _best_sets(work, jokers, n_sets, set_ranks)
+        if placed < 0:
+            return -1, 0
+        return total - placed, used
+    n_cand = run_candidates(work, jokers, run_min, ace_high, cand)
+    if n_cand == 0:
+        return -1, 0
+    idx = np.zeros(3, dtype=np.int64)
+    while True:
+        # pay for runs idx[0] <= ... <= idx[n_runs-1]
+        j_left = jokers
+        run_value = 0
+        paid = 0
+        ok = True
+        for t in range(n_runs):
+            k = idx[t]
+            for u in range(t):
+                if _touch(cand, idx[u], k):
+                    ok = False
+            if not ok:
+                break
+            if cand[k, RC_JOKERS] > j_left or not _take_run(work, cand, k, 1):
+                ok = False
+                break
+            paid += 1
+            j_left -= cand[k, RC_JOKERS]
+            run_value += cand[k, RC_VALUE] + JOKER_VALUE * cand[k, RC_JOKERS]
+        if ok:
+            placed, used = _best_sets(work, j_left, n_sets, trial_ranks)
+            if placed >= 0 and run_value + placed > best_placed:
+                best_placed = run_value + placed
+                best_set_j = used
+                for t in range(n_runs):
+                    chosen_runs[t] = idx[t]
+                for t in range(n_sets):
+                    set_ranks[t] = trial_ranks[t]
+        for t in range(paid):
+            _take_run(work, cand, idx[t], -1)
+        if best_placed == total:
+            break  # nothing left in hand: cannot do better
+        # next multiset of run candidates
+        t = n_runs - 1
+        while t >= 0 and idx[t] == n_cand - 1:
+            t -= 1
+        if t < 0:
+            break
+        idx[t] += 1
+        for u in range(t + 1, n_runs):
+            idx[u] = idx[t]
+    if best_placed < 0:
+        return -1, 0
+    return total - best_placed, best_set_j
