@@ -10,6 +10,8 @@ A card id is its bit index: ``card = 16 * suit + rank``.
 
 Notation: suit letter then rank, e.g. ``H8``, ``SK``, ``D10`` (or ``DT``),
 ``HA`` (or ``H1``). Formatting writes aces as ``A`` and tens as ``10``.
+Shanghai adds the joker, ``JK``, whose id ``JOKER`` (63, an unused bit of the
+spades lane) only appears in card lists, never in a hand's mask.
 """
 
 from __future__ import annotations
@@ -25,16 +27,23 @@ LANE_BITS = 16
 RANKS_PER_SUIT = 13
 #: The 52 card ids of one deck, suit by suit, ace to king.
 DECK = np.array([LANE_BITS * s + r for s in range(4) for r in range(RANKS_PER_SUIT)], dtype=np.int64)
+#: Card id of a joker in card lists (Shanghai); never a bit of a hand mask.
+JOKER = 63
 #: Mask of all 52 cards.
 FULL_DECK_MASK = np.uint64(sum(1 << int(c) for c in DECK))
 
 
-def card_id(text: str) -> int:
-    """Parse one card such as ``"H8"``, ``"SK"``, ``"D10"``, ``"DT"``, ``"HA"``, ``"H1"``.
+def card_id(text: str, allow_joker: bool = False) -> int:
+    """Parse one card such as ``"H8"``, ``"SK"``, ``"D10"``, ``"DT"``, ``"HA"``, ``"H1"``
+    (and ``"JK"``, a joker, when ``allow_joker``).
 
     Raises ``ValueError`` naming the card when it is not one.
     """
     t = text.strip().upper()
+    if t == "JK":
+        if allow_joker:
+            return JOKER
+        raise ValueError(f"not a card here: {text!r} (a joker: only Shanghai Rummy has jokers)")
     if len(t) < 2 or t[0] not in SUITS or t[1:] not in _RANK_ALIASES:
         raise ValueError(
             f"not a card: {text!r} (write suit C/D/H/S then rank A or 1, 2-10 or T, J, Q, K; e.g. H8, SK, D10)"
@@ -43,17 +52,19 @@ def card_id(text: str) -> int:
 
 
 def card_name(card: int) -> str:
-    """Format a card id: ``card_name(card_id("DT")) == "D10"``."""
+    """Format a card id: ``card_name(card_id("DT")) == "D10"``; the joker is ``"JK"``."""
+    if int(card) == JOKER:
+        return "JK"
     suit, rank = divmod(int(card), LANE_BITS)
     if not (0 <= suit < 4 and 0 <= rank < RANKS_PER_SUIT):
         raise ValueError(f"not a card id: {card}")
     return SUITS[suit] + RANKS[rank]
 
 
-def parse_cards(text: str | list[str]) -> list[int]:
+def parse_cards(text: str | list[str], allow_joker: bool = False) -> list[int]:
     """Parse ``"H8 S8 D8"`` (or a list of card strings) into card ids, in order."""
     items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    return [card_id(t) for t in items]
+    return [card_id(t, allow_joker) for t in items]
 
 
 def mask_of(text: str | list[str] | list[int]) -> np.uint64:

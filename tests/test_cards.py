@@ -96,3 +96,14 @@ def test_bad_card_in_a_list_is_named():
 def test_bad_card_id(bad):
     with pytest.raises(ValueError, match=str(bad)):
         card_name(bad)
+
+
+def test_joker_only_where_allowed():
+    from rummysim.cards import JOKER
+
+    assert card_id("JK", allow_joker=True) == JOKER and card_name(JOKER) == "JK"
+    assert parse_cards("H7 JK s7", allow_joker=True) == [card_id("H7"), JOKER, card_id("S7")]
+    with pytest.raises(ValueError, match="only Shanghai Rummy has jokers"):
+        card_id("JK")
+    with pytest.raises(ValueError, match="'JK'"):
+        parse_cards("H7 JK")
