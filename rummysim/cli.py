@@ -157,7 +157,7 @@ def _run_with_progress(spec, out, workers, chunk_size, unit, console):
 
         def on_chunk(done, hands_done):
             rate = hands_done / max(time.perf_counter() - start, 1e-9)
-            progress.update(task, completed=done, rate=f"{rate:,.0f} hands/s")
+            progress.update(task, completed=done, rate=f"{rate:,.0f} hands/s", description="playing")
 
         progress.update(task, description="compiling")
         return run_to_dir(spec, out, workers, chunk_size, on_chunk)
