@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from .results import json_safe
 from .rules import RuleError, parse_rule_options
 from .strategy import StrategyError, seat_strategies
 
@@ -59,10 +60,13 @@ def with_rule_options(f):
     return f
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, invoke_without_command=True)
 @click.version_option(package_name="rummysim")
-def cli():
+@click.pass_context
+def cli(ctx):
     """Simulate Rummy bot against bot and measure what wins."""
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
 
 
 @cli.command()
@@ -111,7 +115,7 @@ def run(games, hands, players, strategy_names, seed, workers, out_dir, overwrite
         console.print(f"[yellow]interrupted: the finished chunks are in {out} (run.json says how many)[/]")
         sys.exit(130)
     if as_json:
-        click.echo(json.dumps(record, default=str))
+        click.echo(json.dumps(json_safe(record), default=str))
     else:
         render(record["summary"], console)
         console.print(f"results: {out}")
@@ -153,10 +157,9 @@ def _run_with_progress(spec, out, workers, chunk_size, unit, console):
                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn()]
     with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
         task = progress.add_task("playing", total=spec.count, rate="")
-        start = time.perf_counter()
 
-        def on_chunk(done, hands_done):
-            rate = hands_done / max(time.perf_counter() - start, 1e-9)
+        def on_chunk(done, hands_done, seconds):
+            rate = hands_done / max(seconds, 1e-9)
             progress.update(task, completed=done, rate=f"{rate:,.0f} hands/s", description="playing")
 
         progress.update(task, description="compiling")
@@ -179,13 +182,14 @@ def replay(seed, game, hand, players, strategy_names, from_dir, as_json, rule_pa
     from .rules import rules_from_mapping
     from .strategy import params_matrix
 
+    recorded = []  # the strategies a saved run used, to check they are unchanged
     if from_dir is not None:
         path = Path(from_dir) / "run.json"
         try:
             saved = json.loads(path.read_text())
             players = players or saved["players"]
-            if not strategy_names:
-                strategy_names = [s["source"] for s in saved["strategies"]]
+            recorded = saved["strategies"] if not strategy_names else []
+            strategy_names = strategy_names or [s.get("path", s["source"]) for s in saved["strategies"]]
             saved_rules = dict(saved["rules"])
             for key in ("max_melds_per_turn", "reshuffles"):
                 if saved_rules[key] == "unlimited":
@@ -199,6 +203,10 @@ def replay(seed, game, hand, players, strategy_names, from_dir, as_json, rule_pa
     players = players or 2
     seed = seed or 0
     strategies = _strategies(strategy_names, players)
+    for s, r in zip(strategies, recorded):
+        if s.sha256 != r["sha256"]:
+            raise UserError(f"--from {from_dir}: strategy {r['source']} has changed since the run "
+                            f"(sha256 {s.sha256}, recorded {r['sha256']}): the hand would not be the same")
     events = trace_hand(seed, game, hand, players, rules.to_array(players), params_matrix(strategies))
     for e in events:
         click.echo(json.dumps(e) if as_json else format_event(e))
@@ -276,9 +284,13 @@ def compare(strategy_files, games, hands, players, seed, workers, out_dir, overw
     if sprt is not None and chunk_size is None:
         chunk_size = 1000 if games is not None else 4000
     console = Console(stderr=as_json)
-    result = run_compare(strategies, players, seed, rules, games, hands, workers, chunk_size, sprt, alpha, beta, out)
+    try:
+        result = run_compare(strategies, players, seed, rules, games, hands, workers, chunk_size, sprt, alpha, beta, out)
+    except KeyboardInterrupt:
+        console.print(f"[yellow]interrupted: the finished pairs are in {out}/compare.json[/]")
+        sys.exit(130)
     if as_json:
-        click.echo(json.dumps(result))
+        click.echo(json.dumps(json_safe(result)))
     else:
         render(result, console)
         console.print(f"results: {out}")
@@ -337,7 +349,7 @@ def sweep(strategy_file, key, values, baseline, games, hands, players, seed, wor
     out = _out(out_dir, overwrite, f"results/sweep-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
     result = run_sweep(variants, items, key, against, players, seed, rules, games, hands, workers, chunk_size, out)
     if as_json:
-        click.echo(json.dumps(result))
+        click.echo(json.dumps(json_safe(result)))
     else:
         render_sweep(result, Console())
         click.echo(f"results: {out} (sweep.png, sweep.csv)")

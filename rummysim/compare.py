@@ -30,8 +30,8 @@ import numpy as np
 from . import __version__
 from . import intervals as I
 from .core import basic as K
-from .results import ResultWriter, hands_table, seats_table, write_json_atomic
-from .rules import BasicRules, rule_flags
+from .results import SCHEMA_VERSION, ResultWriter, games_table, hands_table, seats_table, write_json_atomic
+from .rules import RULES_VERSION, BasicRules, rule_flags
 from .run import RunSpec, iter_chunks, warm_up
 from .strategy import Strategy
 
@@ -43,7 +43,8 @@ class Blocks:
     """Per-block results of one pair, accumulated chunk by chunk (float64[n] each)."""
 
     score: list = dataclasses.field(default_factory=list)          # A's mean score over the rotations
-    points_hand: list = dataclasses.field(default_factory=list)    # A minus B points per hand
+    points_diff: list = dataclasses.field(default_factory=list)    # A minus B points, summed over the block
+    block_hands: list = dataclasses.field(default_factory=list)    # hands in the block (all rotations)
     points_game: list = dataclasses.field(default_factory=list)    # games mode: A minus B final score
     single: list = dataclasses.field(default_factory=list)         # A's score in each rotation (unpaired view)
     by_seat: list = dataclasses.field(default_factory=list)        # [n, k] A's score by A's seat
@@ -52,8 +53,8 @@ class Blocks:
 
     def arrays(self):
         cat = lambda xs: np.concatenate(xs) if xs else np.zeros(0)  # noqa: E731
-        return (cat(self.score), cat(self.points_hand), cat(self.points_game), cat(self.single),
-                np.concatenate(self.by_seat) if self.by_seat else np.zeros((0, 0)))
+        return (cat(self.score), cat(self.points_diff), cat(self.block_hands), cat(self.points_game),
+                cat(self.single), np.concatenate(self.by_seat) if self.by_seat else np.zeros((0, 0)))
 
 
 def _rotation_specs(a: Strategy, b: Strategy, players: int, seed: int, rules: BasicRules,
@@ -86,7 +87,7 @@ def _fold(blocks: Blocks, chunks: list, players: int, games_mode: bool) -> None:
         a_pts = np.where(a_won, points, 0.0)
         b_pts = np.where(~a_won & ~stale, points, 0.0) / (k - 1)
         np.add.at(pts[:, r], idx, a_pts - b_pts)
-        np.add.at(hands_in_block, idx, 1.0 / k)
+        np.add.at(hands_in_block, idx, 1.0)
         if games_mode:
             gw = ch.game_rows[:, 0]
             score[:, r] = (gw == r).astype(np.float64)
@@ -95,7 +96,8 @@ def _fold(blocks: Blocks, chunks: list, players: int, games_mode: bool) -> None:
         else:
             score[:, r] = np.where(a_won, 1.0, np.where(stale, 1.0 / k, 0.0))
     blocks.score.append(score.mean(axis=1))
-    blocks.points_hand.append(pts.sum(axis=1) / (hands_in_block * k))
+    blocks.points_diff.append(pts.sum(axis=1))
+    blocks.block_hands.append(hands_in_block)
     if games_mode:
         blocks.points_game.append(pgame.mean(axis=1))
     blocks.single.append(score.ravel())
@@ -109,7 +111,7 @@ def _estimate(x: float, lo: float, hi: float) -> dict:
 def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | None = None,
                    alpha: float = 0.05, beta: float = 0.05) -> dict:
     """Headline statistics of one pair from its blocks."""
-    score, ph, pg, single, by_seat = blocks.arrays()
+    score, pdiff, bhands, pg, single, by_seat = blocks.arrays()
     k = players
     n = len(score)
     out: dict = {"blocks": n, "hands": blocks.hands,
@@ -119,7 +121,11 @@ def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | Non
     out["win_share_minus_fair"] = _estimate(m - 1 / k, lo - 1 / k, hi - 1 / k)
     se = float(np.std(score, ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     out["p_value"] = float(I.two_sided_p(m - 1 / k, se, n - 1)) if n > 1 and se > 0 else (1.0 if m == 1 / k else 0.0)
-    out["points_per_hand_diff"] = _estimate(*I.mean_ci(ph))
+    # all of A's points minus B's over all hands played: a ratio of block totals (blocks of games
+    # differ in length), with its interval by the delta method over blocks
+    out["points_per_hand_diff"] = _estimate(*I.ratio_ci(
+        n, float(pdiff.sum()), float(bhands.sum()), float((pdiff * pdiff).sum()), float((pdiff * bhands).sum()),
+        float((bhands * bhands).sum())))
     if len(pg):
         out["points_per_game_diff"] = _estimate(*I.mean_ci(pg))
     out["variance_reduction"] = float(I.variance_reduction(score, single)) if n > 1 else math.nan
@@ -169,6 +175,11 @@ def play_pair(a: Strategy, b: Strategy, players: int, seed: int, rules: BasicRul
                 st = seats_table(ch.hand_rows, ch.seat_rows, names)
                 st = st.append_column("pair", _const(pair_index, st.num_rows)).append_column("rotation", _const(r, st.num_rows))
                 writer.write("seats", st)
+                if ch.game_rows is not None:
+                    gt = games_table(ch.games, ch.game_rows, players)
+                    gt = gt.append_column("pair", _const(pair_index, gt.num_rows)).append_column(
+                        "rotation", _const(r, gt.num_rows))
+                    writer.write("games", gt)
         done += len(chunks[0].games)
         if on_chunk:
             on_chunk(done, blocks.hands)
@@ -194,6 +205,7 @@ def compare(strategies: list[Strategy], players: int, seed: int, rules: BasicRul
     writer = ResultWriter(out_dir) if out_dir else None
     start = time.perf_counter()
     pairs = []
+    status = "interrupted"
     try:
         for i, (x, y) in enumerate(itertools.combinations(range(len(strategies)), 2)):
             a, b = strategies[x], strategies[y]
@@ -201,12 +213,17 @@ def compare(strategies: list[Strategy], players: int, seed: int, rules: BasicRul
                                writer, i, on_chunk)
             pairs.append({"a": a.name, "b": b.name, "a_index": x, "b_index": y,
                           **summarise_pair(blocks, players, sprt, alpha, beta)})
+        status = "complete"
     finally:
         if writer:
             writer.close()
+        if status != "complete" and out_dir:  # keep what finished: the pairs done so far
+            write_json_atomic(out_dir / "compare.json", {"status": status, "pairs": pairs,
+                                                         "strategies": [s.name for s in strategies]})
     wall = time.perf_counter() - start
     result = {
-        "rummysim_version": __version__, "variant": "basic", "players": players, "seed": seed,
+        "rummysim_version": __version__, "schema_version": SCHEMA_VERSION, "rules_version": RULES_VERSION,
+        "status": status, "variant": "basic", "players": players, "seed": seed,
         "mode": "games" if games is not None else "hands", "count": games if games is not None else hands,
         "chunk_size": chunk_size,  # where an SPRT may stop: part of what reproduces it
         "rules": rules.as_dict(players), "rule_hash": rules.digest(players),
@@ -248,8 +265,8 @@ def _crosstable(strategies: list[Strategy], pairs: list[dict], players: int) -> 
             d = p["win_share"]["estimate"] - 1 / players
             if p["a_index"] == s:
                 edges.append(d)
-            elif p["b_index"] == s:
-                edges.append(-d)
+            elif p["b_index"] == s:  # B fills k-1 seats: each of them gives up its share of A's edge
+                edges.append(-d / (players - 1))
         scores.append(float(np.mean(edges)))
     order = sorted(range(m), key=lambda s: -scores[s])
     ranking = [{"rank": i + 1, "name": strategies[s].name, "mean_edge": scores[s]} for i, s in enumerate(order)]
@@ -267,9 +284,10 @@ def reproduce_line(result: dict) -> str:
         rules += f" --sprt {sprt['elo0']:g} {sprt['elo1']:g} --alpha {sprt['alpha']:g} --beta {sprt['beta']:g}"
         if result.get("chunk_size"):
             rules += f" --chunk-size {result['chunk_size']}"
-    return (f"rummysim {result['rummysim_version']} compare {files} --players {result['players']} "
-            f"--{result['mode']} {result['count']} --seed {result['seed']}{rules} | rules {result['rule_hash']} | "
-            f"strategies {hashes} | {sum(p['hands'] for p in result['pairs']):,} hands | {result['wall_seconds']:.1f} s")
+    return (f"rummysim compare {files} --players {result['players']} "
+            f"--{result['mode']} {result['count']} --seed {result['seed']}{rules} | rummysim {result['rummysim_version']} | "
+            f"rules {result['rule_hash']} | strategies {hashes} | {sum(p['hands'] for p in result['pairs']):,} hands | "
+            f"{result['wall_seconds']:.1f} s")
 
 
 def _fmt(d: dict, scale: float = 1.0, digits: int = 2, unit: str = "") -> str:

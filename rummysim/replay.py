@@ -17,7 +17,7 @@ import numpy as np
 from .cards import card_name, cards_of, format_mask
 from .core import basic as K
 from .core import melds as M
-from .core.state import I_PILE_N, I_STOCK_N, M_HAND, M_PILE, R_TURN_LIMIT
+from .core.state import I_PILE_N, I_STOCK_N, M_HAND, M_PILE
 
 OUTCOMES = ("win", "stalemate_stock", "stalemate_blocked", "turn_limit")
 
@@ -57,13 +57,24 @@ def _decode(ev: np.ndarray, n: int) -> list[dict]:
     return out
 
 
+def _copy_work(work):
+    return tuple(_copy_work(w) if isinstance(w, tuple) else w.copy() for w in work)
+
+
 def _play_logged(seed, game, hand, players, rules_array, params, work, first) -> tuple[list[dict], np.ndarray, np.ndarray]:
-    ev = np.zeros((int(rules_array[R_TURN_LIMIT]) * 24 + 64, K.EV_WIDTH), dtype=np.int16)
-    n_ev = np.zeros(1, dtype=np.int64)
-    hand_row = np.zeros(K.HAND_COLS, dtype=np.int32)
-    seat_rows = np.zeros((players, K.SEAT_COLS), dtype=np.int32)
-    K.finish_hand(seed, game, hand, players, rules_array, params, M.CARD_VALUE, work, first,
-                  hand_row, seat_rows, ev, n_ev)
+    rows = 4096
+    while True:  # the log is sized for ordinary hands; a longer one is played again with more room
+        ev = np.zeros((rows, K.EV_WIDTH), dtype=np.int16)
+        n_ev = np.zeros(1, dtype=np.int64)
+        hand_row = np.zeros(K.HAND_COLS, dtype=np.int32)
+        seat_rows = np.zeros((players, K.SEAT_COLS), dtype=np.int32)
+        trial = _copy_work(work)
+        K.finish_hand(seed, game, hand, players, rules_array, params, M.CARD_VALUE, trial, first,
+                      hand_row, seat_rows, ev, n_ev)
+        if n_ev[0] < rows:
+            break
+        rows *= 4
+    work = trial
     events = _decode(ev, int(n_ev[0]))
     masks = work[0]
     events.append({

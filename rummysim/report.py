@@ -62,10 +62,11 @@ def reproduce_line(res: S.SavedResults) -> str:
     args = [_strategy_arg(s) for s in m["strategies"]]
     if len(set(args)) == 1:
         args = args[:1]
-    command = " ".join([f"rummysim {m.get('rummysim_version', '?')} run --players {m['players']}",
+    command = " ".join([f"rummysim run --players {m['players']}",
                         f"--{m['mode']} {m['count']} --seed {m['seed']}", *(f"--strategy {a}" for a in args),
                         *rule_flags(m["rules"], m["players"])])
-    parts = [command, f"rules {m['rule_hash']} (rules version {m.get('rules_version', '?')})",
+    parts = [command, f"rummysim {m.get('rummysim_version', '?')}",
+             f"rules {m['rule_hash']} (rules version {m.get('rules_version', '?')})",
              "strategies " + ", ".join(dict.fromkeys(f"{s['name']} {s['sha256']}" for s in m["strategies"]))]
     if m.get("first"):
         parts.append(f"first game index {m['first']} (Python API only)")

@@ -17,6 +17,7 @@ Schema version ``SCHEMA_VERSION`` (documented in the README, "Results"):
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 
@@ -29,6 +30,8 @@ from .replay import OUTCOMES
 
 SCHEMA_VERSION = 1
 TABLES = ("hands", "seats", "games")
+#: the record a command leaves beside its tables: one results directory holds one of them
+RECORDS = ("run.json", "compare.json", "sweep.json")
 
 
 def hands_table(rows: np.ndarray, seed: int, players: int) -> pa.Table:
@@ -81,10 +84,21 @@ def games_table(games: np.ndarray, game_rows: np.ndarray, players: int) -> pa.Ta
     return pa.table(cols)
 
 
+def json_safe(value):
+    """``value`` with every NaN or infinite float replaced by None, so the JSON is valid (RFC 8259)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    return value
+
+
 def write_json_atomic(path: Path, data: dict) -> None:
     """Write JSON to ``path`` through a temporary file and a rename: never half a file."""
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n")
+    tmp.write_text(json.dumps(json_safe(data), indent=2, default=str) + "\n")
     os.replace(tmp, path)
 
 
@@ -129,9 +143,11 @@ def prepare_out_dir(path: str | Path, overwrite: bool = False) -> Path:
     out = Path(path)
     if out.exists() and not out.is_dir():
         raise ValueError(f"output directory {out}: exists and is not a directory")
-    if (out / "run.json").exists() and not overwrite:
-        raise ValueError(f"output directory {out}: already holds a run (run.json); choose another --out or pass --overwrite")
+    held = [f for f in RECORDS if (out / f).exists()]
+    if held and not overwrite:
+        raise ValueError(f"output directory {out}: already holds results ({held[0]}); "
+                         "choose another --out or pass --overwrite")
     writable_dir(out, "output directory")
-    for name in TABLES:
-        (out / f"{name}.parquet").unlink(missing_ok=True)
+    for name in [f"{t}.parquet" for t in TABLES] + list(RECORDS):
+        (out / name).unlink(missing_ok=True)
     return out

@@ -72,16 +72,24 @@ class BasicRules:
         return r
 
 
+#: upper bounds that keep every score and count inside the kernels' integers
+MAX_RESHUFFLES = 10_000
+MAX_RUMMY_MULTIPLIER = 1_000
+MAX_TARGET = 1_000_000
+MAX_TURN_LIMIT = 100_000
+
 _ALLOWED = {
     "max_melds_per_turn": "'unlimited' or 1",
     "ace": "'low' or 'high_or_low'",
-    "reshuffles": "0, 1, ... or 'unlimited'",
+    "reshuffles": f"0 to {MAX_RESHUFFLES:,} or 'unlimited'",
     "reshuffle_mode": "'shuffle_all', 'keep_top' or 'turn_over'",
     "must_discard_to_go_out": "true or false",
-    "rummy_multiplier": "an integer >= 1",
-    "target": "a positive integer",
-    "turn_limit": "a positive integer",
+    "rummy_multiplier": f"an integer from 1 to {MAX_RUMMY_MULTIPLIER:,}",
+    "target": f"an integer from 1 to {MAX_TARGET:,}",
+    "turn_limit": f"an integer from 1 to {MAX_TURN_LIMIT:,}",
 }
+_MAXIMUM = {"reshuffles": MAX_RESHUFFLES, "rummy_multiplier": MAX_RUMMY_MULTIPLIER, "target": MAX_TARGET,
+            "turn_limit": MAX_TURN_LIMIT, "max_melds_per_turn": 1}
 
 
 def _to_int(value, key: str, minimum: int) -> int:
@@ -92,7 +100,7 @@ def _to_int(value, key: str, minimum: int) -> int:
         n = int(value)
     else:
         raise RuleError(f"rule {key}={value!r}: allowed {_ALLOWED[key]}")
-    if n < minimum:
+    if not minimum <= n <= _MAXIMUM[key]:
         raise RuleError(f"rule {key}={value!r}: allowed {_ALLOWED[key]}")
     return n
 
@@ -102,9 +110,7 @@ def _convert(key: str, value) -> object:
     if key == "max_melds_per_turn":
         if text == "unlimited":
             return None
-        if _to_int(value, key, 1) != 1:
-            raise RuleError(f"rule {key}={value!r}: allowed {_ALLOWED[key]}")
-        return 1
+        return _to_int(value, key, 1)
     if key == "reshuffles":
         return None if text == "unlimited" else _to_int(value, key, 0)
     if key in ("ace", "reshuffle_mode"):
@@ -127,7 +133,10 @@ def rules_from_mapping(options: dict, source: str = "rule") -> BasicRules:
     for key, value in options.items():
         if key not in _ALLOWED:
             raise RuleError(f"{source}: unknown rule option {key!r}; allowed: {', '.join(_ALLOWED)}")
-        values[key] = _convert(key, value)
+        try:
+            values[key] = _convert(key, value)
+        except RuleError as e:
+            raise RuleError(str(e) if source == "rule" else f"{source}: {e}") from None
     return BasicRules(**values)
 
 
@@ -151,6 +160,8 @@ def parse_rule_options(pairs: tuple[str, ...] | list[str] = (), rules_file: str 
         except tomllib.TOMLDecodeError as e:
             raise RuleError(f"rules file {path}: not valid TOML ({e})") from None
         data = data.get("rules", data)
+        if not isinstance(data, dict):
+            raise RuleError(f"rules file {path}: 'rules' must be a table of options (e.g. [rules] reshuffles = 0)")
         rules_from_mapping(data, f"rules file {path}")
         options.update(data)
     for pair in pairs:

@@ -75,7 +75,8 @@ class RunSpec:
             "rules": self.rules.as_dict(self.players),
             "rules_version": RULES_VERSION,
             "rule_hash": self.rules.digest(self.players),
-            "strategies": [{"seat": q, "name": s.name, "source": s.source, "sha256": s.sha256}
+            "strategies": [{"seat": q, "name": s.name, "source": s.source, "sha256": s.sha256,
+                            **({"path": str(Path(s.source).resolve())} if s.source.endswith(".toml") else {})}
                            for q, s in enumerate(self.strategies)],
         }
 
@@ -189,10 +190,11 @@ def simulate(games: int | None = None, hands: int | None = None, players: int = 
 
 
 def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_size: int | None = None,
-               on_chunk: Callable[[int, int], None] | None = None) -> dict:
+               on_chunk: Callable[[int, int, float], None] | None = None) -> dict:
     """Play ``spec`` writing Parquet to ``out_dir`` chunk by chunk; return the ``run.json`` record.
 
-    ``on_chunk(units_done, hands_done)`` is called after each chunk (progress).
+    ``on_chunk(units_done, hands_done, seconds)`` is called after each chunk (progress;
+    seconds of play so far, compile time excluded).
     On KeyboardInterrupt the finished chunks stay, readable, and run.json says
     ``"status": "interrupted"`` with the counts done; the exception is re-raised.
     """
@@ -224,7 +226,7 @@ def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_s
             summary.add(chunk.hand_rows, chunk.game_rows)  # counted with the write it goes with
             pending = pool.submit(write, chunk)
             if on_chunk:
-                on_chunk(done + len(chunk.games), summary.hands)
+                on_chunk(done + len(chunk.games), summary.hands, time.perf_counter() - start)
         done += pending.result()
         pending = None
         record["status"] = "complete"

@@ -79,7 +79,7 @@ def test_run_writes_results_and_summary(capsys, tmp_path):
     assert len(pd.read_parquet(out / "seats.parquet")) == 6000
     # the same out dir is refused unless --overwrite
     code, _, err = run_cli(["run", "--hands", "10", "--out", str(out)], capsys)
-    assert code == 2 and "already holds a run" in err
+    assert code == 2 and "already holds results (run.json)" in err
 
 
 @pytest.mark.engine
@@ -87,7 +87,7 @@ def test_interrupted_run_keeps_finished_chunks(tmp_path):
     out = prepare_out_dir(tmp_path / "cut")
     spec = RunSpec(2, seat_strategies(["greedy"], 2), seed=1, games=400)
 
-    def stop_after_two(done, hands):
+    def stop_after_two(done, hands, seconds):
         if done >= 200:
             raise KeyboardInterrupt
 
@@ -117,6 +117,7 @@ def test_replay_json_and_text(capsys, tmp_path):
              "--rule", "ace=high_or_low"], capsys)
     code, out, _ = run_cli(["replay", "--from", str(saved), "--game", "3", "--json"], capsys)
     deal = json.loads(out.splitlines()[0])
+    assert code == 0
     assert code == 0 and len(deal["hands"]) == 4
     hands = pd.read_parquet(saved / "hands.parquet")
     end = json.loads(out.splitlines()[-1])
@@ -128,3 +129,25 @@ def test_console_script_entry_point():
     result = subprocess.run([sys.executable, "-m", "rummysim", "--version"], capture_output=True, text=True,
                             env={**os.environ}, timeout=120)
     assert result.returncode == 0 and "0.1.0" in result.stdout
+
+
+@pytest.mark.engine
+def test_replay_from_refuses_a_changed_strategy_file(capsys, tmp_path):
+    mine = tmp_path / "mine.toml"
+    mine.write_text('name = "mine"\nvariant = "basic"\ndescription = "d"\n')
+    saved = tmp_path / "saved"
+    assert run_cli(["run", "--hands", "5", "--strategy", str(mine), "--out", str(saved)], capsys)[0] == 0
+    assert run_cli(["replay", "--from", str(saved), "--game", "2"], capsys)[0] == 0
+    mine.write_text('name = "mine"\nvariant = "basic"\ndescription = "d"\n[draw]\nmode = "never"\n')
+    code, _, err = run_cli(["replay", "--from", str(saved), "--game", "2"], capsys)
+    assert code == 2 and "has changed since the run" in err
+
+
+def test_rule_values_are_bounded(capsys, tmp_path):
+    for rule in ("target=99999999999999999999", "rummy_multiplier=99999999999", "turn_limit=10000000"):
+        code, _, err = run_cli(["run", "--hands", "5", "--rule", rule, "--out", str(tmp_path / "o")], capsys)
+        assert code == 2 and "allowed an integer from 1 to" in err
+    bad = tmp_path / "rules.toml"
+    bad.write_text("rules = 5\n")
+    code, _, err = run_cli(["run", "--hands", "5", "--rules-file", str(bad), "--out", str(tmp_path / "o")], capsys)
+    assert code == 2 and "must be a table" in err

@@ -106,7 +106,8 @@ def test_compare_cli_json_and_saved_results(capsys, tmp_path):
         est = result[key]
         assert est["ci95"][0] <= est["estimate"] <= est["ci95"][1]
     assert result["win_share"]["estimate"] > 0.8  # greedy crushes random
-    assert result["reproduce"].startswith("rummysim 0.1.0 compare strategies/greedy.toml strategies/random.toml")
+    assert result["reproduce"].startswith("rummysim compare strategies/greedy.toml strategies/random.toml")
+    assert "| rummysim 0.1.0 |" in result["reproduce"]
     assert (out / "compare.json").exists() and (out / "hands.parquet").exists()
     import pandas as pd
 
@@ -121,3 +122,19 @@ def test_compare_cli_errors(capsys):
         with pytest.raises(SystemExit) as e:
             main(args)
         assert e.value.code == 2 and words in capsys.readouterr().err
+
+
+@pytest.mark.engine
+def test_points_per_hand_in_games_mode_is_all_points_over_all_hands(tmp_path):
+    """Games differ in length: the estimate is (A's points - B's) over every hand, not a mean of per-game rates."""
+    import pandas as pd
+
+    s = [load_strategy("rummy-seeker"), load_strategy("greedy")]
+    r = compare(s, 3, 4, BasicRules(), 300, None, out_dir=tmp_path)
+    h = pd.read_parquet(tmp_path / "hands.parquet")
+    a_won = h.winner == h.rotation
+    b_won = (h.winner >= 0) & ~a_won
+    diff = (h.points * a_won).sum() - (h.points * b_won).sum() / 2  # B is the mean of its 2 seats
+    est = r["pairs"][0]["points_per_hand_diff"]
+    assert est["estimate"] == pytest.approx(diff / len(h))
+    assert est["ci95"][0] < est["estimate"] < est["ci95"][1]

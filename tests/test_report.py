@@ -61,7 +61,7 @@ def test_run_report_writes_every_file_and_embeds_every_figure(hands_run):
     rep = hands_run / "rep"
     assert {p.name for p in rep.iterdir()} == expected_files(FIGURES_RUN, TABLES_RUN + distribution_tables(False))
     page = check_self_contained(rep, FIGURES_RUN)
-    assert "rummysim 0.1.0 run --players 2 --hands 3000 --seed 2 --strategy greedy | rules" in page
+    assert "rummysim run --players 2 --hands 3000 --seed 2 --strategy greedy | rummysim 0.1.0 | rules" in page
     assert (rep / "by_seat.md").read_text().startswith("### Per seat\n\n| seat | strategy | hands |")
     assert (rep / "by_seat.csv").read_text().splitlines()[0].startswith("seat,strategy,hands,wins,losses,stalemates")
 
@@ -91,7 +91,7 @@ def test_compare_report_has_forest_plot_and_crosstable(capsys, tmp_path):
     tables = TABLES_RUN + ["headline", "crosstable"] + distribution_tables(False)
     assert {p.name for p in (tmp_path / "rep").iterdir()} == expected_files(figures, tables)
     page = check_self_contained(tmp_path / "rep", figures)
-    assert "rummysim 0.1.0 compare" in page and "greedy vs random" in page
+    assert "rummysim compare" in page and "| rummysim 0.1.0 |" in page and "greedy vs random" in page
 
 
 def one_line_error(code, err, *words):

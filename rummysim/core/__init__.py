@@ -12,13 +12,14 @@ from pathlib import Path
 
 
 def _drop_stale_cache() -> None:
+    from numba.core.caching import _CacheLocator
     from numba.core.config import CACHE_DIR
 
     here = Path(__file__).parent
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(here.glob("*.py")))).hexdigest()
     cache_dirs = [here / "__pycache__"]
-    if CACHE_DIR:
-        cache_dirs = [d for d in Path(CACHE_DIR).glob("**/core") if d.is_dir()] or [Path(CACHE_DIR)]
+    if CACHE_DIR:  # Numba's own name for this folder's cache under NUMBA_CACHE_DIR, and nothing else
+        cache_dirs = [Path(CACHE_DIR) / _CacheLocator.get_suitable_cache_subpath(str(here / "basic.py"))]
     for cache in cache_dirs:
         stamp = cache / "rummysim-core.sha256"
         try:

@@ -30,7 +30,8 @@ from .state import (
     I_PILE_N, I_PLAYED_THIS_TURN, I_RESHUFFLES, I_STOCK_N, I_TURN, INTS_SIZE, M_HAND,
     M_LAYABLE, M_PICKED, M_PILE, M_TABLE, MASKS_SIZE, OUT_STALEMATE_BLOCKED,
     OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN, R_ACE_HIGH, R_MUST_DISCARD, R_RESHUFFLE_MODE,
-    R_CHECK, R_RESHUFFLES, R_RUMMY_MULT, R_TARGET, R_TURN_LIMIT, RESHUFFLE_KEEP_TOP, RESHUFFLE_TURN_OVER,
+    R_CHECK, R_MAX_MELDS, R_RESHUFFLES, R_RUMMY_MULT, R_TARGET, R_TURN_LIMIT, RESHUFFLE_KEEP_TOP,
+    RESHUFFLE_TURN_OVER,
 )
 
 U64 = np.uint64
@@ -51,6 +52,7 @@ HAND_COLS = 10
 S_CARDS_LEFT, S_VALUE_LEFT, S_MELDS_LAID, S_CARDS_LAID_OFF, S_DISCARD_DRAWS = range(5)
 SEAT_COLS = 5
 CARDS_DEALT = (0, 0, 10, 7, 7)  # by number of players (rules 1.1)
+MAX_HANDS_PER_GAME = 100_000  # safety cap: a game stopped there has winner -1
 
 
 @njit(cache=True)
@@ -259,6 +261,8 @@ def finish_hand(seed, game, hand, players, rules, params, card_value, work, firs
                     raise ValueError("bot proposed a meld that is not in its hand or not a meld")
                 if not B.legal_after(masks[M_HAND + p] & ~meld, B.drawn_bit(ints), must):
                     raise ValueError("bot proposed a meld that breaks rules 1.3 / must_discard_to_go_out")
+                if rules[R_MAX_MELDS] > 0 and ints[I_MELDS_THIS_TURN] >= rules[R_MAX_MELDS]:
+                    raise ValueError("bot proposed a meld beyond max_melds_per_turn")
                 k = ints[I_N_TABLE]
                 tk, tm = M.table_meld_of(meld, ace_high)
                 t_kind[k] = tk
@@ -407,6 +411,8 @@ def play_games(seed, games, players, rules, params, card_value, single_hand, cap
                 if scores[top] >= target:
                     winner = top
                     break
+                if h >= MAX_HANDS_PER_GAME:
+                    break  # a safety cap like the turn limit: the game has no winner (-1)
             n_hands[i] = h
             game_rows[i, 0] = winner
             game_rows[i, 1] = h
