@@ -65,7 +65,7 @@ def plot_sweep(result: dict, path: Path) -> None:
         ax.legend(fontsize=8)
     unit = "deals" if result["mode"] == "hands" else "games"
     fig.suptitle(f"{result['strategy']} vs {result['baseline']}: {result['count']:,} {unit} x {result['players']} "
-                 f"seatings per value, {result['players']} players, seed {result['seed']}; 95% t-intervals over deals")
+                 f"seatings per value,\n{result['players']} players, seed {result['seed']}; 95% t-intervals over {unit}")
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
