@@ -230,9 +230,8 @@ def compare(strategies: list[Strategy], players: int, seed: int, rules: BasicRul
         "strategies": [{"name": s.name, "source": s.source, "sha256": s.sha256} for s in strategies],
         "pairs": pairs, "wall_seconds": round(wall, 3),
     }
-    if len(strategies) > 2:
-        result.update(_crosstable(strategies, pairs, players))
-    else:
+    result.update(_crosstable(strategies, pairs, players))
+    if len(strategies) == 2:  # the headline estimates at the top level too
         p = pairs[0]
         result.update({k: p[k] for k in ("win_share", "points_per_hand_diff", "elo") if k in p})
     result["reproduce"] = reproduce_line(result)

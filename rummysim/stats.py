@@ -154,8 +154,8 @@ def open_results(path: str | Path) -> SavedResults:
     res = SavedResults(where, kind, meta, note)
     extra = PAIR_COLUMNS if kind == "compare" else ()
     needed = {"hands": HAND_COLUMNS + extra, "seats": SEAT_COLUMNS}
-    if kind == "run" and meta["mode"] == "games":
-        needed["games"] = ("game", "winner", "hands")
+    if meta["mode"] == "games":
+        needed["games"] = ("game", "winner", "hands") + extra
     for table, columns in needed.items():
         file = where / f"{table}.parquet"
         if not file.is_file():
@@ -314,16 +314,21 @@ def _moments(res: SavedResults, by: str) -> _BlockMoments:
     return res.cache[("moments", by)]
 
 
-def _game_wins(res: SavedResults) -> tuple[np.ndarray, int]:
-    """Run in games mode: games won per seat, and games played."""
-    k = res.players
-    wins = np.zeros(k, dtype=np.int64)
-    games = 0
-    for g in _batches(res, "games", ("winner",)):
-        w = g["winner"]
-        wins += np.bincount(w[w >= 0], minlength=k)
-        games += len(w)
-    return wins, games
+def _game_wins(res: SavedResults, by: str) -> tuple[np.ndarray, np.ndarray]:
+    """Games mode: games won and seat-games played per group of ``_player_rows`` (seat * m + strategy
+    for ``by="seat"``, strategy for ``by="strategy"``), for runs and comparisons alike."""
+    k, m = res.players, len(res.strategies)
+    size = k * m if by == "seat" else m
+    wins = np.zeros(size, dtype=np.int64)
+    seat_games = np.zeros(size, dtype=np.int64)
+    columns = ("game", "winner") + (() if res.kind == "run" else PAIR_COLUMNS)
+    for g in _batches(res, "games", columns):
+        strategy = _strategy_of_seats(res, g)
+        group = np.arange(k) * m + strategy if by == "seat" else strategy
+        np.add.at(seat_games, np.ascontiguousarray(group).ravel(), 1)
+        won = g["winner"] >= 0
+        np.add.at(wins, group[won, g["winner"][won]], 1)
+    return wins, seat_games
 
 
 def _estimate(row: dict, name: str, est_lo_hi: tuple[float, float, float]) -> None:
@@ -338,7 +343,7 @@ def _rate(k: int, n: int) -> tuple[float, float, float]:
 def _player_rows(res: SavedResults, by: str) -> pd.DataFrame:
     acc = _moments(res, by)
     m = len(res.strategies)
-    game_wins = _game_wins(res) if res.kind == "run" and res.mode == "games" else None
+    game_wins = _game_wins(res, by) if res.mode == "games" else None
     rows = []
     for g in np.flatnonzero(acc.n):
         seat, strategy = (g // m, g % m) if by == "seat" else (None, g)
@@ -352,10 +357,8 @@ def _player_rows(res: SavedResults, by: str) -> pd.DataFrame:
             row["games"] = acc.count(g, "games")
             _estimate(row, "points_per_game", acc.ratio(g, {"points": 1}, {"games": 1}))
         if game_wins is not None:
-            wins_by_seat, games = game_wins
-            seats = [seat] if seat is not None else np.flatnonzero(res.seat_strategy() == strategy)
-            row["game_wins"] = int(wins_by_seat[seats].sum())
-            _estimate(row, "game_win_rate", _rate(row["game_wins"], games * len(seats)))
+            row["game_wins"] = int(game_wins[0][g])
+            _estimate(row, "game_win_rate", _rate(row["game_wins"], int(game_wins[1][g])))
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -363,7 +366,7 @@ def _player_rows(res: SavedResults, by: str) -> pd.DataFrame:
 def by_seat(results: SavedResults | str | Path) -> pd.DataFrame:
     """Per seat (and strategy, when a seat held several, as in a comparison): hands, wins, losses,
     stalemates, hand win rate (Wilson), points per hand and, with full games, points per game (t over
-    blocks) and game win rate (Wilson; runs only). ``*_lo``/``*_hi`` are 95% bounds."""
+    blocks) and game win rate (Wilson, over seat-games). ``*_lo``/``*_hi`` are 95% bounds."""
     return _player_rows(_as_results(results), "seat")
 
 

@@ -344,3 +344,20 @@ def test_a_directory_of_several_results_takes_the_newest(run_dir, compare_dir):
     where, note = S.find_results(run_dir.parent)
     assert where == compare_dir and str(compare_dir) in note and "2 results" in note
     assert S.open_results(run_dir.parent).kind == "compare"
+
+
+@pytest.mark.engine
+def test_game_win_rate_of_a_games_comparison(tmp_path):
+    """A --games comparison: each strategy's game wins, over the seat-games it played."""
+    import json
+
+    from rummysim.compare import compare
+    from rummysim.rules import BasicRules
+    from rummysim.strategy import load_strategy
+
+    compare([load_strategy("greedy"), load_strategy("expert")], 2, 3, BasicRules(), 200, None, out_dir=tmp_path)
+    share = json.loads((tmp_path / "compare.json").read_text())["win_share"]["estimate"]
+    t = S.by_strategy(tmp_path).set_index("strategy")
+    assert t.loc["greedy", "game_wins"] + t.loc["expert", "game_wins"] == 400  # 200 games x 2 seatings
+    assert t.loc["greedy", "game_wins"] == round(share * 400)
+    assert t.loc["greedy", "game_win_rate"] == pytest.approx(share)
