@@ -52,6 +52,21 @@ def card_at(suit, pos):
     return 16 * suit + (0 if pos == 13 else pos)
 
 
+@njit(cache=True, inline="always")
+def next_multiset(idx, k, n):
+    """Advance ``idx[:k]`` (non-decreasing values in ``0..n-1``) to the next multiset in order;
+    False when it was the last."""
+    t = k - 1
+    while t >= 0 and idx[t] == n - 1:
+        t -= 1
+    if t < 0:
+        return False
+    idx[t] += 1
+    for u in range(t + 1, k):
+        idx[u] = idx[t]
+    return True
+
+
 @njit(cache=True)
 def run_candidates(counts, jokers, min_len, ace_high, out):
     """Every run the hand could lay (step 1), written to ``out`` int64[MAX_RUN_CANDIDATES, RUN_COLS]
@@ -187,14 +202,8 @@ def _best_sets(counts, jokers, n_sets, set_ranks):
                 best_j = used
                 for t in range(n_sets):
                     set_ranks[t] = ranks[idx[t]]
-        t = n_sets - 1
-        while t >= 0 and idx[t] == n_ranks - 1:
-            t -= 1
-        if t < 0:
+        if not next_multiset(idx, n_sets, n_ranks):
             break
-        idx[t] += 1
-        for u in range(t + 1, n_sets):
-            idx[u] = idx[t]
     return best, best_j
 
 
@@ -263,15 +272,8 @@ def best_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ran
             _take_run(work, cand, idx[t], -1)
         if best_placed == total:
             break  # nothing left in hand: cannot do better
-        # next multiset of run candidates
-        t = n_runs - 1
-        while t >= 0 and idx[t] == n_cand - 1:
-            t -= 1
-        if t < 0:
+        if not next_multiset(idx, n_runs, n_cand):
             break
-        idx[t] += 1
-        for u in range(t + 1, n_runs):
-            idx[u] = idx[t]
     if best_placed < 0:
         return -1, 0
     return total - best_placed, best_set_j
