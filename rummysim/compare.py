@@ -45,16 +45,17 @@ class Blocks:
     score: list = dataclasses.field(default_factory=list)          # A's mean score over the rotations
     points_diff: list = dataclasses.field(default_factory=list)    # A minus B points, summed over the block
     block_hands: list = dataclasses.field(default_factory=list)    # hands in the block (all rotations)
+    block_stalemates: list = dataclasses.field(default_factory=list)  # stalemated hands in the block
     points_game: list = dataclasses.field(default_factory=list)    # games mode: A minus B final score
     single: list = dataclasses.field(default_factory=list)         # A's score in each rotation (unpaired view)
     by_seat: list = dataclasses.field(default_factory=list)        # [n, k] A's score by A's seat
-    stalemates: int = 0
     hands: int = 0
 
     def arrays(self):
         cat = lambda xs: np.concatenate(xs) if xs else np.zeros(0)  # noqa: E731
-        return (cat(self.score), cat(self.points_diff), cat(self.block_hands), cat(self.points_game),
-                cat(self.single), np.concatenate(self.by_seat) if self.by_seat else np.zeros((0, 0)))
+        return (cat(self.score), cat(self.points_diff), cat(self.block_hands), cat(self.block_stalemates),
+                cat(self.points_game), cat(self.single),
+                np.concatenate(self.by_seat) if self.by_seat else np.zeros((0, 0)))
 
 
 def _rotation_specs(a: Strategy, b: Strategy, players: int, seed: int, rules: BasicRules,
@@ -74,6 +75,7 @@ def _fold(blocks: Blocks, chunks: list, players: int, games_mode: bool) -> None:
     score = np.zeros((n, k))
     pts = np.zeros((n, k))
     hands_in_block = np.zeros(n)
+    stale_in_block = np.zeros(n)
     pgame = np.zeros((n, k))
     for r, ch in enumerate(chunks):
         h = ch.hand_rows
@@ -81,13 +83,13 @@ def _fold(blocks: Blocks, chunks: list, players: int, games_mode: bool) -> None:
         winner = h[:, K.H_WINNER]
         stale = winner < 0
         a_won = winner == r
-        blocks.stalemates += int(stale.sum())
         blocks.hands += len(h)
         points = h[:, K.H_POINTS].astype(np.float64)
         a_pts = np.where(a_won, points, 0.0)
         b_pts = np.where(~a_won & ~stale, points, 0.0) / (k - 1)
         np.add.at(pts[:, r], idx, a_pts - b_pts)
         np.add.at(hands_in_block, idx, 1.0)
+        np.add.at(stale_in_block, idx, stale.astype(np.float64))
         if games_mode:
             gw = ch.game_rows[:, 0]
             score[:, r] = (gw == r).astype(np.float64)
@@ -98,10 +100,17 @@ def _fold(blocks: Blocks, chunks: list, players: int, games_mode: bool) -> None:
     blocks.score.append(score.mean(axis=1))
     blocks.points_diff.append(pts.sum(axis=1))
     blocks.block_hands.append(hands_in_block)
+    blocks.block_stalemates.append(stale_in_block)
     if games_mode:
         blocks.points_game.append(pgame.mean(axis=1))
     blocks.single.append(score.ravel())
     blocks.by_seat.append(score)
+
+
+def _ratio(y: np.ndarray, m: np.ndarray) -> tuple[float, float, float]:
+    """sum(y) / sum(m) over blocks with its delta-method t-interval (``intervals.ratio_ci``)."""
+    return I.ratio_ci(len(y), float(y.sum()), float(m.sum()), float((y * y).sum()), float((y * m).sum()),
+                      float((m * m).sum()))
 
 
 def _estimate(x: float, lo: float, hi: float) -> dict:
@@ -111,11 +120,12 @@ def _estimate(x: float, lo: float, hi: float) -> dict:
 def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | None = None,
                    alpha: float = 0.05, beta: float = 0.05) -> dict:
     """Headline statistics of one pair from its blocks."""
-    score, pdiff, bhands, pg, single, by_seat = blocks.arrays()
+    score, pdiff, bhands, bstale, pg, single, by_seat = blocks.arrays()
     k = players
     n = len(score)
     out: dict = {"blocks": n, "hands": blocks.hands,
-                 "stalemate_rate": _estimate(blocks.stalemates / max(blocks.hands, 1), *I.wilson(blocks.stalemates, blocks.hands))}
+                 # the rotations of one deal are not independent: an interval over blocks, not Wilson
+                 "stalemate_rate": _estimate(*_ratio(bstale, bhands))}
     m, lo, hi = I.mean_ci(score)
     out["win_share"] = _estimate(m, lo, hi)
     out["win_share_minus_fair"] = _estimate(m - 1 / k, lo - 1 / k, hi - 1 / k)
@@ -123,9 +133,7 @@ def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | Non
     out["p_value"] = float(I.two_sided_p(m - 1 / k, se, n - 1)) if n > 1 and se > 0 else (1.0 if m == 1 / k else 0.0)
     # all of A's points minus B's over all hands played: a ratio of block totals (blocks of games
     # differ in length), with its interval by the delta method over blocks
-    out["points_per_hand_diff"] = _estimate(*I.ratio_ci(
-        n, float(pdiff.sum()), float(bhands.sum()), float((pdiff * pdiff).sum()), float((pdiff * bhands).sum()),
-        float((bhands * bhands).sum())))
+    out["points_per_hand_diff"] = _estimate(*_ratio(pdiff, bhands))
     if len(pg):
         out["points_per_game_diff"] = _estimate(*I.mean_ci(pg))
     out["variance_reduction"] = float(I.variance_reduction(score, single)) if n > 1 else math.nan
