@@ -90,23 +90,15 @@ def run(games, hands, players, strategy_names, seed, workers, out_dir, overwrite
     """Simulate, summarise and save: rummysim run --games 1000000"""
     from rich.console import Console
 
-    from .results import prepare_out_dir
-    from .run import RunSpec, run_to_dir
+    from .run import RunSpec
     from .summary import render
 
-    if games is None and hands is None:
-        games = 10_000
-    if games is not None and hands is not None:
-        raise UserError("give --games or --hands, not both")
+    games, hands = _count(games, hands, "games", 10_000)
     rules = _rules(rule_pairs, rules_file)
     strategies = _strategies(strategy_names, players)
     spec = RunSpec(players, strategies, seed, rules, games, hands)
-    out = Path(out_dir or f"results/run-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
     _report_dir(report_dir)
-    try:
-        out = prepare_out_dir(out, overwrite)
-    except ValueError as e:
-        raise UserError(str(e)) from None
+    out = _out(out_dir, overwrite, f"results/run-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
     console = Console(stderr=as_json)
     unit = "games" if games is not None else "hands"
     try:
@@ -212,11 +204,12 @@ def replay(seed, game, hand, players, strategy_names, from_dir, as_json, rule_pa
         click.echo(json.dumps(e) if as_json else format_event(e))
 
 
-def _count(games, hands, default_hands):
+def _count(games, hands, default_kind, default_count):
+    """``(games, hands)``: exactly one of them, ``default_count`` of ``default_kind`` if neither was given."""
     if games is not None and hands is not None:
         raise UserError("give --games or --hands, not both")
     if games is None and hands is None:
-        hands = default_hands
+        return (default_count, None) if default_kind == "games" else (None, default_count)
     return games, hands
 
 
@@ -273,7 +266,7 @@ def compare(strategy_files, games, hands, players, seed, workers, out_dir, overw
         raise UserError("--sprt works on 2-player pentanomial results: use --players 2")
     if sprt is not None and sprt[0] >= sprt[1]:
         raise UserError(f"--sprt {sprt[0]:g} {sprt[1]:g}: ELO0 must be below ELO1")
-    games, hands = _count(games, hands, 20_000)
+    games, hands = _count(games, hands, "hands", 20_000)
     rules = _rules(rule_pairs, rules_file)
     try:
         strategies = [load_strategy(f) for f in strategy_files]
@@ -335,7 +328,7 @@ def sweep(strategy_file, key, values, baseline, games, hands, players, seed, wor
     from .strategy import load_strategy, with_override
     from .sweep import render_sweep, run_sweep
 
-    games, hands = _count(games, hands, 20_000)
+    games, hands = _count(games, hands, "hands", 20_000)
     rules = _rules(rule_pairs, rules_file)
     items = [v.strip() for v in values.split(",") if v.strip()]
     if not items:

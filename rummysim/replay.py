@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import card_name, cards_of, format_mask
+from .cards import card_name, cards_of, format_mask, mask_of, parse_cards
 from .core import basic as K
 from .core import melds as M
-from .core.state import I_PILE_N, I_STOCK_N, M_HAND, M_PILE
+from .core.state import (I_HAS_PLAYED_SEAT, I_N_TABLE, I_PILE_N, I_STOCK_N, M_HAND, M_LAYABLE, M_PILE,
+                          M_TABLE, OUTCOMES)
 
-OUTCOMES = ("win", "stalemate_stock", "stalemate_blocked", "turn_limit")
 
 
 def _names(cards) -> list[str]:
@@ -135,9 +135,6 @@ def play_position(players: int, hands: list[str], stock: str, pile: str, rules_a
     "hands", "turns", "reshuffles", "seats"}`` where ``seats`` holds the
     per-seat result rows (cards left, value left, melds, lay-offs, discard draws).
     """
-    from .cards import mask_of, parse_cards
-    from .core.state import I_HAS_PLAYED_SEAT, I_N_TABLE, M_LAYABLE, M_TABLE
-
     work = K.new_work(players)
     masks, ints, stock_arr, pile_arr, t_mask, t_kind, t_lay = work[:7]
     K.start_hand(seed, 0, 0, players, work)  # seeds the bot streams; the deal is replaced below

@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .core import basic as K
-from .replay import OUTCOMES
+from .core.state import OUTCOMES
 
 SCHEMA_VERSION = 1
 TABLES = ("hands", "seats", "games")

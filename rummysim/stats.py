@@ -28,7 +28,7 @@ import pyarrow.parquet as pq
 
 from .compare import sprt_words
 from .intervals import ratio_ci, wilson
-from .replay import OUTCOMES
+from .core.state import OUTCOMES
 
 LEVEL = 0.95
 RECORDS = ("run.json", "compare.json")

@@ -13,7 +13,7 @@ import numpy as np
 
 from .core import basic as K
 from .intervals import wilson
-from .replay import OUTCOMES
+from .core.state import OUTCOMES
 
 Z95 = 1.959963984540054
 

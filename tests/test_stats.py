@@ -17,7 +17,7 @@ import pytest
 from rummysim import stats as S
 from rummysim.core import basic as K
 from rummysim.intervals import mean_ci, ratio_ci, wilson
-from rummysim.replay import OUTCOMES
+from rummysim.core.state import OUTCOMES
 from rummysim.results import games_table, hands_table, seats_table
 
 T1 = 12.7062
