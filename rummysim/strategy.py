@@ -1,11 +1,12 @@
-"""Strategy files (TOML) -> validated parameter vectors for the Basic Rummy bots.
+"""Strategy files (TOML) -> validated parameter vectors for the Basic Rummy and Shanghai bots.
 
 A strategy file is data, never code: it is parsed with ``tomllib`` and every
 key is checked against ``SPEC`` below (type, allowed values, default). The
-meaning of each parameter is documented in ``rummysim.core.bots`` and in the
-README. A name without a path (``greedy``) means a file shipped in
-``rummysim/strategies/`` (also reachable as ``strategies/`` at the top of the
-repository).
+meaning of each parameter is documented in ``rummysim.core.bots`` (Basic
+Rummy, ``SPEC``), ``rummysim.core.shanghai_bots`` (Shanghai, ``SHANGHAI_SPEC``)
+and in the README. A name without a path (``greedy``) means a file shipped in
+``rummysim/strategies/`` (Shanghai: ``rummysim/strategies/shanghai/``), also
+reachable as ``strategies/`` at the top of the repository.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from .core import bots as B
+from .core import shanghai_bots as SB
 
 BUILTIN_DIR = Path(__file__).parent / "strategies"
 
@@ -77,7 +79,40 @@ SPEC = (
     Param("discard.tiebreak", B.P_TIEBREAK_RANDOM, "highest_card", ("highest_card", "random"),
           doc="break ties by highest card, or at random from the seat's seeded stream"),
 )
+#: Every key a Shanghai strategy file may set (besides name, variant, description).
+SHANGHAI_SPEC = (
+    Param("bot", SB.SP_RANDOM, "family", ("family", "random"),
+          doc="'random' decides every choice at random (every other key is then ignored)"),
+    Param("draw.mode", SB.SP_DRAW, "helps", ("never", "helps"),
+          doc="take the upcard: never / when it brings the contract closer by min_gain cards (once down: when it can be laid off)"),
+    Param("draw.min_gain", SB.SP_DRAW_GAIN, 1, low=1, high=5, doc="cards closer to the contract the upcard must bring"),
+    Param("buy.mode", SB.SP_BUY, "helps", ("never", "helps"), doc="buy the upcard: never / when it brings the contract closer"),
+    Param("buy.min_gain", SB.SP_BUY_GAIN, 1, low=1, high=5, doc="cards closer to the contract a buy must bring"),
+    Param("buy.keep", SB.SP_BUY_KEEP, 0, low=0, high=100, doc="buys held in reserve (not used)"),
+    Param("buy.from_round", SB.SP_BUY_MIN_ROUND, 1, low=1, high=10, doc="buy only from this round on"),
+    Param("buy.max_cards", SB.SP_BUY_MAX_CARDS, 0, low=0, high=60, doc="never buy holding this many cards or more (0: no limit)"),
+    Param("down.mode", SB.SP_DOWN, "at_once", ("at_once", "one_turn"),
+          doc="lay down the contract at once, or wait to go out in one turn for the bonus"),
+    Param("down.abandon_turn", SB.SP_ABANDON_TURN, 0, low=0, high=2000, doc="stop waiting from this own turn on (0: never)"),
+    Param("down.abandon_opponent_down", SB.SP_ABANDON_OPP_DOWN, "no", ("no", "yes"),
+          doc="stop waiting once an opponent has gone down"),
+    Param("down.abandon_opponent_cards", SB.SP_ABANDON_OPP_CARDS, -1, low=-1, high=60,
+          doc="stop waiting when an opponent has at most this many cards (-1: never)"),
+    Param("jokers.contract", SB.SP_JOKERS, "most", ("most", "fewest"),
+          doc="lay the contract leaving the least value in hand (spare jokers go in), or with the fewest jokers"),
+    Param("jokers.swap", SB.SP_SWAP, "yes", ("no", "yes"), doc="swap a natural for a table joker when the joker can be laid off"),
+    Param("layoff.mode", SB.SP_LAYOFF, "at_once", ("at_once", "when_going_out"),
+          doc="lay off at once, or only in a turn the hand can be emptied"),
+    Param("discard.mode", SB.SP_DISCARD, "highest", ("highest", "least_useful"),
+          doc="throw the card the contract needs least, highest first; or keep cards with more connectors"),
+    Param("discard.avoid_feeding", SB.SP_AVOID_FEED, 0, low=0, high=1000,
+          doc="points added to the keep-score of a card that fits a table meld"),
+    Param("discard.tiebreak", SB.SP_TIEBREAK_RANDOM, "highest_card", ("highest_card", "random"),
+          doc="break ties by highest card, or at random from the seat's seeded stream"),
+)
+_SPECS = {"basic": (SPEC, B.N_PARAMS), "shanghai": (SHANGHAI_SPEC, SB.N_SHANGHAI_PARAMS)}
 _BY_KEY = {p.key: p for p in SPEC}
+_BY_KEY_OF = {v: {p.key: p for p in spec} for v, (spec, _) in _SPECS.items()}
 _TOP_KEYS = ("name", "variant", "description")
 VARIANTS = ("basic", "shanghai")
 
@@ -121,30 +156,38 @@ def parse_strategy(text: str, where: str, variant: str = "basic") -> tuple[str, 
         raise StrategyError(f"{where}: key 'variant' = {flat['variant']!r}: allowed 'basic' or 'shanghai'")
     if flat["variant"] != variant:
         raise StrategyError(f"{where}: key 'variant' = {flat['variant']!r}, but this run plays {variant!r}")
-    params = [0.0] * B.N_PARAMS
-    for p in SPEC:
+    spec, n_params = _SPECS[variant]
+    by_key = _BY_KEY_OF[variant]
+    params = [0.0] * n_params
+    for p in spec:
         params[p.index] = p.convert(p.default, "default")
     for key, value in flat.items():
         if key in _TOP_KEYS:
             continue
-        if key not in _BY_KEY:
-            raise StrategyError(f"{where}: unknown key '{key}'; allowed: {', '.join(_BY_KEY)}")
-        params[_BY_KEY[key].index] = _BY_KEY[key].convert(value, where)
+        if key not in by_key:
+            raise StrategyError(f"{where}: unknown key '{key}'; allowed: {', '.join(by_key)}")
+        params[by_key[key].index] = by_key[key].convert(value, where)
     return flat["name"], flat["description"].strip(), tuple(params)
 
 
-def builtin_names() -> list[str]:
-    return sorted(p.stem for p in BUILTIN_DIR.glob("*.toml"))
+def builtin_dir(variant: str = "basic") -> Path:
+    """Where the shipped strategy files of a variant are."""
+    return BUILTIN_DIR if variant == "basic" else BUILTIN_DIR / variant
+
+
+def builtin_names(variant: str = "basic") -> list[str]:
+    return sorted(p.stem for p in builtin_dir(variant).glob("*.toml"))
 
 
 def load_strategy(name_or_path: str, variant: str = "basic") -> Strategy:
     """A strategy by shipped name (``greedy``) or by file path (``my/bot.toml``)."""
     path = Path(name_or_path)
+    shipped = builtin_dir(variant)
     if path.suffix != ".toml" and path.parent == Path("."):
-        path = BUILTIN_DIR / f"{name_or_path}.toml"
+        path = shipped / f"{name_or_path}.toml"
         if not path.exists():
-            raise StrategyError(
-                f"unknown strategy {name_or_path!r}; shipped: {', '.join(builtin_names())}, or give a .toml file")
+            raise StrategyError(f"unknown {variant} strategy {name_or_path!r}; shipped: "
+                                f"{', '.join(builtin_names(variant))}, or give a .toml file")
     try:
         raw = path.read_bytes()
     except OSError as e:
@@ -154,7 +197,7 @@ def load_strategy(name_or_path: str, variant: str = "basic") -> Strategy:
     except UnicodeDecodeError:
         raise StrategyError(f"strategy file {path}: not UTF-8 text") from None
     name, description, params = parse_strategy(text, str(path), variant)
-    source = name_or_path if path.parent == BUILTIN_DIR else str(path)  # shipped: by name, portable
+    source = name_or_path if path.parent == shipped else str(path)  # shipped: by name, portable
     return Strategy(name, description, source, hashlib.sha256(raw).hexdigest()[:12], params)
 
 
@@ -166,7 +209,10 @@ def seat_strategies(names: tuple[str, ...] | list[str], players: int, variant: s
     if len(names) != players:
         raise StrategyError(f"got {len(names)} strategies for {players} players: give one for all seats or one per seat")
     cache: dict[str, Strategy] = {}
-    return [cache.setdefault(n, load_strategy(n, variant)) for n in names]
+    for n in names:
+        if n not in cache:
+            cache[n] = load_strategy(n, variant)
+    return [cache[n] for n in names]
 
 
 def params_matrix(strategies: list[Strategy]) -> np.ndarray:

@@ -211,7 +211,7 @@ def _best_sets(counts, jokers, n_sets, set_ranks):
 def best_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ranks):
     """Exact best laying of the contract of ``round_no`` (1..10).
 
-    ``counts`` int64[64] natural counts (left unchanged), ``jokers`` >= 0;
+    ``counts`` int64[64] natural counts (left unchanged; index 63 is ignored), ``jokers`` >= 0;
     scratch ``cand`` int64[MAX_RUN_CANDIDATES, RUN_COLS]. On success fills
     ``chosen_runs`` int64[3] (rows of ``cand``) and ``set_ranks`` int64[3]
     and returns ``(value_left, jokers_in_sets)``; returns ``(-1, 0)`` when the
@@ -222,7 +222,7 @@ def best_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ran
     run_min = CONTRACTS[round_no, 2]
     total = JOKER_VALUE * jokers
     n_cards = jokers
-    for c in range(64):
+    for c in range(63):  # id 63 is where a Shanghai hand keeps its jokers: counted apart
         total += counts[c] * SHANGHAI_VALUE[c]
         n_cards += counts[c]
     if n_cards < 3 * n_sets + run_min * n_runs:

@@ -1,0 +1,527 @@
+"""Shanghai Rummy bots: one decision function per decision point, driven by a parameter vector.
+
+Every seat has a float64 parameter vector (``SP_*`` indices, built from a
+strategy file by ``rummysim.strategy``) and its own random stream keyed by
+(game, round, seat). The engine asks, each turn:
+
+* ``take_upcard``: the player on turn, the upcard or the stock (rules 2.4.1);
+* ``wants_buy``: each other player in turn order, when the upcard was left (2.4.2-3);
+* ``plan_down``: whether to lay down the contract now, and how (2.5);
+* ``next_layoff``: repeatedly, a lay-off, a joker swap or stop (2.5);
+* ``choose_discard``: the card to throw (2.6).
+
+The engine checks every move it is told before applying it.
+
+How far a hand is from its contract: ``distance`` lays the contract greedily,
+meld by meld, each on the window of run positions or the rank that misses
+fewest cards given what the earlier melds took (runs first, then sets first,
+the better of the two), and counts the cards missing less the jokers that
+could fill them (a meld keeps at least as many naturals as jokers). When it
+is 0 the greedy laying is a witness, so the exact (slower) solver of
+``core.contracts`` is only asked then; it then finds the best laying.
+
+``SP_RANDOM`` = 1 is the *random* bot: it takes the upcard on a coin flip,
+buys with probability 1/4 when it may, lays down its contract as soon as it
+can, lays off a uniformly drawn legal card or stops on a coin flip, and
+discards uniformly among the cards it may throw. Otherwise the family plays:
+
+Upcard (``SP_DRAW``): 0 never; 1 when it lowers the distance by at least
+``SP_DRAW_GAIN`` cards, or, once down, when it can be laid off.
+
+Buying (``SP_BUY``): 0 never; 1 when the upcard lowers the distance by at least
+``SP_BUY_GAIN``, from round ``SP_BUY_MIN_ROUND`` on, keeping ``SP_BUY_KEEP``
+buys in reserve and never with ``SP_BUY_MAX_CARDS`` or more cards in hand
+(0: no limit). A bot that is down never buys (the penalty card is dead weight).
+
+Going down (``SP_DOWN``): 0 as soon as the contract can be laid; 1 (*patient*)
+only in a turn in which it can also go out (the one-turn bonus of 2.7), until
+a trigger makes it give up for the round: its own turn reaching
+``SP_ABANDON_TURN`` (0 off), an opponent going down (``SP_ABANDON_OPP_DOWN``),
+or an opponent holding at most ``SP_ABANDON_OPP_CARDS`` cards (-1 off).
+Jokers (``SP_JOKERS``): 0 lays the contract that leaves the least value in
+hand (spare jokers go into melds); 1 uses the fewest jokers the contract
+needs and keeps the rest. ``SP_SWAP`` = 1 makes joker swaps when the freed
+joker can be laid off at once.
+
+Laying off (``SP_LAYOFF``): 0 at once (naturals, then swaps, then jokers);
+1 only in a turn in which the hand can be emptied down to a last discard.
+
+Discarding (``SP_DISCARD``): 0 the card whose loss raises the distance least,
+highest value first; 1 the same, but cards with more connectors (same rank,
+or same suit within two positions) are kept longer. ``SP_AVOID_FEED`` points
+are added to the keep-score of a card that fits a meld on the table. Once
+down: the highest card that cannot be laid off. Jokers are thrown last. Ties
+go to the highest card id, or with ``SP_TIEBREAK_RANDOM`` = 1 to a uniform
+draw from the seat's stream. After ``STALL_RESHUFFLES`` reshuffles in a round
+card values are ignored, ties always go to the stream and one discard in four
+is a uniform draw: otherwise, late in rounds 8-10, every bot can keep the
+cards another needs and the round cycles to the turn limit.
+"""
+
+import numpy as np
+from numba import njit
+
+from .contracts import CONTRACTS, best_contract
+from .melds import popcount
+from .rng import below
+from .shanghai_state import (
+    JOKER, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_RESHUFFLES, SI_ROUND, SR_ACE_HIGH,
+    SR_JOKER_SWAP, SR_MAX_BUYS, SR_MUST_DISCARD, SI_BUYS_SEAT,
+)
+from .shanghai_table import (
+    FIT_NONE, POINTS, fit, hand_size, lay_off, materialize, swap_in, swap_position,
+)
+
+U64 = np.uint64
+
+SP_RANDOM = 0
+SP_DRAW = 1
+SP_DRAW_GAIN = 2
+SP_BUY = 3
+SP_BUY_GAIN = 4
+SP_BUY_KEEP = 5
+SP_BUY_MIN_ROUND = 6
+SP_BUY_MAX_CARDS = 7
+SP_DOWN = 8
+SP_ABANDON_TURN = 9
+SP_ABANDON_OPP_DOWN = 10
+SP_ABANDON_OPP_CARDS = 11
+SP_JOKERS = 12
+SP_SWAP = 13
+SP_LAYOFF = 14
+SP_DISCARD = 15
+SP_AVOID_FEED = 16
+SP_TIEBREAK_RANDOM = 17
+N_SHANGHAI_PARAMS = 18
+
+# what next_layoff returns
+ACT_STOP = 0
+ACT_LAYOFF = 1
+ACT_SWAP = 2
+
+#: after this many reshuffles in a round the family's discards break ties at random, ignoring
+#: card values: a round where every bot keeps the cards another needs would otherwise cycle
+STALL_RESHUFFLES = 3
+
+
+@njit(cache=True)
+def _greedy_melds(counts, round_no, ace_high, runs_first, left):
+    """Lay the contract's melds one by one on ``left`` (a copy of ``counts``), each on the
+    window or rank that misses fewest cards given the cards the earlier ones took; runs
+    first or sets first. Returns ``(cards missing, of them how many jokers could fill)``."""
+    n_sets = CONTRACTS[round_no, 0]
+    n_runs = CONTRACTS[round_no, 1]
+    length = CONTRACTS[round_no, 2]
+    left[:] = counts
+    missing = 0
+    fillable = 0
+    run_suit = np.full(3, -1, dtype=np.int64)
+    run_lo = np.zeros(3, dtype=np.int64)
+    for phase in range(2):
+        if (phase == 0) == runs_first:
+            top = 13 if ace_high else 12
+            window = (1 << length) - 1
+            for t in range(n_runs):
+                best = length + 1
+                best_s = 0
+                best_lo = 0
+                for s in range(4):
+                    held = 0
+                    for r in range(13):
+                        if left[16 * s + r] > 0:
+                            held |= 1 << r
+                    if held & 1 and ace_high:
+                        held |= 1 << 13
+                    for lo in range(0, top - length + 2):
+                        joins = False
+                        for u in range(t):  # two runs of a suit must not touch (2.2)
+                            if run_suit[u] == s and (run_lo[u] + length == lo or lo + length == run_lo[u]):
+                                joins = True
+                        if joins:
+                            continue
+                        v = length - popcount(U64(held & (window << lo)))
+                        if v < best:
+                            best = v
+                            best_s = s
+                            best_lo = lo
+                run_suit[t] = best_s
+                run_lo[t] = best_lo
+                for pos in range(best_lo, best_lo + length):
+                    c = 16 * best_s + (0 if pos == 13 else pos)
+                    if left[c] > 0:
+                        left[c] -= 1
+                missing += best
+                fillable += min(best, length - best)
+        else:
+            for _ in range(n_sets):
+                best_r = 0
+                best_c = -1
+                for r in range(13):
+                    c = left[r] + left[16 + r] + left[32 + r] + left[48 + r]
+                    if c > best_c:
+                        best_c = c
+                        best_r = r
+                take = min(best_c, 3)
+                for s in range(4):
+                    while take > 0 and left[16 * s + best_r] > 0:
+                        left[16 * s + best_r] -= 1
+                        take -= 1
+                missing += 3 - min(best_c, 3)
+                fillable += min(3 - min(best_c, 3), best_c)
+    return missing, fillable
+
+
+@njit(cache=True)
+def distance(counts, round_no, ace_high):
+    """Cards still missing from the contract of ``round_no`` after the jokers held fill what they
+    may (``counts`` int64[64], jokers at 63). 0 means the greedy laying found is a witness: the
+    exact solver will lay the contract."""
+    left = np.empty(64, dtype=np.int64)
+    best = 1 << 30
+    for runs_first in (True, False):
+        missing, fillable = _greedy_melds(counts, round_no, ace_high, runs_first, left)
+        best = min(best, missing - min(counts[JOKER], fillable))
+        if CONTRACTS[round_no, 0] == 0 or CONTRACTS[round_no, 1] == 0:
+            break  # one kind of meld: the order does not matter
+    return best
+
+
+@njit(cache=True)
+def leftover_ok(counts, drawn, must_discard):
+    """May a hand be left as ``counts`` before the discard? Empty only without
+    ``must_discard_to_go_out``; otherwise it must hold a card it may throw (not the upcard
+    taken this turn, ruling 3.1: nor a copy of it)."""
+    for c in range(64):
+        if counts[c] > 0 and c != drawn:
+            return True
+    return hand_size(counts) == 0 and not must_discard
+
+
+@njit(cache=True)
+def _fits_table(table, n_table, card, ace_high):
+    for k in range(n_table):
+        if fit(table[k], card, ace_high) != FIT_NONE:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _lay(counts, jokers_cap, round_no, ace_high, scratch, melds):
+    """Best laying of ``counts`` with at most ``jokers_cap`` jokers; the leftover goes to
+    ``scratch[3]``. Returns the number of melds (0: no laying)."""
+    cand, chosen, ranks, left = scratch[0], scratch[1], scratch[2], scratch[3]
+    left[:] = counts
+    value, set_jokers = best_contract(left, min(jokers_cap, counts[JOKER]), round_no, ace_high,
+                                      cand, chosen, ranks)
+    if value < 0:
+        return 0
+    return materialize(left, cand, chosen, ranks, set_jokers, round_no, melds)
+
+
+@njit(cache=True)
+def plan_contract(counts, round_no, ace_high, drawn, must, fewest_jokers, scratch, melds):
+    """A legal laying of the whole contract: the least value left (or the fewest jokers
+    with ``fewest_jokers``), keeping back one card to discard when the laying would leave
+    none that may be thrown. Returns the number of melds in ``melds`` (0: none)."""
+    left = scratch[3]
+    cap = 0 if fewest_jokers else counts[JOKER]
+    n = 0
+    while n == 0 and cap <= counts[JOKER]:
+        n = _lay(counts, cap, round_no, ace_high, scratch, melds)
+        cap += 1
+    if n == 0:
+        return 0
+    if leftover_ok(left, drawn, must):
+        return n
+    for d in range(64):  # keep d back to throw
+        if counts[d] > 0 and d != drawn:
+            counts[d] -= 1
+            n = _lay(counts, counts[JOKER], round_no, ace_high, scratch, melds)
+            counts[d] += 1
+            if n > 0:
+                left[d] += 1
+                return n
+    return 0
+
+
+@njit(cache=True)
+def plan_one_turn(counts, round_no, ace_high, drawn, must, scratch, melds):
+    """A laying that goes out this turn: nothing left (not with ``must``), or one card other
+    than the upcard taken this turn, to discard. Returns the number of melds (0: none)."""
+    left = scratch[3]
+    if not must and distance(counts, round_no, ace_high) == 0:
+        n = _lay(counts, counts[JOKER], round_no, ace_high, scratch, melds)
+        if n > 0 and hand_size(left) == 0:
+            return n
+    for d in range(64):
+        if counts[d] > 0 and d != drawn:
+            counts[d] -= 1
+            n = 0
+            if distance(counts, round_no, ace_high) == 0:
+                n = _lay(counts, counts[JOKER], round_no, ace_high, scratch, melds)
+            counts[d] += 1
+            if n > 0 and hand_size(left) == 0:
+                left[d] += 1
+                return n
+    return 0
+
+
+@njit(cache=True)
+def take_upcard(p, params, hands, ints, table, rules, card, rngs):
+    """Rules 2.4.1: does the player on turn take the upcard ``card``?"""
+    par = params[p]
+    if not leftover_ok(hands[p], card, True):
+        return False  # holding only copies of it, there would be nothing to discard (ruling 3.1)
+    if par[SP_RANDOM] != 0:
+        return below(rngs[p], 2) == 1
+    if par[SP_DRAW] == 0:
+        return False
+    ace_high = rules[SR_ACE_HIGH] != 0
+    if ints[SI_DOWN_TURN_SEAT + p] > 0:
+        return _fits_table(table, ints[SI_N_TABLE], card, ace_high)
+    return _gain(hands[p], card, ints[SI_ROUND], ace_high) >= par[SP_DRAW_GAIN]
+
+
+@njit(cache=True)
+def _gain(counts, card, round_no, ace_high):
+    """How much taking ``card`` lowers the distance of ``counts``."""
+    before = distance(counts, round_no, ace_high)
+    counts[card] += 1
+    after = distance(counts, round_no, ace_high)
+    counts[card] -= 1
+    return before - after
+
+
+@njit(cache=True)
+def wants_buy(q, params, hands, ints, rules, card, rngs):
+    """Rules 2.4.2: does seat ``q`` (not on turn, allowed to buy) buy the upcard ``card``?"""
+    par = params[q]
+    if par[SP_RANDOM] != 0:
+        return below(rngs[q], 4) == 0
+    if par[SP_BUY] == 0 or ints[SI_DOWN_TURN_SEAT + q] > 0 or ints[SI_ROUND] < par[SP_BUY_MIN_ROUND]:
+        return False
+    if ints[SI_BUYS_SEAT + q] >= rules[SR_MAX_BUYS] - par[SP_BUY_KEEP]:
+        return False
+    if par[SP_BUY_MAX_CARDS] > 0 and hand_size(hands[q]) >= par[SP_BUY_MAX_CARDS]:
+        return False
+    return _gain(hands[q], card, ints[SI_ROUND], rules[SR_ACE_HIGH] != 0) >= par[SP_BUY_GAIN]
+
+
+@njit(cache=True)
+def plan_down(p, params, hands, ints, rules, players, scratch, melds):
+    """Rules 2.5: lay down the contract now? Returns the number of melds written to ``melds``
+    (0: not this turn)."""
+    par = params[p]
+    counts = hands[p]
+    round_no = ints[SI_ROUND]
+    ace_high = rules[SR_ACE_HIGH] != 0
+    if distance(counts, round_no, ace_high) > 0:
+        return 0
+    drawn = ints[SI_DRAWN]
+    must = rules[SR_MUST_DISCARD] != 0
+    if par[SP_RANDOM] == 0 and par[SP_DOWN] == 1 and not _abandon(p, par, hands, ints, players):
+        return plan_one_turn(counts, round_no, ace_high, drawn, must, scratch, melds)
+    fewest = par[SP_RANDOM] == 0 and par[SP_JOKERS] == 1
+    return plan_contract(counts, round_no, ace_high, drawn, must, fewest, scratch, melds)
+
+
+@njit(cache=True)
+def _abandon(p, par, hands, ints, players):
+    """Has a trigger made a patient bot give up waiting for the one-turn bonus?"""
+    if par[SP_ABANDON_TURN] > 0 and ints[SI_OWN_TURNS_SEAT + p] + 1 >= par[SP_ABANDON_TURN]:
+        return True
+    for q in range(players):
+        if q == p:
+            continue
+        if par[SP_ABANDON_OPP_DOWN] != 0 and ints[SI_DOWN_TURN_SEAT + q] > 0:
+            return True
+        if par[SP_ABANDON_OPP_CARDS] >= 0 and hand_size(hands[q]) <= par[SP_ABANDON_OPP_CARDS]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _joker_home(table, n_table, k, pos, card, ace_high, row):
+    """After swapping ``card`` into meld ``k`` at ``pos``, the first meld that takes the freed
+    joker (``row`` int64[T_COLS] scratch), or -1."""
+    for k2 in range(n_table):
+        row[:] = table[k2]
+        if k2 == k:
+            swap_in(row, card, pos)
+        if fit(row, JOKER, ace_high) != FIT_NONE:
+            return k2
+    return -1
+
+
+@njit(cache=True)
+def _may_play(counts, card, drawn, must):
+    """May ``card`` leave the hand now (what is left must still allow a legal discard)?"""
+    counts[card] -= 1
+    ok = leftover_ok(counts, drawn, must)
+    counts[card] += 1
+    return ok
+
+
+@njit(cache=True)
+def next_layoff(p, params, hands, ints, table, rules, rngs, scratch, options):
+    """Rules 2.5: the next lay-off or joker swap, as ``(ACT_*, card, meld, meld for the freed
+    joker)``. ``options`` int64[>=1024, 4] is scratch for the random bot."""
+    par = params[p]
+    counts = hands[p]
+    n_table = ints[SI_N_TABLE]
+    drawn = ints[SI_DRAWN]
+    must = rules[SR_MUST_DISCARD] != 0
+    ace_high = rules[SR_ACE_HIGH] != 0
+    swap_rule = rules[SR_JOKER_SWAP] != 0
+    row = scratch[4]
+    if par[SP_RANDOM] != 0:
+        n = 0
+        for c in range(64):
+            if counts[c] == 0 or not _may_play(counts, c, drawn, must):
+                continue
+            for k in range(n_table):
+                if fit(table[k], c, ace_high) != FIT_NONE and n < options.shape[0]:
+                    options[n, 0] = ACT_LAYOFF
+                    options[n, 1] = c
+                    options[n, 2] = k
+                    n += 1
+                if swap_rule and n < options.shape[0]:
+                    pos = swap_position(table[k], c)
+                    if pos >= 0:
+                        k2 = _joker_home(table, n_table, k, pos, c, ace_high, row)
+                        if k2 >= 0:
+                            options[n, 0] = ACT_SWAP
+                            options[n, 1] = c
+                            options[n, 2] = k
+                            options[n, 3] = k2
+                            n += 1
+        if n == 0 or below(rngs[p], 2) == 0:
+            return ACT_STOP, -1, -1, -1
+        i = below(rngs[p], n)
+        return options[i, 0], options[i, 1], options[i, 2], options[i, 3]
+    if par[SP_LAYOFF] == 1 and not _can_go_out(counts, table, n_table, ace_high, scratch):
+        return ACT_STOP, -1, -1, -1
+    for c in range(JOKER):
+        if counts[c] > 0 and _may_play(counts, c, drawn, must):
+            for k in range(n_table):
+                if fit(table[k], c, ace_high) != FIT_NONE:
+                    return ACT_LAYOFF, c, k, -1
+    if swap_rule and par[SP_SWAP] != 0:
+        for c in range(JOKER):
+            if counts[c] > 0 and _may_play(counts, c, drawn, must):
+                for k in range(n_table):
+                    pos = swap_position(table[k], c)
+                    if pos >= 0:
+                        k2 = _joker_home(table, n_table, k, pos, c, ace_high, row)
+                        if k2 >= 0:
+                            return ACT_SWAP, c, k, k2
+    if counts[JOKER] > 0 and _may_play(counts, JOKER, drawn, must):
+        for k in range(n_table):
+            if fit(table[k], JOKER, ace_high) != FIT_NONE:
+                return ACT_LAYOFF, JOKER, k, -1
+    return ACT_STOP, -1, -1, -1
+
+
+@njit(cache=True)
+def _can_go_out(counts, table, n_table, ace_high, scratch):
+    """Would laying off greedily (on copies) leave at most one card in hand?"""
+    left = scratch[3]
+    copy = scratch[5]
+    left[:] = counts
+    copy[:n_table] = table[:n_table]
+    progress = True
+    while progress:
+        progress = False
+        for c in range(64):
+            if left[c] == 0:
+                continue
+            for k in range(n_table):
+                where = fit(copy[k], c, ace_high)
+                if where != FIT_NONE:
+                    lay_off(copy[k], c, where)
+                    left[c] -= 1
+                    progress = True
+                    break
+    return hand_size(left) <= 1
+
+
+@njit(cache=True)
+def choose_discard(p, params, hands, ints, table, rules, rngs):
+    """Rules 2.6: the card to throw (any card held but the upcard taken this turn)."""
+    par = params[p]
+    counts = hands[p]
+    drawn = ints[SI_DRAWN]
+    if par[SP_RANDOM] != 0:
+        return _random_discard(counts, drawn, rngs[p])
+    round_no = ints[SI_ROUND]
+    ace_high = rules[SR_ACE_HIGH] != 0
+    n_table = ints[SI_N_TABLE]
+    down = ints[SI_DOWN_TURN_SEAT + p] > 0
+    d0 = 0 if down else distance(counts, round_no, ace_high)
+    stalling = ints[SI_RESHUFFLES] >= STALL_RESHUFFLES
+    if stalling and below(rngs[p], 4) == 0:
+        return _random_discard(counts, drawn, rngs[p])
+    best = -1
+    best_score = 1 << 40
+    ties = 0
+    for c in range(64):
+        if counts[c] == 0 or c == drawn:
+            continue
+        feeds = _fits_table(table, n_table, c, ace_high)
+        if c == JOKER:
+            score = 1 << 30
+        elif down:
+            score = (500 if feeds else 0) - (0 if stalling else POINTS[c])
+        else:
+            counts[c] -= 1
+            score = 1000 * (distance(counts, round_no, ace_high) - d0)
+            counts[c] += 1
+            if not stalling:
+                score -= POINTS[c]
+                if par[SP_DISCARD] == 1:
+                    score += 10 * _connectors(counts, c)
+                if feeds:
+                    score += np.int64(par[SP_AVOID_FEED])
+        if score < best_score:
+            best_score = score
+            best = c
+            ties = 1
+        elif score == best_score:
+            ties += 1
+            if par[SP_TIEBREAK_RANDOM] != 0 or stalling:
+                if below(rngs[p], ties) == 0:
+                    best = c
+            else:
+                best = c  # ascending ids: the highest id wins the tie
+    return best
+
+
+@njit(cache=True)
+def _random_discard(counts, drawn, rng):
+    """A uniform draw among the distinct cards that may be thrown."""
+    n = 0
+    for c in range(64):
+        if counts[c] > 0 and c != drawn:
+            n += 1
+    i = below(rng, n)
+    for c in range(64):
+        if counts[c] > 0 and c != drawn:
+            if i == 0:
+                return c
+            i -= 1
+    return -1
+
+
+@njit(cache=True)
+def _connectors(counts, c):
+    """Cards held that could join ``c`` in a meld: other copies of its rank, and cards of its
+    suit at most two ranks away."""
+    s = c >> 4
+    r = c & 15
+    n = -1
+    for t in range(4):
+        n += counts[16 * t + r]
+    for d in (-2, -1, 1, 2):
+        if 0 <= r + d < 13:
+            n += counts[16 * s + r + d]
+    return n

@@ -1,0 +1,73 @@
+"""Layout of the per-round state arrays of the Shanghai Rummy engine and its bots.
+
+A round in play is held in a few flat arrays (see ``shanghai.new_work``):
+
+``hands``  int64[players, 64]
+    how many copies of each card seat p holds: index ``16 * suit + rank`` for
+    naturals (as in ``rummysim.cards``) and ``JOKER`` = 63 for jokers.
+``ints``   int64[SI_SIZE]
+    counters of the round (``SI_*`` scalars) and per-seat counters (``SI_*_SEAT + p``).
+``stock``, ``pile``  int64[total cards], top last (card ids, jokers 63)
+``table``  int64[MAX_TABLE, T_COLS]
+    table melds in the order laid; a set keeps its naturals per suit
+    (``T_SUIT_COUNT + s``), a run its block ``T_LO..T_HI`` of positions
+    (0 ace low .. 12 king, 13 ace high) and the positions its jokers hold
+    (``T_JOKER_POS`` bitmask): every other position holds its natural.
+``table_cards`` int64[64]  copies of each card on the table (63: jokers)
+
+Rules are an int64 vector indexed by ``SR_*`` (built by ``rummysim.rules``).
+"""
+
+MAX_SEATS = 8
+MAX_TABLE = 3 * MAX_SEATS
+JOKER = 63
+
+# round counters
+SI_STOCK_N = 0
+SI_PILE_N = 1
+SI_N_TABLE = 2
+SI_TURN = 3             # turns completed this round
+SI_RESHUFFLES = 4
+SI_DRAWN = 5            # card taken from the discard pile this turn, or -1
+SI_DISCARDER = 6        # seat that discarded the pile's top card, -1 for the first upcard
+SI_ROUND = 7            # 1..10
+SI_BUYS = 8             # buys this round, all seats
+SI_DOWN_TURN_SEAT = 16          # + p: own turn (1-based) on which seat p went down, 0 if not down
+SI_BUYS_SEAT = SI_DOWN_TURN_SEAT + MAX_SEATS
+SI_OWN_TURNS_SEAT = SI_BUYS_SEAT + MAX_SEATS
+SI_LAID_OFF_SEAT = SI_OWN_TURNS_SEAT + MAX_SEATS
+SI_SWAPS_SEAT = SI_LAID_OFF_SEAT + MAX_SEATS
+SI_UPCARDS_SEAT = SI_SWAPS_SEAT + MAX_SEATS   # upcards taken on one's own turn
+SI_SIZE = SI_UPCARDS_SEAT + MAX_SEATS
+
+# table meld columns
+T_KIND = 0              # MELD_SET or MELD_RUN
+T_OWNER = 1
+T_RANK = 2              # a set's rank (0 ace .. 12 king)
+T_SUIT = 3              # a run's suit
+T_LO = 4
+T_HI = 5
+T_JOKER_POS = 6         # a run's joker positions, bit p for position p
+T_JOKERS = 7
+T_NATURALS = 8
+T_SUIT_COUNT = 9        # + s: a set's naturals of suit s
+T_COLS = 13
+MELD_SET = 0
+MELD_RUN = 1
+
+# rule vector (rules.md 2.8, resolved for the number of players)
+SR_DECKS = 0
+SR_JOKERS = 1
+SR_MAX_BUYS = 2
+SR_LAYOFF_ON_CONTRACT_TURN = 3
+SR_JOKER_SWAP = 4
+SR_ACE_HIGH = 5
+SR_MUST_DISCARD = 6
+SR_BONUS = 7            # the one-turn bonus (-25)
+SR_BONUS_NO_JOKER = 8   # ... without laying down a joker (-50)
+SR_TURN_LIMIT = 9
+SR_CHECK = 10           # not a rule: 1 = verify every card is in exactly one place after every move
+SR_SIZE = 11
+
+CARDS_DEALT = 11
+ROUNDS = 10
