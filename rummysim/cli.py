@@ -32,23 +32,45 @@ def _positive(ctx, param, value):
     return value
 
 
-def _rules(rule_pairs, rules_file):
+def _rules(rule_pairs, rules_file, variant="basic", players=None):
     try:
-        return parse_rule_options(rule_pairs, rules_file)
+        rules = parse_rule_options(rule_pairs, rules_file, variant)
+        if variant == "shanghai" and players is not None:
+            rules.check_players(players)
+        return rules
     except RuleError as e:
         raise UserError(str(e)) from None
 
 
-def _strategies(names, players):
+def _strategies(names, players, variant="basic"):
     try:
-        return seat_strategies(list(names), players)
+        return seat_strategies(list(names), players, variant)
     except StrategyError as e:
         raise UserError(str(e)) from None
 
 
+PLAYERS = {"basic": (2, 4, 2), "shanghai": (3, 8, 4)}   # fewest, most, default
+
+
+def _players(players, variant):
+    """The number of players, checked against the variant (Basic Rummy 2-4, Shanghai 3-8)."""
+    low, high, default = PLAYERS[variant]
+    if players is None:
+        return default
+    if not low <= players <= high:
+        name = "Basic Rummy" if variant == "basic" else "Shanghai Rummy"
+        raise UserError(f"--players {players}: {name} takes {low} to {high} players")
+    return players
+
+
+variant_option = click.option("--variant", type=click.Choice(["basic", "shanghai"]), default="basic",
+                              show_default=True, help="Basic Rummy (rules.md 1) or Shanghai Rummy (rules.md 2).")
+players_option = click.option("--players", type=int, default=None,
+                              help="Players at the table: Basic Rummy 2-4 (default 2), Shanghai 3-8 (default 4).")
+
 rule_options = [
     click.option("--rule", "rule_pairs", multiple=True, metavar="KEY=VALUE",
-                 help="A rule option of rules.md 1.7, e.g. --rule reshuffles=0 (repeatable)."),
+                 help="A rule option of rules.md 1.7 (Shanghai: 2.8), e.g. --rule reshuffles=0 (repeatable)."),
     click.option("--rules-file", type=click.Path(dir_okay=False), default=None,
                  help="A TOML file of rule options (keys as for --rule)."),
 ]
@@ -70,9 +92,10 @@ def cli(ctx):
 
 
 @cli.command()
-@click.option("--games", type=int, callback=_positive, help="Full games to the target score.")
-@click.option("--hands", type=int, callback=_positive, help="Independent hands (the starting seat rotates).")
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True, help="Players at the table (2-4).")
+@variant_option
+@click.option("--games", type=int, callback=_positive, help="Full games to the target score (Shanghai: ten rounds).")
+@click.option("--hands", type=int, callback=_positive, help="Independent hands (the starting seat rotates; Basic Rummy).")
+@players_option
 @click.option("--strategy", "strategy_names", multiple=True, metavar="NAME|FILE",
               help="Strategy for every seat, or repeated once per seat. Default: greedy.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Master seed.")
@@ -85,18 +108,22 @@ def cli(ctx):
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               help="Also write the report (as rummysim report) into this directory.")
 @with_rule_options
-def run(games, hands, players, strategy_names, seed, workers, out_dir, overwrite, chunk_size, as_json, report_dir,
-        rule_pairs, rules_file):
-    """Simulate, summarise and save: rummysim run --games 1000000"""
+def run(variant, games, hands, players, strategy_names, seed, workers, out_dir, overwrite, chunk_size, as_json,
+        report_dir, rule_pairs, rules_file):
+    """Simulate, summarise and save: rummysim run --games 1000000 (Shanghai: --variant shanghai)"""
     from rich.console import Console
 
     from .run import RunSpec
+    from .shanghai_results import render as render_shanghai
     from .summary import render
 
-    games, hands = _count(games, hands, "games", 10_000)
-    rules = _rules(rule_pairs, rules_file)
-    strategies = _strategies(strategy_names, players)
-    spec = RunSpec(players, strategies, seed, rules, games, hands)
+    players = _players(players, variant)
+    if variant == "shanghai" and hands is not None:
+        raise UserError("--hands: Shanghai is played in games of ten rounds; give --games")
+    games, hands = _count(games, hands, "games", 10_000 if variant == "basic" else 1_000)
+    rules = _rules(rule_pairs, rules_file, variant, players)
+    strategies = _strategies(strategy_names, players, variant)
+    spec = RunSpec(players, strategies, seed, rules, games, hands, variant=variant)
     _report_dir(report_dir)
     out = _out(out_dir, overwrite, f"results/run-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
     console = Console(stderr=as_json)
@@ -109,7 +136,7 @@ def run(games, hands, players, strategy_names, seed, workers, out_dir, overwrite
     if as_json:
         click.echo(json.dumps(json_safe(record), default=str))
     else:
-        render(record["summary"], console)
+        (render_shanghai if variant == "shanghai" else render)(record["summary"], console)
         console.print(f"results: {out}")
     if report_dir is not None:
         _write_report(out, report_dir, console)
@@ -150,27 +177,32 @@ def _run_with_progress(spec, out, workers, chunk_size, unit, console):
     with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
         task = progress.add_task("playing", total=spec.count, rate="")
 
+        what = "rounds" if spec.variant == "shanghai" else "hands"
+
         def on_chunk(done, hands_done, seconds):
             rate = hands_done / max(seconds, 1e-9)
-            progress.update(task, completed=done, rate=f"{rate:,.0f} hands/s", description="playing")
+            progress.update(task, completed=done, rate=f"{rate:,.0f} {what}/s", description="playing")
 
         progress.update(task, description="compiling")
         return run_to_dir(spec, out, workers, chunk_size, on_chunk)
 
 
 @cli.command()
+@click.option("--variant", type=click.Choice(["basic", "shanghai"]), default=None,
+              help="basic (default) or shanghai; with --from, the run's.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None, help="Master seed (default 0, or the run's).")
 @click.option("--game", type=click.IntRange(0), default=0, show_default=True)
-@click.option("--hand", type=click.IntRange(0), default=0, show_default=True)
-@click.option("--players", type=click.IntRange(2, 4), default=None, help="As for run (default 2).")
+@click.option("--hand", type=click.IntRange(0), default=0, show_default=True, help="Hand of the game (Basic Rummy).")
+@click.option("--round", "round_no", type=click.IntRange(1, 10), default=1, show_default=True,
+              help="Round of the game (Shanghai, 1-10).")
+@players_option
 @click.option("--strategy", "strategy_names", multiple=True, metavar="NAME|FILE")
 @click.option("--from", "from_dir", type=click.Path(file_okay=False), default=None,
-              help="Take players, seed, strategies and rules from a saved run.")
+              help="Take variant, players, seed, strategies and rules from a saved run.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
 @with_rule_options
-def replay(seed, game, hand, players, strategy_names, from_dir, as_json, rule_pairs, rules_file):
-    """Print one hand move by move: rummysim replay --seed 0 --game 3 --hand 1"""
-    from .replay import format_event, trace_hand
+def replay(variant, seed, game, hand, round_no, players, strategy_names, from_dir, as_json, rule_pairs, rules_file):
+    """Print one hand (Shanghai: one round) move by move: rummysim replay --seed 0 --game 3 --hand 1"""
     from .rules import rules_from_mapping
     from .strategy import params_matrix
 
@@ -179,27 +211,37 @@ def replay(seed, game, hand, players, strategy_names, from_dir, as_json, rule_pa
         path = Path(from_dir) / "run.json"
         try:
             saved = json.loads(path.read_text())
+            variant = variant or saved.get("variant", "basic")
             players = players or saved["players"]
             recorded = saved["strategies"] if not strategy_names else []
             strategy_names = strategy_names or [s.get("path", s["source"]) for s in saved["strategies"]]
-            saved_rules = dict(saved["rules"])
-            for key in ("max_melds_per_turn", "reshuffles"):
-                if saved_rules[key] == "unlimited":
-                    del saved_rules[key]
-            rules = rules_from_mapping(saved_rules)
+            saved_rules = {k: v for k, v in saved["rules"].items() if v != "unlimited"}
+            rules = rules_from_mapping(saved_rules, variant=variant)
             seed = saved["seed"] if seed is None else seed
         except (OSError, ValueError, KeyError) as e:
             raise UserError(f"--from {from_dir}: not a readable rummysim run ({e})") from None
     else:
-        rules = _rules(rule_pairs, rules_file)
-    players = players or 2
+        variant = variant or "basic"
+        rules = _rules(rule_pairs, rules_file, variant)
+    players = _players(players, variant)
     seed = seed or 0
-    strategies = _strategies(strategy_names, players)
+    strategies = _strategies(strategy_names, players, variant)
     for s, r in zip(strategies, recorded):
         if s.sha256 != r["sha256"]:
             raise UserError(f"--from {from_dir}: strategy {r['source']} has changed since the run "
                             f"(sha256 {s.sha256}, recorded {r['sha256']}): the hand would not be the same")
-    events = trace_hand(seed, game, hand, players, rules.to_array(players), params_matrix(strategies))
+    if variant == "shanghai":
+        from .shanghai_replay import format_event, trace_round
+
+        try:
+            rules.check_players(players)
+        except RuleError as e:
+            raise UserError(str(e)) from None
+        events = trace_round(seed, game, round_no, players, rules.to_array(players), params_matrix(strategies))
+    else:
+        from .replay import format_event, trace_hand
+
+        events = trace_hand(seed, game, hand, players, rules.to_array(players), params_matrix(strategies))
     for e in events:
         click.echo(json.dumps(e) if as_json else format_event(e))
 
@@ -225,7 +267,7 @@ def _out(out_dir, overwrite, default):
 match_options = [
     click.option("--games", type=int, callback=_positive, help="Full games per seating."),
     click.option("--hands", type=int, callback=_positive, help="Deals, each played once per seat rotation."),
-    click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True),
+    click.option("--players", type=int, default=None, help="Basic Rummy 2-4 (default 2), Shanghai 3-8 (default 4)."),
     click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True),
     click.option("--workers", type=int, callback=_positive, help="Threads. Default: all cores."),
     click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
@@ -243,6 +285,7 @@ def with_match_options(f):
 
 @cli.command()
 @click.argument("strategy_files", nargs=-1, required=True, metavar="A B [C ...]")
+@variant_option
 @with_match_options
 @click.option("--sprt", nargs=2, type=float, default=None, metavar="ELO0 ELO1",
               help="Stop when the sequential test decides between Elo <= ELO0 and Elo >= ELO1 (2 players).")
@@ -251,8 +294,8 @@ def with_match_options(f):
 @click.option("--json", "as_json", is_flag=True, help="Print the whole result as one JSON object.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               help="Also write the report (as rummysim report) into this directory.")
-def compare(strategy_files, games, hands, players, seed, workers, out_dir, overwrite, chunk_size, rule_pairs,
-            rules_file, sprt, alpha, beta, as_json, report_dir):
+def compare(strategy_files, variant, games, hands, players, seed, workers, out_dir, overwrite, chunk_size,
+            rule_pairs, rules_file, sprt, alpha, beta, as_json, report_dir):
     """Is A really better than B? Duplicate deals, paired intervals, optional SPRT."""
     from rich.console import Console
 
@@ -262,14 +305,20 @@ def compare(strategy_files, games, hands, players, seed, workers, out_dir, overw
 
     if len(strategy_files) < 2:
         raise UserError("compare needs at least two strategies")
+    players = _players(players, variant)
     if sprt is not None and players != 2:
         raise UserError("--sprt works on 2-player pentanomial results: use --players 2")
     if sprt is not None and sprt[0] >= sprt[1]:
         raise UserError(f"--sprt {sprt[0]:g} {sprt[1]:g}: ELO0 must be below ELO1")
-    games, hands = _count(games, hands, "hands", 20_000)
-    rules = _rules(rule_pairs, rules_file)
+    if variant == "shanghai":
+        if hands is not None:
+            raise UserError("--hands: Shanghai is played in games of ten rounds; give --games")
+        games, hands = _count(games, hands, "games", 1_000)
+    else:
+        games, hands = _count(games, hands, "hands", 20_000)
+    rules = _rules(rule_pairs, rules_file, variant, players)
     try:
-        strategies = [load_strategy(f) for f in strategy_files]
+        strategies = [load_strategy(f, variant) for f in strategy_files]
     except StrategyError as e:
         raise UserError(str(e)) from None
     _report_dir(report_dir)
@@ -278,7 +327,8 @@ def compare(strategy_files, games, hands, players, seed, workers, out_dir, overw
         chunk_size = 1000 if games is not None else 4000
     console = Console(stderr=as_json)
     try:
-        result = run_compare(strategies, players, seed, rules, games, hands, workers, chunk_size, sprt, alpha, beta, out)
+        result = run_compare(strategies, players, seed, rules, games, hands, workers, chunk_size, sprt, alpha, beta, out,
+                             variant=variant)
     except KeyboardInterrupt:
         console.print(f"[yellow]interrupted: the finished pairs are in {out}/compare.json[/]")
         sys.exit(130)
@@ -328,6 +378,7 @@ def sweep(strategy_file, key, values, baseline, games, hands, players, seed, wor
     from .strategy import load_strategy, with_override
     from .sweep import render_sweep, run_sweep
 
+    players = _players(players, "basic")
     games, hands = _count(games, hands, "hands", 20_000)
     rules = _rules(rule_pairs, rules_file)
     items = [v.strip() for v in values.split(",") if v.strip()]

@@ -14,6 +14,11 @@ per block of k. A block's result is the mean over its k rotations:
 
 Blocks are independent, so means get t-intervals over blocks; the gain from
 pairing is the variance of single results over the variance of block means.
+
+Shanghai (``variant="shanghai"``) is played in games of ten rounds at 3-8
+players, with the same rotations: the score is A's share of each game's win
+(lowest total; ties share), points are penalty points (lower is better) per
+round and per game, and a "stalemate" is a round that ended with no winner.
 """
 
 from __future__ import annotations
@@ -30,9 +35,12 @@ import numpy as np
 from . import __version__
 from . import intervals as I
 from .core import basic as K
-from .results import SCHEMA_VERSION, ResultWriter, games_table, hands_table, seats_table, write_json_atomic
-from .rules import RULES_VERSION, BasicRules, rule_flags
-from .run import RunSpec, iter_chunks, warm_up
+from .core import shanghai as SK
+from .core.state import OUT_WIN
+from .results import SCHEMA_VERSION, ResultWriter, write_json_atomic
+from .rules import RULES_VERSION, BasicRules, ShanghaiRules, rule_flags
+from .run import RunSpec, chunk_tables, iter_chunks, warm_up
+from .shanghai_results import win_shares
 from .strategy import Strategy
 
 OUT_STALEMATE = (1, 2, 3)  # outcomes with no winner
@@ -58,14 +66,45 @@ class Blocks:
                 np.concatenate(self.by_seat) if self.by_seat else np.zeros((0, 0)))
 
 
-def _rotation_specs(a: Strategy, b: Strategy, players: int, seed: int, rules: BasicRules,
-                    games: int | None, hands: int | None) -> list[RunSpec]:
+def _rotation_specs(a: Strategy, b: Strategy, players: int, seed: int, rules: BasicRules | ShanghaiRules,
+                    games: int | None, hands: int | None, variant: str = "basic") -> list[RunSpec]:
     specs = []
     for r in range(players):
         seats = [b] * players
         seats[r] = a
-        specs.append(RunSpec(players, seats, seed, rules, games, hands))
+        specs.append(RunSpec(players, seats, seed, rules, games, hands, variant=variant))
     return specs
+
+
+def _fold_shanghai(blocks: Blocks, chunks: list, players: int) -> None:
+    """``_fold`` for Shanghai: rounds instead of hands, penalty points, shared game wins."""
+    k = players
+    n = len(chunks[0].games)
+    score = np.zeros((n, k))
+    pts = np.zeros((n, k))
+    rounds_in_block = np.zeros(n)
+    stale_in_block = np.zeros(n)
+    pgame = np.zeros((n, k))
+    for r, ch in enumerate(chunks):
+        rows = ch.hand_rows
+        idx = np.searchsorted(ch.games, rows[:, SK.RW_GAME])
+        blocks.hands += len(rows)
+        round_scores = ch.seat_rows[:, :, SK.SS_SCORE].astype(np.float64)
+        a_pts = round_scores[:, r]
+        b_pts = (round_scores.sum(axis=1) - a_pts) / (k - 1)
+        np.add.at(pts[:, r], idx, a_pts - b_pts)
+        np.add.at(rounds_in_block, idx, 1.0)
+        np.add.at(stale_in_block, idx, (rows[:, SK.RW_OUTCOME] != OUT_WIN).astype(np.float64))
+        totals = ch.game_rows.astype(np.float64)
+        score[:, r] = win_shares(ch.game_rows)[:, r]
+        pgame[:, r] = totals[:, r] - (totals.sum(axis=1) - totals[:, r]) / (k - 1)
+    blocks.score.append(score.mean(axis=1))
+    blocks.points_diff.append(pts.sum(axis=1))
+    blocks.block_hands.append(rounds_in_block)
+    blocks.block_stalemates.append(stale_in_block)
+    blocks.points_game.append(pgame.mean(axis=1))
+    blocks.single.append(score.ravel())
+    blocks.by_seat.append(score)
 
 
 def _fold(blocks: Blocks, chunks: list, players: int, games_mode: bool) -> None:
@@ -161,33 +200,27 @@ def sprt_words(s: dict, a: str, b: str) -> str:
     return f"no decision yet (LLR {s['llr']:.2f} within [{s['bounds'][0]:.2f}, {s['bounds'][1]:.2f}]); H0: {h0}; H1: {h1}"
 
 
-def play_pair(a: Strategy, b: Strategy, players: int, seed: int, rules: BasicRules, games: int | None,
-              hands: int | None, workers: int | None = None, chunk_size: int | None = None,
+def play_pair(a: Strategy, b: Strategy, players: int, seed: int, rules: BasicRules | ShanghaiRules,
+              games: int | None, hands: int | None, workers: int | None = None, chunk_size: int | None = None,
               sprt: tuple[float, float] | None = None, alpha: float = 0.05, beta: float = 0.05,
               writer: ResultWriter | None = None, pair_index: int = 0,
-              on_chunk: Callable[[int, int], None] | None = None) -> Blocks:
+              on_chunk: Callable[[int, int], None] | None = None, variant: str = "basic") -> Blocks:
     """Play the duplicate match of A against B; stop early when an SPRT decides."""
-    specs = _rotation_specs(a, b, players, seed, rules, games, hands)
+    specs = _rotation_specs(a, b, players, seed, rules, games, hands, variant)
     streams = [iter_chunks(s, chunk_size, workers) for s in specs]
     blocks = Blocks()
     done = 0
     for chunks in zip(*streams):
-        _fold(blocks, list(chunks), players, games is not None)
+        if variant == "shanghai":
+            _fold_shanghai(blocks, list(chunks), players)
+        else:
+            _fold(blocks, list(chunks), players, games is not None)
         if writer is not None:
             for r, ch in enumerate(chunks):
-                names = [s.name for s in specs[r].strategies]
-                ht = hands_table(ch.hand_rows, seed, players)
-                n = ht.num_rows
-                ht = ht.append_column("pair", _const(pair_index, n)).append_column("rotation", _const(r, n))
-                writer.write("hands", ht)
-                st = seats_table(ch.hand_rows, ch.seat_rows, names)
-                st = st.append_column("pair", _const(pair_index, st.num_rows)).append_column("rotation", _const(r, st.num_rows))
-                writer.write("seats", st)
-                if ch.game_rows is not None:
-                    gt = games_table(ch.games, ch.game_rows, players)
-                    gt = gt.append_column("pair", _const(pair_index, gt.num_rows)).append_column(
-                        "rotation", _const(r, gt.num_rows))
-                    writer.write("games", gt)
+                for name, table in chunk_tables(specs[r], ch).items():
+                    n = table.num_rows
+                    writer.write(name, table.append_column("pair", _const(pair_index, n))
+                                 .append_column("rotation", _const(r, n)))
         done += len(chunks[0].games)
         if on_chunk:
             on_chunk(done, blocks.hands)
@@ -204,12 +237,13 @@ def _const(value: int, n: int):
     return pa.array(np.full(n, value, dtype=np.int16))
 
 
-def compare(strategies: list[Strategy], players: int, seed: int, rules: BasicRules, games: int | None,
-            hands: int | None, workers: int | None = None, chunk_size: int | None = None,
+def compare(strategies: list[Strategy], players: int, seed: int, rules: BasicRules | ShanghaiRules,
+            games: int | None, hands: int | None, workers: int | None = None, chunk_size: int | None = None,
             sprt: tuple[float, float] | None = None, alpha: float = 0.05, beta: float = 0.05,
-            out_dir: Path | None = None, on_chunk: Callable[[int, int], None] | None = None) -> dict:
+            out_dir: Path | None = None, on_chunk: Callable[[int, int], None] | None = None,
+            variant: str = "basic") -> dict:
     """Every pair of ``strategies`` in a duplicate match; the whole result as one JSON-ready dict."""
-    warm_up(players)
+    warm_up(players, variant)
     writer = ResultWriter(out_dir) if out_dir else None
     start = time.perf_counter()
     pairs = []
@@ -218,7 +252,7 @@ def compare(strategies: list[Strategy], players: int, seed: int, rules: BasicRul
         for i, (x, y) in enumerate(itertools.combinations(range(len(strategies)), 2)):
             a, b = strategies[x], strategies[y]
             blocks = play_pair(a, b, players, seed, rules, games, hands, workers, chunk_size, sprt, alpha, beta,
-                               writer, i, on_chunk)
+                               writer, i, on_chunk, variant)
             pairs.append({"a": a.name, "b": b.name, "a_index": x, "b_index": y,
                           **summarise_pair(blocks, players, sprt, alpha, beta)})
         status = "complete"
@@ -231,7 +265,7 @@ def compare(strategies: list[Strategy], players: int, seed: int, rules: BasicRul
     wall = time.perf_counter() - start
     result = {
         "rummysim_version": __version__, "schema_version": SCHEMA_VERSION, "rules_version": RULES_VERSION,
-        "status": status, "variant": "basic", "players": players, "seed": seed,
+        "status": status, "variant": variant, "players": players, "seed": seed,
         "mode": "games" if games is not None else "hands", "count": games if games is not None else hands,
         "chunk_size": chunk_size,  # where an SPRT may stop: part of what reproduces it
         "rules": rules.as_dict(players), "rule_hash": rules.digest(players),
@@ -285,7 +319,10 @@ def reproduce_line(result: dict) -> str:
     hashes, hands played and wall time."""
     files = " ".join(s["source"] for s in result["strategies"])
     hashes = ", ".join(f"{s['name']} {s['sha256']}" for s in result["strategies"])
-    rules = "".join(f" {flag}" for flag in rule_flags(result["rules"], result["players"]))
+    variant = result.get("variant", "basic")
+    rules = "".join(f" {flag}" for flag in rule_flags(result["rules"], result["players"], variant))
+    if variant != "basic":
+        rules = f" --variant {variant}" + rules
     sprt = next((p["sprt"] for p in result["pairs"] if "sprt" in p), None)
     if sprt:
         rules += f" --sprt {sprt['elo0']:g} {sprt['elo1']:g} --alpha {sprt['alpha']:g} --beta {sprt['beta']:g}"
@@ -293,7 +330,8 @@ def reproduce_line(result: dict) -> str:
             rules += f" --chunk-size {result['chunk_size']}"
     return (f"rummysim compare {files} --players {result['players']} "
             f"--{result['mode']} {result['count']} --seed {result['seed']}{rules} | rummysim {result['rummysim_version']} | "
-            f"rules {result['rule_hash']} | strategies {hashes} | {sum(p['hands'] for p in result['pairs']):,} hands | "
+            f"rules {result['rule_hash']} | strategies {hashes} | {sum(p['hands'] for p in result['pairs']):,} "
+            f"{'rounds' if variant == 'shanghai' else 'hands'} | "
             f"{result['wall_seconds']:.1f} s")
 
 
@@ -307,8 +345,11 @@ def render(result: dict, console) -> None:
     from rich.table import Table
 
     k = result["players"]
+    shanghai = result.get("variant") == "shanghai"
+    unit = "round" if shanghai else "hand"
+    lower = " (penalty: lower is better)" if shanghai else ""
     for p in result["pairs"]:
-        t = Table(title=f"{p['a']} vs {p['b']}: {p['blocks']:,} duplicate blocks, {p['hands']:,} hands, {k} players",
+        t = Table(title=f"{p['a']} vs {p['b']}: {p['blocks']:,} duplicate blocks, {p['hands']:,} {unit}s, {k} players",
                   show_header=False)
         t.add_column("what")
         t.add_column("value (95% interval)", justify="right")
@@ -318,11 +359,12 @@ def render(result: dict, console) -> None:
                   f"{ws['estimate']:.4f} [{ws['ci95'][0]:.4f}, {ws['ci95'][1]:.4f}]")
         if "elo" in p:
             t.add_row("Elo difference", _fmt(p["elo"], digits=1))
-        t.add_row(f"points per hand, {p['a']} minus {p['b']}", _fmt(p["points_per_hand_diff"]))
+        t.add_row(f"points per {unit}, {p['a']} minus {p['b']}{lower}", _fmt(p["points_per_hand_diff"]))
         if "points_per_game_diff" in p:
-            t.add_row(f"points per game, {p['a']} minus {p['b']}", _fmt(p["points_per_game_diff"], digits=1))
+            t.add_row(f"points per game, {p['a']} minus {p['b']}{lower}", _fmt(p["points_per_game_diff"], digits=1))
         sr = p["stalemate_rate"]
-        t.add_row("stalemate rate", f"{100 * sr['estimate']:.2f}% [{100 * sr['ci95'][0]:.2f}, {100 * sr['ci95'][1]:.2f}]")
+        t.add_row("rounds with no winner" if shanghai else "stalemate rate",
+                  f"{100 * sr['estimate']:.2f}% [{100 * sr['ci95'][0]:.2f}, {100 * sr['ci95'][1]:.2f}]")
         if "pentanomial" in p:
             t.add_row("pairs " + " / ".join(p["pentanomial"]), " / ".join(f"{v:,}" for v in p["pentanomial"].values()))
         t.add_row("variance reduction from pairing", f"{p['variance_reduction']:.2f}x")

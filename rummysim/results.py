@@ -29,7 +29,7 @@ from .core import basic as K
 from .core.state import OUTCOMES
 
 SCHEMA_VERSION = 1
-TABLES = ("hands", "seats", "games")
+TABLES = ("hands", "rounds", "seats", "games")
 #: the record a command leaves beside its tables: one results directory holds one of them
 RECORDS = ("run.json", "compare.json", "sweep.json")
 

@@ -135,7 +135,8 @@ def rules_from_mapping(options: dict, source: str = "rule", variant: str = "basi
     values = {}
     for key, value in options.items():
         if key not in allowed:
-            raise RuleError(f"{source}: unknown {variant} rule option {key!r}; allowed: {', '.join(allowed)}")
+            which = " of Shanghai" if variant == "shanghai" else ""
+            raise RuleError(f"{source}: unknown rule option {key!r}{which}; allowed: {', '.join(allowed)}")
         try:
             values[key] = convert(key, value)
         except RuleError as e:

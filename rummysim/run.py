@@ -2,9 +2,10 @@
 
 ``simulate`` is the Python API (DataFrames back); ``run_to_dir`` is what
 ``rummysim run`` calls (Parquet chunk by chunk, constant memory). Both play
-chunks of game indices through ``core.basic.play_games`` with Numba threads;
-each hand depends only on (seed, game, hand), so the rows are the same for
-any number of workers and any chunk size.
+chunks of game indices through ``core.basic.play_games`` (or, for Shanghai,
+``core.shanghai.play_games``) with Numba threads; each hand or round depends
+only on (seed, game, hand or round), so the rows are the same for any number
+of workers and any chunk size.
 """
 
 from __future__ import annotations
@@ -22,11 +23,15 @@ import pyarrow as pa
 
 from . import __version__
 from .core import basic as K
-from .core.bots import N_PARAMS
 from .core import melds as M
+from .core import shanghai as SK
+from .core.bots import N_PARAMS
+from .core.shanghai_bots import N_SHANGHAI_PARAMS
+from .core.shanghai_state import ROUNDS
 from .results import (SCHEMA_VERSION, ResultWriter, games_table, hands_table, seats_table,
                       write_json_atomic)
-from .rules import RULES_VERSION, BasicRules
+from .rules import RULES_VERSION, BasicRules, ShanghaiRules
+from . import shanghai_results as SR
 from .strategy import Strategy, params_matrix
 from .summary import RunSummary
 
@@ -34,6 +39,7 @@ from .summary import RunSummary
 HAND_CAPACITY = 32
 DEFAULT_CHUNK_GAMES = 16384
 DEFAULT_CHUNK_HANDS = 131072
+DEFAULT_CHUNK_SHANGHAI_GAMES = 1024   # 10,240 rounds: a few seconds a chunk
 
 
 @dataclasses.dataclass
@@ -43,19 +49,28 @@ class RunSpec:
     players: int
     strategies: list[Strategy]
     seed: int = 0
-    rules: BasicRules = BasicRules()
-    games: int | None = None      # full games to the target ...
-    hands: int | None = None      # ... or independent hands
+    rules: BasicRules | ShanghaiRules | None = None   # None: the variant's defaults
+    games: int | None = None      # full games (to the target; Shanghai: ten rounds) ...
+    hands: int | None = None      # ... or independent hands (Basic Rummy only)
     first: int = 0                # first game index (lets a run be split across machines)
+    variant: str = "basic"
 
     def __post_init__(self):
+        if self.rules is None:
+            self.rules = BasicRules() if self.variant == "basic" else ShanghaiRules()
         if (self.games is None) == (self.hands is None):
             raise ValueError("give exactly one of games or hands")
         count = self.games if self.games is not None else self.hands
         if count <= 0:
             raise ValueError("the number of games or hands must be positive")
-        if self.players not in (2, 3, 4):
+        if self.variant == "basic" and self.players not in (2, 3, 4):
             raise ValueError(f"players = {self.players}: Basic Rummy takes 2, 3 or 4")
+        if self.variant == "shanghai":
+            if not 3 <= self.players <= 8:
+                raise ValueError(f"players = {self.players}: Shanghai Rummy takes 3 to 8")
+            if self.hands is not None:
+                raise ValueError("Shanghai is played in games of ten rounds: give --games, not --hands")
+            self.rules.check_players(self.players)
         if len(self.strategies) != self.players:
             raise ValueError("one strategy per seat")
 
@@ -66,7 +81,7 @@ class RunSpec:
     def describe(self) -> dict:
         """The canonical record of the run's inputs (written to run.json and reports)."""
         return {
-            "variant": "basic",
+            "variant": self.variant,
             "mode": "games" if self.games is not None else "hands",
             "count": self.count,
             "first": self.first,
@@ -110,7 +125,16 @@ def play_chunk(spec: RunSpec, games: np.ndarray, rules: np.ndarray, params: np.n
 
     Games longer than ``HAND_CAPACITY`` hands (rare) are replayed on their own
     with room for all their hands, and their rows put back in game order.
+    Shanghai games always have ten rounds: ``hand_rows`` holds the rounds and
+    ``game_rows`` the final totals int32[g, players].
     """
+    if spec.variant == "shanghai":
+        g, p = len(games), spec.players
+        round_rows = np.empty((g * ROUNDS, SK.ROUND_COLS), dtype=np.int32)
+        seat_rows = np.empty((g * ROUNDS, p, SK.SEAT_COLS), dtype=np.int32)
+        totals = np.empty((g, p), dtype=np.int32)
+        SK.play_games(spec.seed, games, p, rules, params, round_rows, seat_rows, totals)
+        return Chunk(round_rows, seat_rows, games, totals)
     single = spec.hands is not None
     hand_rows, seat_rows, game_rows, n_hands = _play(spec, games, rules, params, 1 if single else HAND_CAPACITY)
     long_games = np.flatnonzero(n_hands > HAND_CAPACITY)
@@ -130,26 +154,59 @@ def iter_chunks(spec: RunSpec, chunk_size: int | None = None, workers: int | Non
     rules = spec.rules.to_array(spec.players)
     params = params_matrix(spec.strategies)
     numba.set_num_threads(min(workers or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
-    size = chunk_size or (DEFAULT_CHUNK_HANDS if spec.hands is not None else DEFAULT_CHUNK_GAMES)
+    size = chunk_size or (DEFAULT_CHUNK_HANDS if spec.hands is not None else
+                          DEFAULT_CHUNK_SHANGHAI_GAMES if spec.variant == "shanghai" else DEFAULT_CHUNK_GAMES)
     for start in range(0, spec.count, size):
         games = np.arange(spec.first + start, spec.first + min(start + size, spec.count), dtype=np.int64)
         yield play_chunk(spec, games, rules, params)
 
 
-def warm_up(players: int) -> float:
+def warm_up(players: int, variant: str = "basic") -> float:
     """Compile (or load from the cache) the kernels outside any timing; returns the seconds it took."""
     start = time.perf_counter()
-    spec = RunSpec(players, [_WARM_STRATEGY] * players, hands=1)
+    if variant == "shanghai":
+        spec = RunSpec(players, [_WARM_SHANGHAI] * players, games=1, variant="shanghai")
+    else:
+        spec = RunSpec(players, [_WARM_STRATEGY] * players, hands=1)
     play_chunk(spec, np.zeros(1, dtype=np.int64), spec.rules.to_array(players), params_matrix(spec.strategies))
     return time.perf_counter() - start
 
 
 _WARM_STRATEGY = Strategy("warm-up", "", "builtin", "", tuple([0.0] * N_PARAMS))
+_WARM_SHANGHAI = Strategy("warm-up", "", "builtin", "", tuple([1.0] + [0.0] * (N_SHANGHAI_PARAMS - 1)))
+
+
+def new_summary(spec: RunSpec):
+    """The summary accumulator of the run's variant."""
+    names = [s.name for s in spec.strategies]
+    return SR.ShanghaiSummary(spec.players, names) if spec.variant == "shanghai" else RunSummary(spec.players, names)
+
+
+def add_chunk(summary, chunk: Chunk) -> None:
+    if isinstance(summary, SR.ShanghaiSummary):
+        summary.add(chunk.hand_rows, chunk.seat_rows, chunk.game_rows)
+    else:
+        summary.add(chunk.hand_rows, chunk.game_rows)
+
+
+def chunk_tables(spec: RunSpec, chunk: Chunk) -> dict[str, pa.Table]:
+    """The Arrow tables of one chunk, by file name (``hands``/``rounds``, ``seats``, ``games``)."""
+    names = [s.name for s in spec.strategies]
+    if spec.variant == "shanghai":
+        return {"rounds": SR.rounds_table(chunk.hand_rows, spec.seed, spec.players),
+                "seats": SR.seats_table(chunk.hand_rows, chunk.seat_rows, names),
+                "games": SR.games_table(chunk.games, chunk.game_rows, spec.players)}
+    out = {"hands": hands_table(chunk.hand_rows, spec.seed, spec.players),
+           "seats": seats_table(chunk.hand_rows, chunk.seat_rows, names)}
+    if chunk.game_rows is not None:
+        out["games"] = games_table(chunk.games, chunk.game_rows, spec.players)
+    return out
 
 
 @dataclasses.dataclass
 class Results:
-    """A run's results as DataFrames (schema in ``rummysim.results``) and its summary."""
+    """A run's results as DataFrames (schema in ``rummysim.results``, Shanghai in
+    ``rummysim.shanghai_results``: ``hands`` then holds the rounds) and its summary."""
 
     hands: pd.DataFrame
     seats: pd.DataFrame
@@ -160,33 +217,33 @@ class Results:
 
 def simulate(games: int | None = None, hands: int | None = None, players: int = 2,
              strategies: list[str] | tuple[str, ...] = ("greedy",), seed: int = 0,
-             rules: BasicRules | dict | None = None, workers: int | None = None,
-             chunk_size: int | None = None) -> Results:
+             rules: BasicRules | ShanghaiRules | dict | None = None, workers: int | None = None,
+             chunk_size: int | None = None, variant: str = "basic") -> Results:
     """Play ``games`` full games or ``hands`` independent hands and return the results in memory.
 
     >>> r = simulate(hands=1000, players=3, strategies=["greedy", "random", "greedy"], seed=7)
     >>> r.hands.outcome.value_counts()
+    >>> s = simulate(games=100, players=4, variant="shanghai")   # s.hands: one row per round
     """
     from .rules import rules_from_mapping
     from .strategy import seat_strategies
 
     if isinstance(rules, dict):
-        rules = rules_from_mapping(rules)
-    spec = RunSpec(players, seat_strategies(list(strategies), players), seed, rules or BasicRules(), games, hands)
-    names = [s.name for s in spec.strategies]
-    summary = RunSummary(players, names)
-    tables: dict[str, list[pa.Table]] = {"hands": [], "seats": [], "games": []}
-    warm_up(players)
+        rules = rules_from_mapping(rules, variant=variant)
+    spec = RunSpec(players, seat_strategies(list(strategies), players, variant), seed, rules, games, hands,
+                   variant=variant)
+    summary = new_summary(spec)
+    tables: dict[str, list[pa.Table]] = {"hands": [], "rounds": [], "seats": [], "games": []}
+    warm_up(players, variant)
     start = time.perf_counter()
     for chunk in iter_chunks(spec, chunk_size, workers):
-        summary.add(chunk.hand_rows, chunk.game_rows)
-        tables["hands"].append(hands_table(chunk.hand_rows, seed, players))
-        tables["seats"].append(seats_table(chunk.hand_rows, chunk.seat_rows, names))
-        if chunk.game_rows is not None:
-            tables["games"].append(games_table(chunk.games, chunk.game_rows, players))
+        add_chunk(summary, chunk)
+        for name, table in chunk_tables(spec, chunk).items():
+            tables[name].append(table)
     wall = time.perf_counter() - start
     frames = {k: pa.concat_tables(v).to_pandas() if v else pd.DataFrame() for k, v in tables.items()}
-    return Results(frames["hands"], frames["seats"], frames["games"], summary.as_dict(wall), spec.describe())
+    return Results(frames["rounds" if variant == "shanghai" else "hands"], frames["seats"], frames["games"],
+                   summary.as_dict(wall), spec.describe())
 
 
 def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_size: int | None = None,
@@ -194,26 +251,24 @@ def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_s
     """Play ``spec`` writing Parquet to ``out_dir`` chunk by chunk; return the ``run.json`` record.
 
     ``on_chunk(units_done, hands_done, seconds)`` is called after each chunk (progress;
-    seconds of play so far, compile time excluded).
+    seconds of play so far, compile time excluded; Shanghai counts rounds as hands).
     On KeyboardInterrupt the finished chunks stay, readable, and run.json says
     ``"status": "interrupted"`` with the counts done; the exception is re-raised.
     """
-    names = [s.name for s in spec.strategies]
-    summary = RunSummary(spec.players, names)
+    summary = new_summary(spec)
     record = {"rummysim_version": __version__, "schema_version": SCHEMA_VERSION, **spec.describe(),
               "status": "running", "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
               "workers": workers or numba.config.NUMBA_NUM_THREADS}
     write_json_atomic(out_dir / "run.json", record)
-    record["compile_seconds"] = round(warm_up(spec.players), 3)
+    record["compile_seconds"] = round(warm_up(spec.players, spec.variant), 3)
     writer = ResultWriter(out_dir)
     done = 0
+    played = 0
     start = time.perf_counter()
 
     def write(chunk: Chunk) -> int:
-        writer.write("hands", hands_table(chunk.hand_rows, spec.seed, spec.players))
-        writer.write("seats", seats_table(chunk.hand_rows, chunk.seat_rows, names))
-        if chunk.game_rows is not None:
-            writer.write("games", games_table(chunk.games, chunk.game_rows, spec.players))
+        for name, table in chunk_tables(spec, chunk).items():
+            writer.write(name, table)
         return len(chunk.games)
 
     # chunk k is written by one thread while the kernel (which releases the GIL) plays chunk k+1
@@ -223,10 +278,11 @@ def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_s
         for chunk in iter_chunks(spec, chunk_size, workers):
             if pending is not None:
                 done += pending.result()
-            summary.add(chunk.hand_rows, chunk.game_rows)  # counted with the write it goes with
+            add_chunk(summary, chunk)  # counted with the write it goes with
+            played += len(chunk.hand_rows)
             pending = pool.submit(write, chunk)
             if on_chunk:
-                on_chunk(done + len(chunk.games), summary.hands, time.perf_counter() - start)
+                on_chunk(done + len(chunk.games), played, time.perf_counter() - start)
         done += pending.result()
         pending = None
         record["status"] = "complete"
@@ -239,7 +295,8 @@ def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_s
         pool.shutdown()
         writer.close()
         wall = time.perf_counter() - start
-        record.update({"done": done, "hands_played": summary.hands, "wall_seconds": round(wall, 3),
+        record.update({"done": done, ("rounds_played" if spec.variant == "shanghai" else "hands_played"): played,
+                       "wall_seconds": round(wall, 3),
                        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "summary": summary.as_dict(wall)})
         write_json_atomic(out_dir / "run.json", record)
     return record

@@ -186,7 +186,8 @@ def load_strategy(name_or_path: str, variant: str = "basic") -> Strategy:
     if path.suffix != ".toml" and path.parent == Path("."):
         path = shipped / f"{name_or_path}.toml"
         if not path.exists():
-            raise StrategyError(f"unknown {variant} strategy {name_or_path!r}; shipped: "
+            which = " for Shanghai" if variant == "shanghai" else ""
+            raise StrategyError(f"unknown strategy {name_or_path!r}; shipped{which}: "
                                 f"{', '.join(builtin_names(variant))}, or give a .toml file")
     try:
         raw = path.read_bytes()

@@ -1,0 +1,273 @@
+"""A Shanghai round's trace, move by move, as JSON-ready events or readable text.
+
+``trace_round`` replays exactly the round that ``run --variant shanghai``
+recorded for the same seed, game, round, players, rules and strategies, with
+the kernel's event log on; ``play_round_position`` runs a hand-built position
+the same way (the rules tests use it).
+
+Events: those of Basic Rummy (``deal``, ``draw``, ``layoff``, ``discard``,
+``reshuffle``, ``end``) plus
+``{"event": "buy", "player": p, "card": c, "penalty": c2}``,
+``{"event": "contract", "player": p, "melds": [[cards], ...], "stands_for": [[...], ...]}`` and
+``{"event": "swap", "player": p, "meld": k, "card": c, "joker": "JK"}``.
+A joker is ``"JK"``; the card it stands for is given in a parallel field:
+``stands_for`` (one entry per card of each meld, ``None`` for a natural) in a
+contract, ``stands_for`` in a joker's lay-off. In a run a joker stands for
+the card of its position (``"H9"``); in a set for a card of the set's rank,
+written as the rank alone (``"9"``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import JOKER, RANKS, card_id, card_name
+from .core import shanghai as K
+from .core.contracts import card_at
+from .core.shanghai_state import (
+    MELD_RUN, MELD_SET, SI_BUYS_SEAT, SI_DISCARDER, SI_DOWN_TURN_SEAT, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_PILE_N,
+    SI_ROUND, SI_STOCK_N, SR_ACE_HIGH, T_COLS, T_HI, T_JOKER_POS, T_JOKERS, T_KIND, T_LO, T_NATURALS, T_OWNER, T_RANK, T_SUIT, T_SUIT_COUNT,
+)
+from .core.shanghai_table import meld_listing, meld_ok
+from .core.state import OUTCOMES
+from .shanghai_results import BONUSES
+
+
+def _names(cards) -> list[str]:
+    return [card_name(int(c)) for c in cards]
+
+
+def _hand_names(counts) -> list[str]:
+    return [card_name(c) for c in range(64) for _ in range(int(counts[c]))]
+
+
+def _stands_for(kind: int, suit_or_rank: int, pos: int) -> str:
+    """What a joker stands for: the card of a run position, or a set's rank."""
+    if kind == MELD_SET:
+        return RANKS[suit_or_rank]
+    return card_name(card_at(suit_or_rank, pos))
+
+
+def _deal_event(work, players: int, dealer: int) -> dict:
+    hands, ints, stock, pile = work[0], work[1], work[2], work[3]
+    n_stock, n_pile = int(ints[SI_STOCK_N]), int(ints[SI_PILE_N])
+    return {
+        "event": "deal",
+        "round": int(ints[SI_ROUND]),
+        "dealer": dealer,
+        "hands": [_hand_names(hands[p]) for p in range(players)],
+        "upcard": card_name(int(pile[n_pile - 1])) if n_pile else None,
+        "stock": _names(stock[:n_stock][::-1]),
+    }
+
+
+def _decode(ev: np.ndarray, n: int, table_kinds: dict) -> list[dict]:
+    """Kernel event rows -> events. ``table_kinds`` maps meld index -> (kind, suit or rank),
+    filled as contracts are decoded (a joker's lay-off needs its meld's kind)."""
+    out: list[dict] = []
+    for row in ev[:n]:
+        kind, player, card, meld, count = (int(x) for x in row[:5])
+        cards = [int(c) for c in row[K.EV_CARDS:K.EV_CARDS + count]]
+        if kind in (K.EV_DRAW_STOCK, K.EV_DRAW_DISCARD):
+            source = "stock" if kind == K.EV_DRAW_STOCK else "discard"
+            out.append({"event": "draw", "player": player, "source": source, "card": card_name(card)})
+        elif kind == K.EV_BUY:
+            out.append({"event": "buy", "player": player, "card": card_name(card), "penalty": card_name(cards[0])})
+        elif kind == K.EV_CONTRACT:
+            meld_kind, start = divmod(card, 16)
+            if meld_kind == MELD_RUN:
+                suit = next(c >> 4 for c in cards if c != JOKER)
+                stands = [_stands_for(MELD_RUN, suit, start + i) if c == JOKER else None for i, c in enumerate(cards)]
+                table_kinds[meld] = (MELD_RUN, suit)
+            else:
+                stands = [_stands_for(MELD_SET, start, 0) if c == JOKER else None for c in cards]
+                table_kinds[meld] = (MELD_SET, start)
+            if out and out[-1]["event"] == "contract" and out[-1]["player"] == player:
+                out[-1]["melds"].append(_names(cards))
+                out[-1]["stands_for"].append(stands)
+                out[-1]["table_melds"].append(meld)
+            else:
+                out.append({"event": "contract", "player": player, "melds": [_names(cards)],
+                            "stands_for": [stands], "table_melds": [meld]})
+        elif kind == K.EV_LAYOFF:
+            e = {"event": "layoff", "player": player, "card": card_name(card), "meld": meld}
+            if card == JOKER:
+                mk, sr = table_kinds[meld]
+                e["stands_for"] = _stands_for(mk, sr, cards[0])
+            out.append(e)
+        elif kind == K.EV_SWAP:
+            out.append({"event": "swap", "player": player, "meld": meld, "card": card_name(card), "joker": "JK"})
+        elif kind == K.EV_DISCARD:
+            out.append({"event": "discard", "player": player, "card": card_name(card)})
+        elif kind == K.EV_RESHUFFLE:
+            out.append({"event": "reshuffle", "stock": _names(cards)})
+    return out
+
+
+def _copy_work(work):
+    return tuple(_copy_work(w) if isinstance(w, tuple) else w.copy() for w in work)
+
+
+def _play_logged(seed, game, round_no, players, rules_array, params, work, first):
+    table_kinds = {}
+    table, n_table = work[4], int(work[1][SI_N_TABLE])
+    for k in range(n_table):
+        table_kinds[k] = (int(table[k, T_KIND]), int(table[k, T_SUIT] if table[k, T_KIND] == MELD_RUN else table[k, T_RANK]))
+    rows = 1024
+    while True:  # the log is sized for ordinary rounds; a longer one is played again with more room
+        ev = np.zeros((rows, K.EV_WIDTH), dtype=np.int16)
+        n_ev = np.zeros(1, dtype=np.int64)
+        round_row = np.zeros(K.ROUND_COLS, dtype=np.int32)
+        seat_rows = np.zeros((players, K.SEAT_COLS), dtype=np.int32)
+        trial = _copy_work(work)
+        K.finish_round(seed, game, round_no, players, rules_array, params, trial, first, round_row, seat_rows, ev, n_ev)
+        if n_ev[0] < rows:
+            break
+        rows *= 4
+    events = _decode(ev, int(n_ev[0]), table_kinds)
+    hands = trial[0]
+    events.append({
+        "event": "end",
+        "outcome": OUTCOMES[round_row[K.RW_OUTCOME]],
+        "winner": int(round_row[K.RW_WINNER]),
+        "bonus": BONUSES[round_row[K.RW_BONUS]],
+        "scores": [int(seat_rows[q, K.SS_SCORE]) for q in range(players)],
+        "hands": [_hand_names(hands[p]) for p in range(players)],
+    })
+    return events, round_row, seat_rows, trial
+
+
+def trace_round(seed: int, game: int, round_no: int, players: int, rules_array: np.ndarray,
+                params: np.ndarray) -> list[dict]:
+    """Every event of round ``round_no`` (1..10) of game ``game``, deal first and end last."""
+    work = K.new_work(players, rules_array)
+    first = K.start_round(seed, game, round_no, players, rules_array, work)
+    deal = _deal_event(work, players, (first + players - 1) % players)
+    events, _, _, _ = _play_logged(seed, game, round_no, players, rules_array, params, work, first)
+    return [deal] + events
+
+
+def parse_table_meld(text: str, ace_high: bool = True) -> np.ndarray:
+    """A table meld from text -> a meld row int64[T_COLS]. Naturals all of one rank make a set
+    (``"H8 S8 JK"``); otherwise a run in position order, jokers where they stand
+    (``"H5 JK H7"``, ``"HQ HK HA"``). ``ValueError`` if it is not a meld (rules 2.3)."""
+    ids = [card_id(t, allow_joker=True) for t in text.split()]
+    naturals = [c for c in ids if c != JOKER]
+    row = np.zeros(T_COLS, dtype=np.int64)
+    if not naturals:
+        raise ValueError(f"table meld {text!r}: no natural card")
+    row[T_JOKERS] = len(ids) - len(naturals)
+    row[T_NATURALS] = len(naturals)
+    if len({c & 15 for c in naturals}) == 1 and len(ids) >= 3:
+        row[T_KIND] = MELD_SET
+        row[T_RANK] = naturals[0] & 15
+        for c in naturals:
+            row[T_SUIT_COUNT + (c >> 4)] += 1
+    else:
+        row[T_KIND] = MELD_RUN
+        row[T_SUIT] = naturals[0] >> 4
+        i0 = next(i for i, c in enumerate(ids) if c != JOKER)
+        pos0 = naturals[0] & 15
+        if pos0 == 0 and i0 > 0:
+            pos0 = 13  # an ace after other cards is high
+        lo = pos0 - i0
+        row[T_LO], row[T_HI] = lo, lo + len(ids) - 1
+        for i, c in enumerate(ids):
+            p = lo + i
+            if c == JOKER:
+                row[T_JOKER_POS] |= 1 << p
+            elif c >> 4 != row[T_SUIT] or card_at(c >> 4, p) != c:
+                raise ValueError(f"table meld {text!r}: not a run in position order")
+    if not meld_ok(row, ace_high):
+        raise ValueError(f"table meld {text!r} is not a meld (rules 2.3)")
+    return row
+
+
+def play_round_position(players: int, round_no: int, hands: list[str], stock: str, pile: str,
+                        rules_array: np.ndarray, params: np.ndarray, table: list[tuple[int, str]] = (),
+                        first: int = 0, down: dict[int, int] | None = None, buys: dict[int, int] | None = None,
+                        discarder: int = -1, seed: int = 0) -> dict:
+    """Play a hand-built Shanghai position from seat ``first``'s turn to the end of the round.
+
+    ``hands`` one card string per seat (``JK`` for a joker); ``stock`` top card
+    first; ``pile`` bottom card first (its last card is the upcard, discarded by
+    ``discarder``); ``table`` the melds already laid as ``(owner, text)`` (see
+    ``parse_table_meld``); ``down`` seat -> own turn on which it went down (earlier
+    turns); ``buys`` seat -> buys already used this round. Cards the position does not
+    name are out of play (card conservation is not checked here).
+    Returns ``{"events", "outcome", "winner", "bonus", "scores", "hands", "turns",
+    "reshuffles", "seats"}``; ``seats`` holds the per-seat result rows.
+    """
+    work = K.new_work(players, rules_array)
+    hands_arr, ints, stock_arr, pile_arr, table_arr = work[:5]
+    K.start_round(seed, 0, round_no, players, rules_array, work)  # seeds the bot streams
+    hands_arr[:] = 0
+    ints[:] = 0
+    ints[SI_ROUND] = round_no
+    ints[SI_DISCARDER] = discarder
+    for p, h in enumerate(hands):
+        for t in h.split():
+            hands_arr[p, card_id(t, allow_joker=True)] += 1
+    for k, (owner, text) in enumerate(table):
+        table_arr[k] = parse_table_meld(text, bool(rules_array[SR_ACE_HIGH]))
+        table_arr[k, T_OWNER] = owner
+    ints[SI_N_TABLE] = len(table)
+    stock_ids = [card_id(t, allow_joker=True) for t in stock.split()]
+    pile_ids = [card_id(t, allow_joker=True) for t in pile.split()]
+    stock_arr[:len(stock_ids)] = stock_ids[::-1]
+    pile_arr[:len(pile_ids)] = pile_ids
+    ints[SI_STOCK_N], ints[SI_PILE_N] = len(stock_ids), len(pile_ids)
+    for p, turn in (down or {}).items():
+        ints[SI_DOWN_TURN_SEAT + p] = turn
+        ints[SI_OWN_TURNS_SEAT + p] = max(int(ints[SI_OWN_TURNS_SEAT + p]), turn)
+    for p, n in (buys or {}).items():
+        ints[SI_BUYS_SEAT + p] = n
+    events, round_row, seat_rows, work = _play_logged(seed, 0, round_no, players, rules_array, params, work, first)
+    end = events[-1]
+    table_now = work[4]
+    listing = np.zeros(64, dtype=np.int64)
+    melds = []
+    for k in range(int(work[1][SI_N_TABLE])):
+        n = meld_listing(table_now[k], listing)
+        melds.append(_names(listing[:n]))
+    return {
+        "events": events, "outcome": end["outcome"], "winner": end["winner"], "bonus": end["bonus"],
+        "scores": end["scores"], "hands": end["hands"], "turns": int(round_row[K.RW_TURNS]),
+        "reshuffles": int(round_row[K.RW_RESHUFFLES]), "seats": seat_rows.tolist(), "table": melds,
+    }
+
+
+def format_event(e: dict) -> str:
+    """One readable line per event."""
+    kind = e["event"]
+    if kind == "deal":
+        lines = [f"round {e['round']} deal: dealer seat {e['dealer']}, upcard {e['upcard']}, "
+                 f"{len(e['stock'])} cards in stock"]
+        lines += [f"  seat {p}: {' '.join(h)}" for p, h in enumerate(e["hands"])]
+        return "\n".join(lines)
+    if kind == "draw":
+        return f"seat {e['player']} draws {e['card']} from the {e['source']}" + (" pile" if e["source"] == "discard" else "")
+    if kind == "buy":
+        return f"seat {e['player']} buys {e['card']} (penalty card {e['penalty']})"
+    if kind == "contract":
+        shown = []
+        for meld, stands in zip(e["melds"], e["stands_for"]):
+            shown.append(" ".join(c if s is None else f"JK={s}" for c, s in zip(meld, stands)))
+        return f"seat {e['player']} lays down its contract: " + " | ".join(shown)
+    if kind == "layoff":
+        card = e["card"] if "stands_for" not in e else f"JK={e['stands_for']}"
+        return f"seat {e['player']} lays off {card} on meld {e['meld']}"
+    if kind == "swap":
+        return f"seat {e['player']} swaps {e['card']} for the joker of meld {e['meld']}"
+    if kind == "discard":
+        return f"seat {e['player']} discards {e['card']}"
+    if kind == "reshuffle":
+        return f"stock ran out: the discard pile less its top card becomes the stock ({len(e['stock'])} cards)"
+    left = "; ".join(f"seat {p}: {' '.join(h) or '-'}" for p, h in enumerate(e["hands"]))
+    scores = ", ".join(f"seat {p} {s:+d}" for p, s in enumerate(e["scores"]))
+    if e["outcome"] == "win":
+        bonus = {"none": "", "one_turn": " in one turn", "one_turn_no_joker": " in one turn without a joker"}[e["bonus"]]
+        head = f"seat {e['winner']} goes out{bonus}"
+    else:
+        head = f"round ends with no winner: {e['outcome'].replace('_', ' ')}"
+    return f"{head}; scores {scores}\n  cards left: {left}"
