@@ -230,14 +230,18 @@ def render(summary: dict, console) -> None:
     for s in summary["by_seat"]:
         seats.add_row(str(s["seat"]), s["strategy"], mean(s["mean_total"]), pct(s["win_share"]))
     console.print(seats)
-    rounds = Table(title="Per round (95% intervals)")
-    for col in ("round", "contract met", "went out", "one-turn bonus", "no winner", "mean penalty",
-                "buys/seat", "reshuffles"):
+    def short(d: dict, scale: float = 100.0, digits: int = 1) -> str:
+        lo, hi = d["ci95"]
+        return f"{scale * d['estimate']:.{digits}f} [{scale * lo:.{digits - 1 if digits else 0}f},{scale * hi:.{digits - 1 if digits else 0}f}]"
+
+    rounds = Table(title="Per round: rates in % and means, with 95% intervals (no winner = 100 - went out)")
+    for col in ("round", "contract met %", "went out %", "one-turn bonus %", "penalty of losers",
+                "buys per seat", "reshuffles"):
         rounds.add_column(col, justify="right")
     for r in summary["per_round"]:
-        rounds.add_row(str(r["round"]), pct(r["contract_met_rate"]), pct(r["went_out_rate"]),
-                       pct(r["one_turn_bonus_rate"]), pct(r["no_winner_rate"]), mean(r["mean_penalty"]),
-                       mean(r["buys_per_seat"], 2), mean(r["reshuffles"], 2))
+        rounds.add_row(str(r["round"]), short(r["contract_met_rate"]), short(r["went_out_rate"]),
+                       short(r["one_turn_bonus_rate"]), short(r["mean_penalty"], 1.0),
+                       short(r["buys_per_seat"], 1.0, 2), short(r["reshuffles"], 1.0, 2))
     console.print(rounds)
     o = summary["outcomes"]
     console.print(f"rounds ended with nothing left to draw: {o['stalemate_stock']['count']:,}; "

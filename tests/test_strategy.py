@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from rummysim.core import bots as B
-from rummysim.strategy import SPEC, StrategyError, builtin_names, load_strategy, seat_strategies
+from rummysim.strategy import SHANGHAI_SPEC, SPEC, StrategyError, builtin_names, load_strategy, seat_strategies
 
 HEAD = 'name = "t"\nvariant = "basic"\ndescription = "test"\n'
 
@@ -99,9 +99,11 @@ def test_seat_strategies_counts():
         seat_strategies(["greedy", "random"], 4)
 
 
-def test_readme_documents_every_key_with_its_default():
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
-    for p in SPEC:
+@pytest.mark.parametrize("spec, section", [(SPEC, "## Strategies"), (SHANGHAI_SPEC, "### Shanghai strategies")])
+def test_readme_documents_every_key_with_its_default(spec, section):
+    text = (Path(__file__).parents[1] / "README.md").read_text()
+    readme = text[text.index(section):]
+    for p in spec:
         row = re.search(rf"^\| `{re.escape(p.key)}` \|[^\n]*$", readme, re.M)
         assert row, f"README lacks a row for {p.key}"
         cells = [c.strip() for c in row.group(0).strip("|").split("|")]
@@ -110,3 +112,30 @@ def test_readme_documents_every_key_with_its_default():
             assert all(f"`{c}`" in cells[2] for c in p.choices)
         else:
             assert cells[2] == f"{p.low:g}-{p.high:g}"
+
+
+def test_shipped_shanghai_strategies_load_with_their_own_keys():
+    from rummysim.core.shanghai_bots import N_SHANGHAI_PARAMS, SP_BUY_MAX_CARDS, SP_DOWN, SP_RANDOM
+
+    names = builtin_names("shanghai")
+    assert {"random", "greedy", "buyer", "patient", "expert"} <= set(names)
+    loaded = {n: load_strategy(n, "shanghai") for n in names}
+    for n, s in loaded.items():
+        assert s.name == n and s.source == n and len(s.params) == N_SHANGHAI_PARAMS
+    assert loaded["random"].params[SP_RANDOM] == 1
+    assert loaded["patient"].params[SP_DOWN] == 1 and loaded["greedy"].params[SP_DOWN] == 0
+    assert loaded["buyer"].params[SP_BUY_MAX_CARDS] == 0 and loaded["greedy"].params[SP_BUY_MAX_CARDS] == 14
+
+
+@pytest.mark.parametrize("body, message", [
+    ('[buy]\nmode = "always"\n', "key 'buy.mode' = 'always': allowed 'never' or 'helps'"),
+    ('[buy]\nkeep = -1\n', "key 'buy.keep' = -1: allowed an integer from 0 to 100"),
+    ('[meld]\nmode = "at_once"\n', "unknown key 'meld.mode'; allowed: bot, draw.mode"),
+    ('[down]\nabandon_turn = "soon"\n', "key 'down.abandon_turn' = 'soon'"),
+])
+def test_bad_shanghai_strategy_file_names_file_key_and_what_is_allowed(tmp_path, body, message):
+    f = tmp_path / "mine.toml"
+    f.write_text('name = "mine"\nvariant = "shanghai"\ndescription = "x"\n' + body)
+    with pytest.raises(StrategyError) as e:
+        load_strategy(str(f), "shanghai")
+    assert str(e.value).startswith(f"{f}: ") and message in str(e.value)
