@@ -165,3 +165,31 @@ def test_rule_values_are_bounded(capsys, tmp_path):
     bad.write_text("rules = 5\n")
     code, _, err = run_cli(["run", "--hands", "5", "--rules-file", str(bad), "--out", str(tmp_path / "o")], capsys)
     assert code == 2 and "must be a table" in err
+
+
+def test_shanghai_run_then_replay_reproduces_its_rounds(capsys, tmp_path):
+    out = tmp_path / "sh"
+    code, stdout, err = run_cli(["run", "--variant", "shanghai", "--games", "6", "--players", "3", "--seed", "5",
+                                 "--strategy", "greedy", "--strategy", "buyer", "--strategy", "random",
+                                 "--out", str(out), "--json"], capsys)
+    assert code == 0, err
+    record = json.loads(stdout)
+    assert record["variant"] == "shanghai" and record["status"] == "complete" and record["rounds_played"] == 60
+    rounds = pd.read_parquet(out / "rounds.parquet")
+    seats = pd.read_parquet(out / "seats.parquet")
+    games = pd.read_parquet(out / "games.parquet")
+    assert len(rounds) == 60 and len(seats) == 180 and len(games) == 6
+    totals = seats.groupby(["game", "seat"]).score.sum().unstack()
+    assert (totals.to_numpy() == games[[f"total_{q}" for q in range(3)]].to_numpy()).all()
+    for game, round_no in ((0, 1), (4, 8)):
+        code, stdout, err = run_cli(["replay", "--from", str(out), "--game", str(game), "--round", str(round_no),
+                                     "--json"], capsys)
+        assert code == 0, err
+        events = [json.loads(line) for line in stdout.splitlines()]
+        assert events[0]["event"] == "deal" and events[0]["round"] == round_no
+        end = events[-1]
+        row = rounds[(rounds.game == game) & (rounds["round"] == round_no)].iloc[0]
+        assert end["outcome"] == row.outcome and end["winner"] == row.winner
+        expect = seats[(seats.game == game) & (seats["round"] == round_no)].sort_values("seat").score.tolist()
+        assert end["scores"] == expect
+        assert sum(e["event"] == "buy" for e in events) == row.buys
