@@ -104,52 +104,100 @@ ACT_SWAP = 2
 STALL_RESHUFFLES = 3
 
 
+# layout of the greedy laying's work array (int64[WORK_SIZE]): per suit and level, the positions held
+# at least level + 1 times (bit 13: the ace above the king); then the naturals held of each rank
+W_LEVELS = 0       # + 3 * suit + level
+W_RANKS = 12       # + rank
+W_COPY = 25        # a second copy of both, for the second order
+WORK_SIZE = 50
+
+
 @njit(cache=True)
-def _greedy_melds(counts, round_no, ace_high, runs_first, left):
-    """Lay the contract's melds one by one on ``left`` (a copy of ``counts``), each on the
-    window or rank that misses fewest cards given the cards the earlier ones took; runs
-    first or sets first. Returns ``(cards missing, of them how many jokers could fill)``."""
+def _levels(counts, ace_high, work):
+    """Fill ``work[:W_COPY]`` from ``counts`` int64[64] (copies beyond three are not needed:
+    a contract has at most three runs)."""
+    for r in range(13):
+        work[W_RANKS + r] = counts[r] + counts[16 + r] + counts[32 + r] + counts[48 + r]
+    for s in range(4):
+        m0 = 0
+        m1 = 0
+        m2 = 0
+        for r in range(13):
+            c = counts[16 * s + r]
+            if c > 0:
+                m0 |= 1 << r
+                if c > 1:
+                    m1 |= 1 << r
+                    if c > 2:
+                        m2 |= 1 << r
+        if ace_high:
+            m0 |= (m0 & 1) << 13
+            m1 |= (m1 & 1) << 13
+            m2 |= (m2 & 1) << 13
+        work[W_LEVELS + 3 * s] = m0
+        work[W_LEVELS + 3 * s + 1] = m1
+        work[W_LEVELS + 3 * s + 2] = m2
+
+
+@njit(cache=True, inline="always")
+def _take_positions(work, base, s, w):
+    """Take one copy of each held position of ``w`` (bitmask) of suit ``s``; returns the
+    positions taken at level 0."""
+    i = base + W_LEVELS + 3 * s
+    taken = work[i] & w
+    work[i] = (work[i] & ~w) | (work[i + 1] & w)
+    work[i + 1] = (work[i + 1] & ~w) | (work[i + 2] & w)
+    work[i + 2] &= ~w
+    return taken
+
+
+@njit(cache=True)
+def _greedy_melds(work, base, round_no, ace_high, runs_first):
+    """Lay the contract's melds one by one on the levels and rank counts at ``work[base:]``,
+    each on the window or rank that misses fewest cards given the cards the earlier ones took;
+    runs first or sets first. Returns ``(cards missing, of them how many jokers could fill)``."""
     n_sets = CONTRACTS[round_no, 0]
     n_runs = CONTRACTS[round_no, 1]
     length = CONTRACTS[round_no, 2]
-    left[:] = counts
     missing = 0
     fillable = 0
-    run_suit = np.full(3, -1, dtype=np.int64)
-    run_lo = np.zeros(3, dtype=np.int64)
+    suit0 = -1
+    lo0 = -1
+    suit1 = -1
+    lo1 = -1
+    top = 13 if ace_high else 12
+    window = (1 << length) - 1
+    ranks = base + W_RANKS
     for phase in range(2):
         if (phase == 0) == runs_first:
-            top = 13 if ace_high else 12
-            window = (1 << length) - 1
             for t in range(n_runs):
                 best = length + 1
                 best_s = 0
                 best_lo = 0
                 for s in range(4):
-                    held = 0
-                    for r in range(13):
-                        if left[16 * s + r] > 0:
-                            held |= 1 << r
-                    if held & 1 and ace_high:
-                        held |= 1 << 13
+                    held = work[base + W_LEVELS + 3 * s]
                     for lo in range(0, top - length + 2):
-                        joins = False
-                        for u in range(t):  # two runs of a suit must not touch (2.2)
-                            if run_suit[u] == s and (run_lo[u] + length == lo or lo + length == run_lo[u]):
-                                joins = True
-                        if joins:
+                        # two runs of a suit must not touch (2.2)
+                        if (s == suit0 and (lo0 + length == lo or lo + length == lo0)) or (
+                                s == suit1 and (lo1 + length == lo or lo + length == lo1)):
                             continue
                         v = length - popcount(U64(held & (window << lo)))
                         if v < best:
                             best = v
                             best_s = s
                             best_lo = lo
-                run_suit[t] = best_s
-                run_lo[t] = best_lo
-                for pos in range(best_lo, best_lo + length):
-                    c = 16 * best_s + (0 if pos == 13 else pos)
-                    if left[c] > 0:
-                        left[c] -= 1
+                if t == 0:
+                    suit0, lo0 = best_s, best_lo
+                else:
+                    suit1, lo1 = best_s, best_lo
+                w = window << best_lo
+                if ace_high:
+                    w |= ((w >> 13) & 1) | ((w & 1) << 13)  # the ace is one card at both ends
+                taken = _take_positions(work, base, best_s, w) & 0x1FFF
+                while taken:
+                    r = popcount(U64((taken & -taken) - 1))
+                    work[ranks + r] -= 1
+                    taken &= taken - 1
                 missing += best
                 fillable += min(best, length - best)
         else:
@@ -157,15 +205,21 @@ def _greedy_melds(counts, round_no, ace_high, runs_first, left):
                 best_r = 0
                 best_c = -1
                 for r in range(13):
-                    c = left[r] + left[16 + r] + left[32 + r] + left[48 + r]
-                    if c > best_c:
-                        best_c = c
+                    if work[ranks + r] > best_c:
+                        best_c = work[ranks + r]
                         best_r = r
                 take = min(best_c, 3)
-                for s in range(4):
-                    while take > 0 and left[16 * s + best_r] > 0:
-                        left[16 * s + best_r] -= 1
+                work[ranks + best_r] -= take
+                bit = 1 << best_r
+                if ace_high and best_r == 0:
+                    bit |= 1 << 13
+                s = 0
+                while take > 0:
+                    if work[base + W_LEVELS + 3 * s] & bit:
+                        _take_positions(work, base, s, bit)
                         take -= 1
+                    else:
+                        s += 1
                 missing += 3 - min(best_c, 3)
                 fillable += min(3 - min(best_c, 3), best_c)
     return missing, fillable
@@ -176,13 +230,16 @@ def distance(counts, round_no, ace_high):
     """Cards still missing from the contract of ``round_no`` after the jokers held fill what they
     may (``counts`` int64[64], jokers at 63). 0 means the greedy laying found is a witness: the
     exact solver will lay the contract."""
-    left = np.empty(64, dtype=np.int64)
-    best = 1 << 30
-    for runs_first in (True, False):
-        missing, fillable = _greedy_melds(counts, round_no, ace_high, runs_first, left)
+    work = np.empty(WORK_SIZE, dtype=np.int64)
+    _levels(counts, ace_high, work)
+    two_orders = CONTRACTS[round_no, 0] > 0 and CONTRACTS[round_no, 1] > 0
+    if two_orders:
+        work[W_COPY:] = work[:W_COPY]
+    missing, fillable = _greedy_melds(work, 0, round_no, ace_high, True)
+    best = missing - min(counts[JOKER], fillable)
+    if two_orders:  # with one kind of meld the order does not matter
+        missing, fillable = _greedy_melds(work, W_COPY, round_no, ace_high, False)
         best = min(best, missing - min(counts[JOKER], fillable))
-        if CONTRACTS[round_no, 0] == 0 or CONTRACTS[round_no, 1] == 0:
-            break  # one kind of meld: the order does not matter
     return best
 
 
