@@ -144,9 +144,9 @@ def run(variant, games, hands, players, strategy_names, seed, workers, out_dir, 
 
 def _report_dir(report_dir):
     """Check a --report directory before playing, so a bad one fails at once."""
-    from .report import ReportError, prepare_report_dir
-
     if report_dir is not None:
+        from .report import ReportError, prepare_report_dir
+
         try:
             prepare_report_dir(report_dir)
         except ReportError as e:

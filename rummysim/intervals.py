@@ -13,17 +13,25 @@ Every function that takes ``level`` uses it as the two-sided coverage.
 
 from __future__ import annotations
 
+from statistics import NormalDist
 from typing import Callable
 
 import numpy as np
-from scipy import stats
+
+
+def _scipy_stats():
+    """``scipy.stats``, imported on first use: it takes a second to import and ``run`` needs none of it."""
+    from scipy import stats
+
+    return stats
 
 PAIR_BINS = ("LL", "LD", "DD+WL", "DW", "WW")
 _PAIR_VALUES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])  # pair score / 2, per game
 
 
 def _z(level: float) -> float:
-    return float(stats.norm.ppf(0.5 + level / 2))
+    """The standard normal quantile of a two-sided ``level`` (the standard library's: no scipy needed)."""
+    return NormalDist().inv_cdf(0.5 + level / 2)
 
 
 def wilson(successes, n, level: float = 0.95):
@@ -61,7 +69,7 @@ def mean_ci(values, level: float = 0.95) -> tuple[float, float, float]:
     mean = float(v.mean())
     if v.size < 2:
         return mean, float("nan"), float("nan")
-    half = stats.t.ppf(0.5 + level / 2, v.size - 1) * v.std(ddof=1) / np.sqrt(v.size)
+    half = _scipy_stats().t.ppf(0.5 + level / 2, v.size - 1) * v.std(ddof=1) / np.sqrt(v.size)
     return mean, float(mean - half), float(mean + half)
 
 
@@ -85,7 +93,7 @@ def ratio_ci(n_blocks: int, sum_y: float, sum_m: float, sum_yy: float, sum_ym: f
     if n_blocks < 2:
         return float(r), float("nan"), float("nan")
     resid = max(sum_yy - 2 * r * sum_ym + r * r * sum_mm, 0.0)
-    half = stats.t.ppf(0.5 + level / 2, n_blocks - 1) * np.sqrt(n_blocks / (n_blocks - 1) * resid) / abs(sum_m)
+    half = _scipy_stats().t.ppf(0.5 + level / 2, n_blocks - 1) * np.sqrt(n_blocks / (n_blocks - 1) * resid) / abs(sum_m)
     return float(r), float(r - half), float(r + half)
 
 
@@ -241,7 +249,7 @@ def two_sided_p(estimate, se, dof=None):
     standard error: Student-t with ``dof`` degrees of freedom, or normal when
     ``dof`` is None. Vectorised; returns a float for scalar input."""
     t = np.abs(np.asarray(estimate, dtype=float) / np.asarray(se, dtype=float))
-    p = 2 * (stats.norm.sf(t) if dof is None else stats.t.sf(t, dof))
+    p = 2 * (_scipy_stats().norm.sf(t) if dof is None else _scipy_stats().t.sf(t, dof))
     return float(p) if np.ndim(p) == 0 else p
 
 

@@ -14,12 +14,14 @@ import dataclasses
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import numba
 import numpy as np
-import pandas as pd
 import pyarrow as pa
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from . import __version__
 from .core import basic as K
@@ -225,6 +227,8 @@ def simulate(games: int | None = None, hands: int | None = None, players: int = 
     >>> r.hands.outcome.value_counts()
     >>> s = simulate(games=100, players=4, variant="shanghai")   # s.hands: one row per round
     """
+    import pandas as pd
+
     from .rules import rules_from_mapping
     from .strategy import seat_strategies
 
