@@ -50,8 +50,9 @@ def wilson(successes, n, level: float = 0.95):
         denom = 1 + z * z / m
         centre = (p + z * z / (2 * m)) / denom
         half = z / denom * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m))
-    lo = np.where(m > 0, np.clip(centre - half, 0.0, 1.0), np.nan)
-    hi = np.where(m > 0, np.clip(centre + half, 0.0, 1.0), np.nan)
+    # at k = 0 (k = n) the lower (upper) bound is exactly 0 (1): no rounding left over
+    lo = np.where(m > 0, np.where(k == 0, 0.0, np.clip(centre - half, 0.0, 1.0)), np.nan)
+    hi = np.where(m > 0, np.where(k == m, 1.0, np.clip(centre + half, 0.0, 1.0)), np.nan)
     if lo.ndim == 0:
         return float(lo), float(hi)
     return lo, hi
