@@ -3,7 +3,9 @@
 ``write_report`` writes to its directory ``report.html`` (self-contained:
 figures embedded as base64 PNG data URIs, the only style inline, no script,
 no external reference), every figure as a PNG and every table as CSV (full
-precision) and Markdown (formatted, with 95% intervals). Figures are drawn on
+precision) and Markdown (formatted, with 95% intervals). Shanghai results get
+their own sections (``shanghai_stats``): per round and per game, and for a
+comparison the same headline, forest plot and crosstable. Figures are drawn on
 matplotlib ``Figure`` objects with the Agg canvas, never through pyplot's
 global state.
 """
@@ -25,6 +27,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
+from . import shanghai_stats as H
 from . import stats as S
 from .results import writable_dir
 from .rules import rule_flags
@@ -62,15 +65,16 @@ def reproduce_line(res: S.SavedResults) -> str:
     args = [_strategy_arg(s) for s in m["strategies"]]
     if len(set(args)) == 1:
         args = args[:1]
+    variant = [] if res.variant == "basic" else [f"--variant {res.variant}"]
     command = " ".join([f"rummysim run --players {m['players']}",
-                        f"--{m['mode']} {m['count']} --seed {m['seed']}", *(f"--strategy {a}" for a in args),
-                        *rule_flags(m["rules"], m["players"])])
+                        f"--{m['mode']} {m['count']} --seed {m['seed']}", *variant, *(f"--strategy {a}" for a in args),
+                        *rule_flags(m["rules"], m["players"], res.variant)])
     parts = [command, f"rummysim {m.get('rummysim_version', '?')}",
              f"rules {m['rule_hash']} (rules version {m.get('rules_version', '?')})",
              "strategies " + ", ".join(dict.fromkeys(f"{s['name']} {s['sha256']}" for s in m["strategies"]))]
     if m.get("first"):
         parts.append(f"first game index {m['first']} (Python API only)")
-    parts.append(f"{m.get('hands_played', res.hands_played()):,} hands")
+    parts.append(f"{m.get(f'{res.unit}s_played', res.hands_played()):,} {res.unit}s")
     if "wall_seconds" in m:
         parts.append(f"{m['wall_seconds']:.1f} s")
     if m.get("status", "complete") != "complete":
@@ -95,7 +99,7 @@ def _scope(res: S.SavedResults) -> str:
         names = [s["name"] for s in m["strategies"]]
         what = f"{names[0]} in every seat" if len(set(names)) == 1 else " vs ".join(names)
     count = f"{m['count']:,} {m['mode']}" + (" per rotation" if res.kind == "compare" else "")
-    return f"{what}, {res.players} players, {count} ({hands:,} hands), seed {m['seed']}"
+    return f"{what}, {res.players} players, {count} ({hands:,} {res.unit}s), seed {m['seed']}"
 
 
 def _pct(x: float, digits: int = 2) -> str:
@@ -157,11 +161,13 @@ def markdown(df: pd.DataFrame) -> str:
 
 # ---------------------------------------------------------------- figures
 
-def _figure(width: float = 9.0, height: float = 4.8, cols: int = 1) -> tuple[Figure, list]:
+def _figure(width: float = 9.0, height: float = 4.8, cols: int = 1, rows: int = 1,
+            sharex: bool = False) -> tuple[Figure, list]:
+    """A figure and its axes, row by row."""
     fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
-    axes = fig.subplots(1, cols)
-    return fig, list(np.atleast_1d(axes))
+    axes = fig.subplots(rows, cols, sharex=sharex)
+    return fig, list(np.atleast_1d(axes).ravel())
 
 
 def _title(fig: Figure, what: str, res: S.SavedResults, how: str) -> None:
@@ -187,31 +193,40 @@ def _errorbar(ax, x, est, lo, hi, horizontal: bool = False, **kw) -> None:
         ax.errorbar(x, est, yerr=err, fmt="o", capsize=4, **kw)
 
 
+def _seat_panel(ax, res: S.SavedResults, seats: pd.DataFrame, col: str, ylabel: str, xlabel: str,
+                even: str | None, scale: float = 100, fmt: str = "{:.2f}%", dodge: bool = True) -> None:
+    """One estimate per seat (and strategy, side by side if ``dodge``; a run has one strategy per seat) with
+    its interval bars, written beside each point, and a dashed line at the even share 1/k labelled ``even``
+    (none if None)."""
+    strategies = list(dict.fromkeys(seats["strategy"]))
+    width = 0.8 / len(strategies) if dodge else 0.0
+    for i, strategy in enumerate(strategies):
+        rows = seats[seats["strategy"] == strategy]
+        x = rows["seat"].to_numpy() + (i - (len(strategies) - 1) / 2) * width
+        _errorbar(ax, x, scale * rows[col], scale * rows[f"{col}_lo"], scale * rows[f"{col}_hi"],
+                  color=COLORS[i % len(COLORS)], label=strategy)
+        for xi, e in zip(x, rows[col]):
+            ax.annotate(fmt.format(scale * e), (xi, scale * e), textcoords="offset points", xytext=(8, 0),
+                        va="center", fontsize=8)
+    if even is not None:
+        ax.axhline(100 / res.players, color="grey", linestyle="--", linewidth=1, label=even)
+    ax.set_xticks(range(res.players), [f"seat {q}" for q in range(res.players)])
+    ax.set_xlim(-0.6, res.players - 0.4)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8, loc="best")
+
+
 def fig_win_rate_by_seat(res: S.SavedResults, seats: pd.DataFrame) -> Figure:
     """Hand (and, for full games, game) win rate per seat with Wilson intervals and the 1/k line."""
     has_games = "game_win_rate" in seats.columns
     fig, axes = _figure(10 if has_games else 8, 4.8, 2 if has_games else 1)
-    strategies = list(dict.fromkeys(seats["strategy"]))
     panels = [("win_rate", "hands won (% of hands played in the seat)")]
     if has_games:
         panels.append(("game_win_rate", "games won (% of games)"))
     for ax, (col, ylabel) in zip(axes, panels):
-        width = 0.8 / len(strategies)
-        for i, strategy in enumerate(strategies):
-            rows = seats[seats["strategy"] == strategy]
-            x = rows["seat"].to_numpy() + (i - (len(strategies) - 1) / 2) * width
-            _errorbar(ax, x, 100 * rows[col], 100 * rows[f"{col}_lo"], 100 * rows[f"{col}_hi"],
-                      color=COLORS[i % len(COLORS)], label=strategy)
-            for xi, e in zip(x, rows[col]):
-                ax.annotate(f"{100 * e:.2f}%", (xi, 100 * e), textcoords="offset points", xytext=(8, 0),
-                            va="center", fontsize=8)
-        ax.axhline(100 / res.players, color="grey", linestyle="--", linewidth=1,
-                   label=_even_label(res.players))
-        ax.set_xticks(range(res.players), [f"seat {q}" for q in range(res.players)])
-        ax.set_xlim(-0.6, res.players - 0.4)
-        ax.set_xlabel("seat (the starting seat rotates with the deal)")
-        ax.set_ylabel(ylabel)
-        ax.legend(fontsize=8, loc="best")
+        _seat_panel(ax, res, seats, col, ylabel, "seat (the starting seat rotates with the deal)",
+                    _even_label(res.players))
     _title(fig, "Win rate by seat", res, "points: estimate, bars: 95% Wilson interval")
     return fig
 
@@ -242,14 +257,22 @@ def fig_hand_endings(res: S.SavedResults, endings: pd.DataFrame) -> Figure:
     return fig
 
 
-def _histogram(ax, dist: pd.DataFrame, xlabel: str, ylabel: str) -> str:
-    """Bars of a value -> count table as % of the total, cut at ``HIST_COVER``; returns what was cut, in words."""
+def _histogram(ax, dist: pd.DataFrame, xlabel: str, ylabel: str, bin_width: int = 1) -> str:
+    """Bars of a value -> count table as % of the total, cut at ``HIST_COVER``; returns what was cut, in words.
+
+    With ``bin_width`` > 1 a bar sums that many values from the smallest on;
+    the mean and median lines are those of the values themselves.
+    """
     counts = dist["count"].to_numpy()
     values = dist["value"].to_numpy()
     n = counts.sum()
     cut = values[min(np.searchsorted(np.cumsum(counts) / n, HIST_COVER), len(values) - 1)]
     shown = values <= cut
-    ax.bar(values[shown], 100 * counts[shown] / n, width=1.0, color=COLORS[0], alpha=0.75, edgecolor="white",
+    x, heights = values[shown], counts[shown]
+    if bin_width > 1:
+        heights = np.bincount((x - x[0]) // bin_width, weights=heights)
+        x = x[0] + bin_width * np.arange(len(heights)) + (bin_width - 1) / 2
+    ax.bar(x, 100 * heights / n, width=float(bin_width), color=COLORS[0], alpha=0.75, edgecolor="white",
            linewidth=0.3)
     mean = float(values @ counts / n)
     median = values[np.searchsorted(np.cumsum(counts) / n, 0.5)]
@@ -370,8 +393,10 @@ def fig_forest(res: S.SavedResults, head: pd.DataFrame) -> Figure:
     fig, axes = _figure(10, 1.8 + 0.55 * len(head), 2)
     y = np.arange(len(head))
     fair = 1 / res.players
+    shanghai = res.variant == "shanghai"
     panels = [("win_share", 100, -100 * fair, f"win share of A minus 1/{res.players} (percentage points)"),
-              ("points_per_hand_diff", 1, 0.0, "points per hand, A minus B (points)")]
+              ("penalty_per_round_diff", 1, 0.0, "penalty points per round, A minus B (left of 0: A is better)")
+              if shanghai else ("points_per_hand_diff", 1, 0.0, "points per hand, A minus B (points)")]
     for ax, (col, scale, shift, xlabel) in zip(axes, panels):
         est = scale * head[col] + shift
         lo, hi = scale * head[f"{col}_lo"] + shift, scale * head[f"{col}_hi"] + shift
@@ -386,8 +411,9 @@ def fig_forest(res: S.SavedResults, head: pd.DataFrame) -> Figure:
         span = float(np.nanmax(np.abs(np.r_[lo, hi]))) * 1.25 or 1.0
         ax.set_xlim(-span, span)
         ax.set_xlabel(xlabel)
-    _title(fig, "Each candidate A against B (paired duplicate deals)", res,
-           "95% t-intervals over duplicate blocks; right of 0: A is better")
+    _title(fig, f"Each candidate A against B (paired duplicate {'games' if shanghai else 'deals'})", res,
+           "95% t-intervals over duplicate blocks; " + ("A is better right of 0 in win share, left of 0 in penalty"
+                                                        if shanghai else "right of 0: A is better"))
     return fig
 
 
@@ -419,6 +445,108 @@ def fig_crosstable(res: S.SavedResults) -> Figure:
     field = "" if res.players == 2 else f"\n(row in one seat, column in the other {res.players - 1}; - : not played)"
     fig.suptitle(f"Crosstable: win share of row against column{field}\n{res.players} players, {res.meta['count']:,} "
                  f"{res.meta['mode']} per rotation, seed {res.meta['seed']}; 95% intervals", fontsize=10.5)
+    return fig
+
+
+# ---------------------------------------------------------------- Shanghai figures
+
+#: panels of ``fig_per_round``: column, scale, what it shows (rates in % of rounds; per strategy: of its seat-rounds)
+ROUND_PANELS = (
+    ("contract_met_rate", 100, "contract met (% of seat-rounds)"),
+    ("went_out_rate", 100, "went out (% of {of})"),
+    ("one_turn_bonus_rate", 100, "went out with the one-turn bonus (% of {of})"),
+    ("no_winner_rate", 100, "no winner (% of rounds)"),
+    ("mean_penalty", 1, "penalty of a seat that did not go out (points)"),
+    ("buys_per_seat", 1, "buys per seat"),
+    ("reshuffles_per_round", 1, "reshuffles per round"),
+    ("turns_per_round", 1, "turns per round"),
+)
+
+
+def fig_per_round(res: S.SavedResults, rounds: pd.DataFrame) -> Figure:
+    """A panel per measure of ``shanghai_stats.per_round`` against the round number, with 95% interval bars;
+    one series per strategy if the table has a ``strategy`` column (the last panel then holds the legend)."""
+    groups = list(dict.fromkeys(rounds["strategy"])) if "strategy" in rounds.columns else [None]
+    panels = [p for p in ROUND_PANELS if p[0] in rounds.columns]
+    used = len(panels) + (groups != [None])
+    n_rows = math.ceil(used / 2)
+    fig, axes = _figure(11, 1.2 + 2.6 * n_rows, 2, n_rows, sharex=True)
+    width = 0.6 / len(groups)
+    of = "rounds" if groups == [None] else "its seat-rounds"
+    for ax, (col, scale, words) in zip(axes, panels):
+        for i, g in enumerate(groups):
+            rows = rounds if g is None else rounds[rounds["strategy"] == g]
+            x = rows["round"].to_numpy() + (i - (len(groups) - 1) / 2) * width
+            _errorbar(ax, x, scale * rows[col], scale * rows[f"{col}_lo"], scale * rows[f"{col}_hi"],
+                      color=COLORS[i % len(COLORS)], label=g, markersize=4, linestyle="-", linewidth=0.8)
+        if col == "went_out_rate" and groups != [None]:
+            ax.axhline(100 / res.players, color="grey", linestyle="--", linewidth=1,
+                       label=f"1/{res.players} = {100 / res.players:.1f}% (even share)")
+        ax.set_title(words.format(of=of), fontsize=10)
+        top = ax.get_ylim()[1] * 1.05
+        ax.set_ylim(-0.03 * top, top)  # points at 0 in full view
+        ax.grid(axis="y", alpha=0.3)
+    for ax in axes[len(panels):]:
+        ax.axis("off")
+    if groups != [None]:
+        axes[len(panels)].legend(*axes[1].get_legend_handles_labels(), loc="center", title="strategy", fontsize=9)
+    rounds_no = range(1, H.ROUNDS + 1)
+    axes[0].set_xticks(rounds_no, [f"{r}\n" + H.contract(r, short=True).replace("+", "\n") for r in rounds_no],
+                       fontsize=8.5)
+    axes[0].set_xlim(0.4, len(rounds_no) + 0.6)
+    for i, ax in enumerate(axes[:len(panels)]):
+        if i + 2 >= len(panels):  # the lowest panel of its column
+            ax.xaxis.set_tick_params(labelbottom=True)
+            ax.set_xlabel("round and contract (S: a set of 3+, R4: a run of 4+)")
+    pooled = "seats and matches" if res.kind == "compare" else "seats"
+    what = "Per round" + ("" if groups == [None] else f" by strategy (over all its {pooled})")
+    _title(fig, what, res, "points: estimate; bars: 95% interval (Wilson for rates: rounds of one game are not "
+           "fully independent, so a little narrow; t over games for means)")
+    return fig
+
+
+def fig_final_totals_by_seat(res: S.SavedResults, seats: pd.DataFrame) -> Figure:
+    """Shanghai: win share and mean final total per seat, with their 95% intervals and the 1/k line."""
+    fig, axes = _figure(10, 4.8, 2)
+    xlabel = "seat (the deal rotates every round)"
+    _seat_panel(axes[0], res, seats, "win_share", "share of the games won (%; a tie shares the win)", xlabel,
+                f"1/{res.players} = {100 / res.players:.1f}% (even share)", dodge=False)
+    top = max(100 * seats["win_share_hi"].max(), 100 / res.players) * 1.3  # room for the legend
+    axes[0].set_ylim(-0.03 * top, top)
+    _seat_panel(axes[1], res, seats, "mean_total", "mean final total (points; lower is better)", xlabel, None,
+                scale=1, fmt="{:.1f}", dodge=False)
+    for ax in axes:
+        ax.set_xlim(-0.6, res.players - 0.1)  # room for the value beside the last seat's point
+    _title(fig, "Win share and final total by seat (lowest total wins)", res,
+           "points: estimate, bars: 95% t-interval over games")
+    return fig
+
+
+def _bin_width(span: float, bars: int = 40) -> int:
+    """The smallest of 1, 2, 5, 10, 20, 25, 50, 100, 200, 250, ... that makes at most ``bars`` bars of ``span``."""
+    widths = [w * 10 ** e for e in range(9) for w in ((1, 2, 5) if e == 0 else (1, 2, 2.5, 5))]
+    return int(next((w for w in widths if w >= span / bars), span))
+
+
+def fig_final_totals(res: S.SavedResults, dist: pd.DataFrame) -> Figure:
+    """Histograms of final totals, a panel per strategy on one scale, with mean and median."""
+    groups = list(dict.fromkeys(dist["strategy"]))
+    cols = min(len(groups), 2)
+    n_rows = math.ceil(len(groups) / cols)
+    fig, axes = _figure(5 * cols + 0.5, 1.4 + 2.8 * n_rows, cols, n_rows, sharex=True)
+    width = _bin_width(float(dist["value"].max() - dist["value"].min()))
+    cuts = []
+    for ax, g in zip(axes, groups):
+        d = dist[dist["strategy"] == g]
+        cut = _histogram(ax, d, "final total (points; lower is better)", "share of games (%)", width)
+        ax.set_title(f"{g} ({int(d['count'].sum()):,} seat-games)", fontsize=10)
+        ax.xaxis.set_tick_params(labelbottom=True)
+        if cut != "all values shown":
+            cuts.append(f"{g}: {cut}")
+    for ax in axes[len(groups):]:
+        ax.axis("off")
+    _title(fig, "Final totals after ten rounds", res,
+           f"bars of {width} points; " + ("; ".join(cuts) if cuts else "all values shown"))
     return fig
 
 
@@ -508,33 +636,43 @@ def _header(res: S.SavedResults) -> str:
     if m.get("status", "complete") != "complete":
         lines.append(f"<p class=\"note\">This run is {html.escape(m['status'])}: the tables cover the "
                      f"{m.get('done', 0):,} {m['mode']} finished.</p>")
-    lines.append("<p>Every interval is 95%: Wilson for proportions; for points per hand, per game and per win, "
-                 "a t-interval over independent blocks (a game with --games, a hand with --hands, the deal in "
-                 "all its seatings in a comparison).</p>")
+    if res.variant == "shanghai":
+        lines.append("<p>Every interval is 95%: Wilson for rates over rounds and seat-rounds (the rounds of one "
+                     "game, the seats of one round and the rotations of one game in a comparison are not fully "
+                     "independent, so these are a little narrow); for means (final totals, win shares, penalty "
+                     "points, buys, reshuffles, turns) a t-interval over independent blocks (a game, in a "
+                     "comparison the game in all its seatings).</p>")
+    else:
+        lines.append("<p>Every interval is 95%: Wilson for proportions; for points per hand, per game and per win, "
+                     "a t-interval over independent blocks (a game with --games, a hand with --hands, the deal in "
+                     "all its seatings in a comparison).</p>")
     lines.append(f"<p>To reproduce:</p><pre>{html.escape(reproduce_line(res))}</pre>")
     return "\n".join(lines)
 
 
-def write_report(results: str | Path, out_dir: str | Path) -> Written:
-    """Read the results at ``results`` (see ``stats.find_results``) and write the report into ``out_dir``.
-
-    Raises ``stats.ResultsError`` for unreadable results and ``ReportError``
-    if ``out_dir`` cannot be written.
-    """
-    res = S.open_results(results)
-    out = prepare_report_dir(out_dir)
-    page = _Page(out)
-    if res.kind == "compare":
-        head = S.headline(res)
+def _compare_sections(page: _Page, res: S.SavedResults) -> None:
+    """A comparison's headline per match, forest plot and crosstable (from compare.json)."""
+    head = S.headline(res)
+    if res.variant == "shanghai":
+        page.heading("Headline", f"Each match plays every game once per seat rotation of the candidate A (A in "
+                     "one seat, B in the others); the win share is A's share of the games won (lowest total after "
+                     f"ten rounds; a tie shares the win), fair 1/{res.players}; penalty points: A minus B, lower is "
+                     "better; no winner: rounds that ended with nothing left to draw or at the turn limit; "
+                     "intervals are over these duplicate blocks (from compare.json).")
+    else:
         page.heading("Headline", f"Each match plays every {res.mode[:-1]} once per seat rotation of the candidate "
                      f"A; the win share counts {res.mode} (a stalemate hand counts 1/{res.players}); intervals are "
                      "over these duplicate blocks (from compare.json).")
-        page.table("headline", "Headline per match", head)
-        page.figure("forest", fig_forest(res, head), "Forest plot of each candidate against its opponent")
-        cross = S.crosstable(res)
-        if len(cross):
-            page.table("crosstable", "Crosstable with overall ranking (win share of strategy against opponent)", cross)
-            page.figure("crosstable", fig_crosstable(res), "Crosstable heatmap")
+    page.table("headline", "Headline per match", head)
+    page.figure("forest", fig_forest(res, head), "Forest plot of each candidate against its opponent")
+    cross = S.crosstable(res)
+    if len(cross):
+        page.table("crosstable", "Crosstable with overall ranking (win share of strategy against opponent)", cross)
+        page.figure("crosstable", fig_crosstable(res), "Crosstable heatmap")
+
+
+def _basic_sections(page: _Page, res: S.SavedResults) -> None:
+    """Basic Rummy: win rates, how hands end, going rummy, distributions."""
     seats = S.by_seat(res)
     page.heading("Win rates", "Hands won, lost and stalemated per seat and per strategy; points are the "
                  "points a seat scored (only the winner of a hand scores).")
@@ -572,6 +710,54 @@ def write_report(results: str | Path, out_dir: str | Path) -> Written:
     for q, words in S.QUANTITIES.items():
         if len(dist[q]):
             page.table(f"distribution_{q}", f"Distribution: {words}", dist[q], collapsed=True)
+
+
+def _shanghai_sections(page: _Page, res: S.SavedResults) -> None:
+    """Shanghai: a run's final totals and win shares, and per round measures (a run's pooled over its seats;
+    by strategy for a comparison, and for a run of several strategies)."""
+    if res.kind == "run":
+        seats = H.final_totals(res, "seat")
+        page.heading("Final totals and win shares", "After ten rounds the lowest total wins; seats tied at the "
+                     "lowest share the win. Means over games with 95% t-intervals.")
+        page.table("by_seat", "Per seat: games won alone and tied, win share and mean final total", seats)
+        page.table("by_strategy", "Per strategy, over all its seats (games = seat-games)",
+                   H.final_totals(res, "strategy"))
+        page.figure("final_totals_by_seat", fig_final_totals_by_seat(res, seats), "Win share and final total by seat")
+        dist = H.final_total_distribution(res)
+        page.table("final_total_summary", "Final totals per strategy (exact quantiles)", H.final_total_summary(res))
+        page.figure("final_totals", fig_final_totals(res, dist), "Final totals per strategy")
+        page.table("distribution_final_total", "Distribution: final totals per strategy", dist[dist["count"] > 0],
+                   collapsed=True)
+        rounds = H.per_round(res)
+        page.heading("Per round", "Each game plays rounds 1-10, one contract each. Rates: of the rounds, or of "
+                     "the seat-rounds for the contract; Wilson intervals, a little narrow as the seats of one round "
+                     "are not independent. Penalty: the points added to a seat that did not go out. Means: "
+                     "t-intervals over games.")
+        page.table("per_round", "Per round", rounds)
+        page.figure("per_round", fig_per_round(res, rounds), "Per round measures")
+    if res.kind == "compare" or len(res.strategies) > 1:
+        by = H.per_round(res, "strategy")
+        page.heading("Per round by strategy", "Each strategy over all its seat-rounds" + (
+            ", pooled over all its matches (A fills one seat, B the others)" if res.kind == "compare" else "")
+            + ": contract met, went out and one-turn bonus rates (Wilson, a little narrow: the rounds of one "
+            "game are not independent), the penalty of its seats that did not go out and buys per seat-round "
+            "(t-intervals over games).")
+        page.table("per_round_by_strategy", "Per round and strategy", by)
+        page.figure("per_round_by_strategy", fig_per_round(res, by), "Per round measures by strategy")
+
+
+def write_report(results: str | Path, out_dir: str | Path) -> Written:
+    """Read the results at ``results`` (see ``stats.find_results``) and write the report into ``out_dir``.
+
+    Raises ``stats.ResultsError`` for unreadable results and ``ReportError``
+    if ``out_dir`` cannot be written.
+    """
+    res = S.open_results(results)
+    out = prepare_report_dir(out_dir)
+    page = _Page(out)
+    if res.kind == "compare":
+        _compare_sections(page, res)
+    (_shanghai_sections if res.variant == "shanghai" else _basic_sections)(page, res)
     kind = "comparison" if res.kind == "compare" else "run"
     html_path = page.finish(f"rummysim report: {kind} {res.path.name}", _header(res))
     return Written(html_path, page.files, res.note)

@@ -2,7 +2,9 @@
 
 A results directory is what ``rummysim run`` (run.json, hands.parquet,
 seats.parquet, games.parquet) or ``rummysim compare`` (compare.json, and
-hands/seats with the extra columns ``pair`` and ``rotation``) saved. Every
+hands/seats with the extra columns ``pair`` and ``rotation``) saved; Shanghai
+results (``"variant": "shanghai"``, rounds.parquet in place of hands.parquet)
+open here too, and ``shanghai_stats`` has their tables. Every
 table streams the Parquet files batch by batch and column by column
 (``ParquetFile.iter_batches``), folding counts and sums, so memory does not
 grow with the number of hands.
@@ -29,6 +31,7 @@ import pyarrow.parquet as pq
 from .compare import sprt_words
 from .intervals import ratio_ci, wilson
 from .core.state import OUTCOMES
+from .shanghai_results import BONUSES
 
 LEVEL = 0.95
 RECORDS = ("run.json", "compare.json")
@@ -36,6 +39,12 @@ BATCH_ROWS = 1 << 16
 HAND_COLUMNS = ("game", "hand", "dealer", "outcome", "winner", "turns", "reshuffles", "points", "going_rummy")
 SEAT_COLUMNS = ("game", "hand", "seat", "cards_left", "value_left")
 PAIR_COLUMNS = ("pair", "rotation")
+#: Shanghai results: the columns each table must have (games also total_0 ... total_{players-1})
+SHANGHAI_COLUMNS = {"rounds": ("game", "round", "outcome", "winner", "turns", "reshuffles", "bonus"),
+                    "seats": ("game", "round", "seat", "score", "down_turn", "buys"),
+                    "games": ("game", "tied", "winner")}
+#: codes of the dictionary columns, in the order of their values
+CODES = {"outcome": OUTCOMES, "bonus": BONUSES}
 #: per seat and hand, summed over blocks: hands played, games started, hands won, stalemates, points won,
 #: rummy wins, points won going rummy
 VALUES = ("hands", "games", "wins", "stalemates", "points", "rummy_wins", "rummy_points")
@@ -54,6 +63,9 @@ QUANTITIES = {
     "hands_per_game": "hands per game",
     "reshuffles_per_hand": "stock reshuffles per hand",
 }
+#: compare.json names -> headline columns of a Shanghai comparison (its points are penalty points)
+SHANGHAI_HEADLINE = {"hands": "rounds", "points_per_hand_diff": "penalty_per_round_diff",
+                     "points_per_game_diff": "penalty_per_game_diff", "stalemate_rate": "no_winner_rate"}
 _PAIR_SHIFT = 40  # block key of a comparison: pair << 40 | game
 
 
@@ -86,6 +98,16 @@ class SavedResults:
         return int(self.meta["players"])
 
     @property
+    def variant(self) -> str:
+        """``"basic"`` or ``"shanghai"`` (a record without the field is Basic Rummy)."""
+        return self.meta.get("variant", "basic")
+
+    @property
+    def unit(self) -> str:
+        """What a row of the hand table is, and its column: ``"hand"`` (``hands.parquet``), Shanghai ``"round"``."""
+        return "round" if self.variant == "shanghai" else "hand"
+
+    @property
     def mode(self) -> str:
         """``"games"`` or ``"hands"``."""
         return self.meta["mode"]
@@ -111,8 +133,8 @@ class SavedResults:
         return [f"{labels[p['a_index']]} vs {labels[p['b_index']]}" for p in self.meta["pairs"]]
 
     def hands_played(self) -> int:
-        """Rows of hands.parquet."""
-        return pq.ParquetFile(self.path / "hands.parquet").metadata.num_rows
+        """Rows of hands.parquet (Shanghai: rounds.parquet)."""
+        return pq.ParquetFile(self.path / f"{self.unit}s.parquet").metadata.num_rows
 
 
 def find_results(path: str | Path) -> tuple[Path, str | None]:
@@ -156,6 +178,9 @@ def open_results(path: str | Path) -> SavedResults:
     needed = {"hands": HAND_COLUMNS + extra, "seats": SEAT_COLUMNS}
     if meta["mode"] == "games":
         needed["games"] = ("game", "winner", "hands") + extra
+    if res.variant == "shanghai":
+        needed = {t: c + extra for t, c in SHANGHAI_COLUMNS.items()}
+        needed["games"] += tuple(f"total_{q}" for q in range(res.players))
     for table, columns in needed.items():
         file = where / f"{table}.parquet"
         if not file.is_file():
@@ -174,9 +199,9 @@ def _as_results(results: SavedResults | str | Path) -> SavedResults:
     return results if isinstance(results, SavedResults) else open_results(results)
 
 
-def _column(col: pa.Array) -> np.ndarray:
-    if pa.types.is_dictionary(col.type):  # outcome: codes in OUTCOMES order
-        lookup = np.array([OUTCOMES.index(v) for v in col.dictionary.to_pylist()], dtype=np.int8)
+def _column(col: pa.Array, codes: tuple = OUTCOMES) -> np.ndarray:
+    if pa.types.is_dictionary(col.type):  # outcome (Shanghai: bonus too): codes in the order of ``codes``
+        lookup = np.array([codes.index(v) for v in col.dictionary.to_pylist()], dtype=np.int8)
         return lookup[col.indices.to_numpy(zero_copy_only=False)]
     return col.to_numpy(zero_copy_only=False)
 
@@ -186,21 +211,22 @@ def _batches(res: SavedResults, table: str, columns, rows: int | None = None) ->
     file = res.path / f"{table}.parquet"
     try:
         for batch in pq.ParquetFile(file).iter_batches(batch_size=rows or BATCH_ROWS, columns=list(columns)):
-            yield {c: _column(batch.column(c)) for c in columns}
+            yield {c: _column(batch.column(c), CODES.get(c, OUTCOMES)) for c in columns}
     except (OSError, ValueError, pa.ArrowException) as e:
         raise ResultsError(f"{file}: cannot read it ({_line(e)})") from None
 
 
 def _aligned(res: SavedResults, hand_columns, seat_columns) -> Iterator[tuple[dict, dict]]:
-    """hands.parquet and seats.parquet side by side: each hand batch of n rows with its seat rows as [n, players]."""
+    """hands.parquet and seats.parquet side by side: each hand batch of n rows with its seat rows as [n, players]
+    (Shanghai: rounds.parquet, by game and round)."""
     k = res.players
-    key = ("game", "hand")
+    key = ("game", res.unit)
     seat_columns = tuple(dict.fromkeys(key + tuple(seat_columns)))
     seats = _batches(res, "seats", seat_columns, BATCH_ROWS * k)
-    bad = ResultsError(f"{res.path / 'seats.parquet'}: does not line up with hands.parquet")
+    bad = ResultsError(f"{res.path / 'seats.parquet'}: does not line up with {res.unit}s.parquet")
     pending: list[dict] = []
     have = 0
-    for h in _batches(res, "hands", tuple(dict.fromkeys(key + tuple(hand_columns)))):
+    for h in _batches(res, f"{res.unit}s", tuple(dict.fromkeys(key + tuple(hand_columns)))):
         need = len(h["game"]) * k
         while have < need and (s := next(seats, None)) is not None:
             pending.append(s)
@@ -219,24 +245,26 @@ def _aligned(res: SavedResults, hand_columns, seat_columns) -> Iterator[tuple[di
 
 
 class _BlockMoments:
-    """Sums over blocks of each group's per-block totals of ``VALUES``: count, sum and cross products.
+    """Sums over blocks of each group's per-block totals of ``values`` (default ``VALUES``): count, sum and
+    cross products.
 
     Rows arrive in the order rummysim writes them: game by game, and in a
     comparison every rotation of a chunk of games before the next chunk.
     A block is complete once rows of the last rotation have passed it.
     """
 
-    def __init__(self, groups: int, file: Path):
+    def __init__(self, groups: int, file: Path, values: tuple[str, ...] = VALUES):
         self.groups = groups
         self.file = file
+        self.values = values
         self.n = np.zeros(groups, dtype=np.int64)
-        self.s1 = np.zeros((groups, len(VALUES)))
-        self.s2 = np.zeros((groups, len(VALUES), len(VALUES)))
+        self.s1 = np.zeros((groups, len(values)))
+        self.s2 = np.zeros((groups, len(values), len(values)))
         self.open = pd.DataFrame()
         self.mark = -1
 
     def add(self, block: np.ndarray, group: np.ndarray, values: np.ndarray, last: np.ndarray) -> None:
-        """Fold rows: block key, group index, values [rows, VALUES], and whether each is of the last rotation."""
+        """Fold rows: block key, group index, values [rows, values], and whether each is of the last rotation."""
         if block.size and block.min() < self.mark:
             raise ResultsError(f"{self.file}: rows are not in the order rummysim writes them")
         part = pd.DataFrame(values, index=block * self.groups + group).groupby(level=0, sort=False).sum()
@@ -263,12 +291,12 @@ class _BlockMoments:
 
     def count(self, g: int, name: str) -> int:
         """Total of a count value for group ``g``."""
-        return int(round(self.s1[g, VALUES.index(name)]))
+        return int(round(self.s1[g, self.values.index(name)]))
 
     def ratio(self, g: int, num: dict, den: dict) -> tuple[float, float, float]:
-        """Ratio of two linear combinations of ``VALUES`` (``{name: weight}``) with its interval over blocks."""
-        a = np.array([num.get(v, 0.0) for v in VALUES])
-        b = np.array([den.get(v, 0.0) for v in VALUES])
+        """Ratio of two linear combinations of the values (``{name: weight}``) with its interval over blocks."""
+        a = np.array([num.get(v, 0.0) for v in self.values])
+        b = np.array([den.get(v, 0.0) for v in self.values])
         s1, s2 = self.s1[g], self.s2[g]
         return ratio_ci(int(self.n[g]), a @ s1, b @ s1, a @ s2 @ a, a @ s2 @ b, b @ s2 @ b, LEVEL)
 
@@ -501,19 +529,24 @@ def distribution_summary(results: SavedResults | str | Path) -> pd.DataFrame:
     rows = []
     for quantity, words in QUANTITIES.items():
         d = distribution(res, quantity)
-        n = int(d["count"].sum())
-        if n == 0:
-            continue
-        v, c = d["value"].to_numpy(dtype=float), d["count"].to_numpy(dtype=float)
-        mean = float(v @ c / n)
-        cum = np.cumsum(c) / n
-        row = {"quantity": quantity, "description": words, "n": n, "mean": mean,
-               "sd": float(np.sqrt(max((v - mean) ** 2 @ c / max(n - 1, 1), 0.0))), "min": v[c > 0].min()}
-        for q, name in ((0.05, "q05"), (0.25, "q25"), (0.5, "median"), (0.75, "q75"), (0.95, "q95")):
-            row[name] = v[np.searchsorted(cum, q - 1e-12)]
-        row["max"] = v[c > 0].max()
-        rows.append(row)
+        if d["count"].sum() > 0:
+            rows.append({"quantity": quantity, "description": words, **summarise(d)})
     return pd.DataFrame(rows)
+
+
+def summarise(dist: pd.DataFrame) -> dict:
+    """n, mean, sd, min, 5%/25%/50%/75%/95% quantiles and max of a value -> count table (n > 0); the
+    quantiles exact: the smallest value whose cumulative share reaches the level."""
+    v, c = dist["value"].to_numpy(dtype=float), dist["count"].to_numpy(dtype=float)
+    n = int(c.sum())
+    mean = float(v @ c / n)
+    cum = np.cumsum(c) / n
+    row = {"n": n, "mean": mean, "sd": float(np.sqrt(max((v - mean) ** 2 @ c / max(n - 1, 1), 0.0))),
+           "min": v[c > 0].min()}
+    for q, name in ((0.05, "q05"), (0.25, "q25"), (0.5, "median"), (0.75, "q75"), (0.95, "q95")):
+        row[name] = v[np.searchsorted(cum, q - 1e-12)]
+    row["max"] = v[c > 0].max()
+    return row
 
 
 def convergence(results: SavedResults | str | Path, points: int = 300, first: int = 100) -> pd.DataFrame:
@@ -557,17 +590,19 @@ def convergence(results: SavedResults | str | Path, points: int = 300, first: in
 def headline(results: SavedResults | str | Path) -> pd.DataFrame:
     """Comparison: the headline block per match from compare.json (statistics.md table 1): win share of A,
     its excess over 1/players, Elo (2 players), points per hand (and game) of A minus B, stalemate rate,
-    pairs [LL, LD, DD+WL, DW, WW], variance reduction from pairing, win share by A's seat, SPRT, verdict."""
+    pairs [LL, LD, DD+WL, DW, WW], variance reduction from pairing, win share by A's seat, SPRT, verdict.
+    Shanghai: rounds, penalty points (lower is better) and rounds with no winner (``SHANGHAI_HEADLINE``)."""
     res = _as_results(results)
     if res.kind != "compare":
         raise ValueError("headline: a comparison's results are needed (compare.json)")
+    words = SHANGHAI_HEADLINE if res.variant == "shanghai" else {}
     rows = []
     for match, p in zip(res.matches(), res.meta["pairs"]):
-        row = {"match": match, "a": p["a"], "b": p["b"], "blocks": p["blocks"], "hands": p["hands"]}
+        row = {"match": match, "a": p["a"], "b": p["b"], "blocks": p["blocks"], words.get("hands", "hands"): p["hands"]}
         for name in ("win_share", "win_share_minus_fair", "elo", "points_per_hand_diff", "points_per_game_diff",
                      "stalemate_rate"):
             if name in p:
-                _estimate(row, name, (p[name]["estimate"], *p[name]["ci95"]))
+                _estimate(row, words.get(name, name), (p[name]["estimate"], *p[name]["ci95"]))
         if "pentanomial" in p:
             row["pairs_LL/LD/DD+WL/DW/WW"] = " / ".join(f"{v:,}" for v in p["pentanomial"].values())
         row["variance_reduction"] = p["variance_reduction"]
