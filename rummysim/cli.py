@@ -107,16 +107,24 @@ def cli(ctx):
 @click.option("--json", "as_json", is_flag=True, help="Print the run record as JSON instead of tables.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               help="Also write the report (as rummysim report) into this directory.")
+@click.option("--resume", "resume_dir", type=click.Path(file_okay=False), default=None,
+              help="Finish an interrupted or killed run in this directory (its own options are used).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="Play the chunks on the workers of this dask.distributed scheduler.")
+@click.option("--dask-local", type=int, callback=_positive, default=None, metavar="N",
+              help="Start a local Dask cluster of N worker processes and play the chunks there.")
 @with_rule_options
 def run(variant, games, hands, players, strategy_names, seed, workers, out_dir, overwrite, chunk_size, as_json,
-        report_dir, rule_pairs, rules_file):
+        report_dir, resume_dir, scheduler, dask_local, rule_pairs, rules_file):
     """Simulate, summarise and save: rummysim run --games 1000000 (Shanghai: --variant shanghai)"""
     from rich.console import Console
 
     from .run import RunSpec
-    from .shanghai_results import render as render_shanghai
-    from .summary import render
 
+    if scheduler is not None and dask_local is not None:
+        raise UserError("give --scheduler or --dask-local, not both")
+    if resume_dir is not None:
+        return _resume(resume_dir, workers, scheduler, dask_local, as_json, report_dir)
     players = _players(players, variant)
     if variant == "shanghai" and hands is not None:
         raise UserError("--hands: Shanghai is played in games of ten rounds; give --games")
@@ -127,19 +135,78 @@ def run(variant, games, hands, players, strategy_names, seed, workers, out_dir, 
     _report_dir(report_dir)
     out = _out(out_dir, overwrite, f"results/run-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
     console = Console(stderr=as_json)
-    unit = "games" if games is not None else "hands"
-    try:
-        record = _run_with_progress(spec, out, workers, chunk_size, unit, console)
-    except KeyboardInterrupt:
-        console.print(f"[yellow]interrupted: the finished chunks are in {out} (run.json says how many)[/]")
-        sys.exit(130)
+    with _dask_client(scheduler, dask_local) as client:
+        try:
+            record = _run_with_progress(spec, out, workers, chunk_size, console, client)
+        except KeyboardInterrupt:
+            console.print(f"[yellow]interrupted: the finished chunks are in {out}; "
+                          f"rummysim run --resume {out} finishes the run[/]")
+            sys.exit(130)
+    _show(record, out, as_json, report_dir, console)
+
+
+def _show(record, out, as_json, report_dir, console):
+    from .shanghai_results import render as render_shanghai
+    from .summary import render
+
     if as_json:
         click.echo(json.dumps(json_safe(record), default=str))
     else:
-        (render_shanghai if variant == "shanghai" else render)(record["summary"], console)
+        (render_shanghai if record["variant"] == "shanghai" else render)(record["summary"], console)
         console.print(f"results: {out}")
     if report_dir is not None:
         _write_report(out, report_dir, console)
+
+
+def _resume(resume_dir, workers, scheduler, dask_local, as_json, report_dir):
+    from rich.console import Console
+
+    from .run import ResumeError
+
+    console = Console(stderr=as_json)
+    _report_dir(report_dir)
+    with _dask_client(scheduler, dask_local) as client:
+        try:
+            record = _run_with_progress(None, Path(resume_dir), workers, None, console, client)
+        except (ResumeError, StrategyError, RuleError) as e:
+            raise UserError(str(e)) from None
+        except KeyboardInterrupt:
+            console.print(f"[yellow]interrupted again: rummysim run --resume {resume_dir} goes on[/]")
+            sys.exit(130)
+    _show(record, resume_dir, as_json, report_dir, console)
+
+
+class _dask_client:
+    """A ``distributed.Client`` for --scheduler ADDRESS or --dask-local N (else None), closed on exit."""
+
+    def __init__(self, scheduler, dask_local):
+        self.scheduler, self.dask_local = scheduler, dask_local
+        self.client = self.cluster = None
+
+    def __enter__(self):
+        if self.scheduler is None and self.dask_local is None:
+            return None
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise UserError("--scheduler/--dask-local need dask.distributed: pip install distributed") from None
+        try:
+            if self.dask_local is not None:
+                self.cluster = LocalCluster(n_workers=self.dask_local, threads_per_worker=1, processes=True,
+                                            dashboard_address=None)
+                self.client = Client(self.cluster)
+            else:
+                self.client = Client(self.scheduler, timeout="20s")
+        except (OSError, TimeoutError, ValueError) as e:
+            raise UserError(f"--scheduler {self.scheduler}: cannot connect ({e})") from None
+        return self.client
+
+    def __exit__(self, *exc):
+        if self.client is not None:
+            self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+        return False
 
 
 def _report_dir(report_dir):
@@ -167,24 +234,32 @@ def _write_report(results, report_dir, console):
     console.print(f"report: {written.html} ({len(written.files)} files)")
 
 
-def _run_with_progress(spec, out, workers, chunk_size, unit, console):
+def _run_with_progress(spec, out, workers, chunk_size, console, client):
+    """Run ``spec`` into ``out`` (or, with ``spec`` None, resume the run in ``out``) with a progress bar."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    from .run import run_to_dir
+    from .run import resume_run, run_to_dir
 
+    if spec is None:
+        saved = json.loads((out / "run.json").read_text()) if (out / "run.json").exists() else {}
+        total, unit, what = saved.get("count", 0), saved.get("mode", "games"), "hands"
+    else:
+        total, unit, what = spec.count, "games" if spec.games is not None else "hands", "hands"
+    if (spec.variant if spec is not None else saved.get("variant")) == "shanghai":
+        what = "rounds"
     columns = [TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} " + unit),
                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn()]
     with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
-        task = progress.add_task("playing", total=spec.count, rate="")
-
-        what = "rounds" if spec.variant == "shanghai" else "hands"
+        task = progress.add_task("playing", total=total, rate="")
 
         def on_chunk(done, hands_done, seconds):
             rate = hands_done / max(seconds, 1e-9)
             progress.update(task, completed=done, rate=f"{rate:,.0f} {what}/s", description="playing")
 
-        progress.update(task, description="compiling")
-        return run_to_dir(spec, out, workers, chunk_size, on_chunk)
+        progress.update(task, description="compiling" if client is None else "sending to the cluster")
+        if spec is None:
+            return resume_run(out, workers, on_chunk, client)
+        return run_to_dir(spec, out, workers, chunk_size, on_chunk, client)
 
 
 @cli.command()

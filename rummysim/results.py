@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -102,6 +103,73 @@ def write_json_atomic(path: Path, data: dict) -> None:
     os.replace(tmp, path)
 
 
+class ChunkStore:
+    """Finished chunks of a run, one file per table and chunk under ``out_dir/chunks/``.
+
+    Every file is written under a temporary name and renamed, and the chunk's
+    record ``cNNNNNNN.json`` (its summary counters) is written last: a chunk is
+    finished exactly when its record exists, whatever killed the run and when.
+    ``merge`` joins the chunks, in order, into one Parquet file per table (one
+    row group per chunk, read and written one chunk at a time) and removes them.
+    """
+
+    def __init__(self, out_dir: Path):
+        self.out_dir = out_dir
+        self.dir = out_dir / "chunks"
+        self.dir.mkdir(exist_ok=True)
+
+    def _name(self, k: int, suffix: str) -> Path:
+        return self.dir / f"c{k:07d}.{suffix}"
+
+    def finished(self) -> dict[int, dict]:
+        """``{chunk index: its record}`` of every finished chunk."""
+        out = {}
+        for f in self.dir.glob("c*.json"):
+            out[int(f.stem[1:])] = json.loads(f.read_text())
+        return out
+
+    def write(self, k: int, tables: dict[str, pa.Table], record: dict) -> None:
+        for name, table in tables.items():
+            final = self._name(k, f"{name}.parquet")
+            tmp = final.with_name(final.name + ".tmp")
+            pq.write_table(table, tmp)
+            os.replace(tmp, final)
+        write_json_atomic(self._name(k, "json"), record)
+
+    def merge(self, n_chunks: int) -> None:
+        """Join chunks ``0 .. n_chunks - 1`` into ``<table>.parquet`` and remove the chunk files."""
+        names = sorted({f.name.split(".")[1] for f in self.dir.glob("c*.parquet")})
+        for name in names:
+            final = self.out_dir / f"{name}.parquet"
+            tmp = final.with_name(final.name + ".tmp")
+            writer = None
+            for k in range(n_chunks):
+                part = self._name(k, f"{name}.parquet")
+                if not part.exists():
+                    continue
+                table = pq.read_table(part)
+                if writer is None:
+                    writer = pq.ParquetWriter(tmp, table.schema)
+                writer.write_table(table)
+            if writer is not None:
+                writer.close()
+                os.replace(tmp, final)
+        shutil.rmtree(self.dir)
+
+
+def read_results_table(out_dir: str | Path, name: str) -> pa.Table:
+    """Table ``name`` (``hands``, ``rounds``, ``seats``, ``games``) of a run: its Parquet file, or,
+    for a run that did not finish, its finished chunks in order."""
+    out = Path(out_dir)
+    if (out / f"{name}.parquet").exists():
+        return pq.read_table(out / f"{name}.parquet")
+    parts = sorted((out / "chunks").glob(f"c*.{name}.parquet"))
+    done = [p for p in parts if p.with_name(p.name.split(".")[0] + ".json").exists()]
+    if not done:
+        raise FileNotFoundError(f"{out}: no {name} table and no finished chunk of one")
+    return pa.concat_tables(pq.read_table(p) for p in done)
+
+
 class ResultWriter:
     """Parquet files in ``out_dir``, one row group per chunk, so memory does not grow with N.
 
@@ -150,4 +218,5 @@ def prepare_out_dir(path: str | Path, overwrite: bool = False) -> Path:
     writable_dir(out, "output directory")
     for name in [f"{t}.parquet" for t in TABLES] + list(RECORDS):
         (out / name).unlink(missing_ok=True)
+    shutil.rmtree(out / "chunks", ignore_errors=True)
     return out

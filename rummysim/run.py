@@ -30,12 +30,11 @@ from .core import shanghai as SK
 from .core.bots import N_PARAMS
 from .core.shanghai_bots import N_SHANGHAI_PARAMS
 from .core.shanghai_state import ROUNDS
-from .results import (SCHEMA_VERSION, ResultWriter, games_table, hands_table, seats_table,
-                      write_json_atomic)
+from .results import SCHEMA_VERSION, ChunkStore, games_table, hands_table, seats_table, write_json_atomic
 from .rules import RULES_VERSION, BasicRules, ShanghaiRules
 from . import shanghai_results as SR
 from .strategy import Strategy, params_matrix
-from .summary import RunSummary
+from .summary import RunSummary, add_state, summary_state
 
 #: games start with room for this many hands each; a longer game is replayed with more room
 HAND_CAPACITY = 32
@@ -156,11 +155,9 @@ def iter_chunks(spec: RunSpec, chunk_size: int | None = None, workers: int | Non
     rules = spec.rules.to_array(spec.players)
     params = params_matrix(spec.strategies)
     numba.set_num_threads(min(workers or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
-    size = chunk_size or (DEFAULT_CHUNK_HANDS if spec.hands is not None else
-                          DEFAULT_CHUNK_SHANGHAI_GAMES if spec.variant == "shanghai" else DEFAULT_CHUNK_GAMES)
-    for start in range(0, spec.count, size):
-        games = np.arange(spec.first + start, spec.first + min(start + size, spec.count), dtype=np.int64)
-        yield play_chunk(spec, games, rules, params)
+    size = chunk_size_for(spec, chunk_size)
+    for k in range(-(-spec.count // size)):
+        yield play_chunk(spec, chunk_games(spec, k, size), rules, params)
 
 
 def warm_up(players: int, variant: str = "basic") -> float:
@@ -250,57 +247,192 @@ def simulate(games: int | None = None, hands: int | None = None, players: int = 
                    summary.as_dict(wall), spec.describe())
 
 
+def chunk_size_for(spec: RunSpec, chunk_size: int | None = None) -> int:
+    """Games (or hands) per chunk: the given size, or the default of the run's kind."""
+    return chunk_size or (DEFAULT_CHUNK_HANDS if spec.hands is not None else
+                          DEFAULT_CHUNK_SHANGHAI_GAMES if spec.variant == "shanghai" else DEFAULT_CHUNK_GAMES)
+
+
+def chunk_games(spec: RunSpec, k: int, size: int) -> np.ndarray:
+    """int64 game indices of chunk ``k`` (chunks of ``size`` in game order)."""
+    return np.arange(spec.first + k * size, spec.first + min((k + 1) * size, spec.count), dtype=np.int64)
+
+
+def play_chunk_task(spec: RunSpec, k: int, size: int, threads: int = 1) -> tuple[int, Chunk]:
+    """Chunk ``k`` of ``spec``, played where this runs (a Dask worker): ``(k, chunk)``."""
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    games = chunk_games(spec, k, size)
+    return k, play_chunk(spec, games, spec.rules.to_array(spec.players), params_matrix(spec.strategies))
+
+
+def _local_chunks(spec: RunSpec, todo: list[int], size: int, workers: int | None) -> Iterator[tuple[int, Chunk]]:
+    rules = spec.rules.to_array(spec.players)
+    params = params_matrix(spec.strategies)
+    numba.set_num_threads(min(workers or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
+    for k in todo:
+        yield k, play_chunk(spec, chunk_games(spec, k, size), rules, params)
+
+
+def _dask_chunks(spec: RunSpec, todo: list[int], size: int, client) -> Iterator[tuple[int, Chunk]]:
+    """Chunks played by the workers of a ``distributed.Client``, in the order they finish. A worker
+    that dies has its chunks re-run by the scheduler; each chunk's result arrives once."""
+    from distributed import as_completed
+
+    futures = [client.submit(play_chunk_task, spec, k, size, pure=False, key=f"rummysim-chunk-{k}-{id(spec)}")
+               for k in todo]
+    try:
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        for f in futures:
+            f.cancel()
+
+
 def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_size: int | None = None,
-               on_chunk: Callable[[int, int, float], None] | None = None) -> dict:
+               on_chunk: Callable[[int, int, float], None] | None = None, client=None,
+               resume: bool = False) -> dict:
     """Play ``spec`` writing Parquet to ``out_dir`` chunk by chunk; return the ``run.json`` record.
 
+    Each finished chunk is kept in ``out_dir/chunks`` (``results.ChunkStore``); when all are
+    done they are joined into ``hands``/``rounds``, ``seats`` and ``games.parquet``.
     ``on_chunk(units_done, hands_done, seconds)`` is called after each chunk (progress;
     seconds of play so far, compile time excluded; Shanghai counts rounds as hands).
-    On KeyboardInterrupt the finished chunks stay, readable, and run.json says
-    ``"status": "interrupted"`` with the counts done; the exception is re-raised.
+    ``client``: a ``distributed.Client`` whose workers play the chunks (else this process,
+    with ``workers`` threads). ``resume``: keep the chunks already finished in ``out_dir``
+    and play only the others (``chunk_size`` must then be the run's).
+    On KeyboardInterrupt (Ctrl-C, or SIGTERM) the finished chunks stay and run.json says
+    ``"status": "interrupted"``; after a SIGKILL it still says ``"running"``. Either way
+    ``resume_run`` finishes it, with the same rows as an uninterrupted run.
     """
+    size = chunk_size_for(spec, chunk_size)
+    n_chunks = -(-spec.count // size)
+    store = ChunkStore(out_dir)
+    finished = store.finished() if resume else {}
     summary = new_summary(spec)
+    for rec in finished.values():
+        add_state(summary, rec["summary_state"])
+    done = sum(rec["units"] for rec in finished.values())
+    played = sum(rec["rows"] for rec in finished.values())
+    earlier = sum(rec["seconds"] for rec in finished.values())  # play time of the chunks kept
     record = {"rummysim_version": __version__, "schema_version": SCHEMA_VERSION, **spec.describe(),
-              "status": "running", "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-              "workers": workers or numba.config.NUMBA_NUM_THREADS}
+              "chunk_size": size, "chunks": n_chunks, "status": "running",
+              "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+              "workers": "dask" if client is not None else workers or numba.config.NUMBA_NUM_THREADS}
     write_json_atomic(out_dir / "run.json", record)
-    record["compile_seconds"] = round(warm_up(spec.players, spec.variant), 3)
-    writer = ResultWriter(out_dir)
-    done = 0
-    played = 0
+    record["compile_seconds"] = 0.0 if client is not None else round(warm_up(spec.players, spec.variant), 3)
+    todo = [k for k in range(n_chunks) if k not in finished]
     start = time.perf_counter()
 
-    def write(chunk: Chunk) -> int:
-        for name, table in chunk_tables(spec, chunk).items():
-            writer.write(name, table)
-        return len(chunk.games)
+    def write(k: int, chunk: Chunk, state: dict, seconds: float) -> None:
+        store.write(k, chunk_tables(spec, chunk), {"units": len(chunk.games), "rows": len(chunk.hand_rows),
+                                                   "seconds": seconds, "summary_state": state})
 
+    stream = _dask_chunks(spec, todo, size, client) if client is not None else _local_chunks(spec, todo, size, workers)
     # chunk k is written by one thread while the kernel (which releases the GIL) plays chunk k+1
     pool = ThreadPoolExecutor(max_workers=1)
     pending = None
+    previous_sigterm = _sigterm_as_interrupt()
     try:
-        for chunk in iter_chunks(spec, chunk_size, workers):
+        last = start
+        for k, chunk in stream:
+            now = time.perf_counter()
+            part = new_summary(spec)
+            add_chunk(part, chunk)
             if pending is not None:
-                done += pending.result()
-            add_chunk(summary, chunk)  # counted with the write it goes with
+                pending.result()
+            pending = pool.submit(write, k, chunk, summary_state(part), now - last)
+            last = now
+            add_state(summary, summary_state(part))  # counted with the write it goes with
+            done += len(chunk.games)
             played += len(chunk.hand_rows)
-            pending = pool.submit(write, chunk)
             if on_chunk:
-                on_chunk(done + len(chunk.games), played, time.perf_counter() - start)
-        done += pending.result()
-        pending = None
+                on_chunk(done, played, earlier + now - start)
+        if pending is not None:
+            pending.result()
+            pending = None
+        store.merge(n_chunks)
         record["status"] = "complete"
     except KeyboardInterrupt:
         record["status"] = "interrupted"
         raise
     finally:
+        _restore_sigterm(previous_sigterm)
         if pending is not None:  # interrupted: finish the chunk being written, drop the one being played
-            done += pending.result()
+            try:
+                pending.result()
+            except Exception:  # noqa: BLE001 - its record was not written: the chunk is not finished
+                pass
         pool.shutdown()
-        writer.close()
-        wall = time.perf_counter() - start
+        if record["status"] != "complete":  # count what is on disk, finished for good
+            kept = store.finished()
+            done = sum(rec["units"] for rec in kept.values())
+            played = sum(rec["rows"] for rec in kept.values())
+        wall = earlier + time.perf_counter() - start  # resumed: the kept chunks' play time too
         record.update({"done": done, ("rounds_played" if spec.variant == "shanghai" else "hands_played"): played,
                        "wall_seconds": round(wall, 3),
                        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "summary": summary.as_dict(wall)})
         write_json_atomic(out_dir / "run.json", record)
     return record
+
+
+def _sigterm_as_interrupt():
+    """Make SIGTERM (``kill``) end a run like Ctrl-C, keeping what finished (main thread only)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, handler)
+
+
+def _restore_sigterm(previous) -> None:
+    import signal
+
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
+
+
+class ResumeError(ValueError):
+    """A results directory that cannot be resumed; the message says why in one line."""
+
+
+def spec_of_record(record: dict) -> RunSpec:
+    """The ``RunSpec`` a ``run.json`` describes, with its strategy files checked unchanged."""
+    from .rules import rules_from_mapping
+    from .strategy import load_strategy
+
+    variant = record.get("variant", "basic")
+    strategies = []
+    for s in record["strategies"]:
+        strategy = load_strategy(s.get("path", s["source"]), variant)
+        if strategy.sha256 != s["sha256"]:
+            raise ResumeError(f"strategy {s['source']} has changed since the run (sha256 {strategy.sha256}, "
+                              f"recorded {s['sha256']}): the results would not be the same")
+        strategies.append(strategy)
+    rules = rules_from_mapping({k: v for k, v in record["rules"].items() if v != "unlimited"}, variant=variant)
+    count = record["count"]
+    games, hands = (count, None) if record["mode"] == "games" else (None, count)
+    return RunSpec(record["players"], strategies, record["seed"], rules, games, hands, record.get("first", 0),
+                   variant)
+
+
+def resume_run(out_dir: Path, workers: int | None = None, on_chunk=None, client=None) -> dict:
+    """Finish an interrupted (or killed) run in ``out_dir``: play exactly its missing chunks."""
+    import json
+
+    path = Path(out_dir) / "run.json"
+    try:
+        record = json.loads(path.read_text())
+        spec = spec_of_record(record)
+        size = record["chunk_size"]
+    except ResumeError:
+        raise
+    except (OSError, ValueError, KeyError) as e:
+        raise ResumeError(f"--resume {out_dir}: not a resumable rummysim run ({e})") from None
+    if record.get("status") == "complete":
+        raise ResumeError(f"--resume {out_dir}: the run is already complete")
+    return run_to_dir(spec, Path(out_dir), workers, size, on_chunk, client, resume=True)

@@ -142,3 +142,30 @@ def render(summary: dict, console) -> None:
         lines.append(f"hands per game: {summary['hands_per_game']:.2f}")
     lines.append(f"{summary['hands']:,} hands in {summary['wall_seconds']:.1f} s: {summary['hands_per_second']:,.0f} hands/s")
     console.print("\n".join(lines))
+
+
+def summary_state(summary) -> dict:
+    """The counters of a summary accumulator (``RunSummary``, ``ShanghaiSummary``) as plain JSON
+    data: what a finished chunk leaves so that a resumed run can add it back."""
+    def plain(v):
+        if isinstance(v, np.ndarray):
+            return v.tolist()
+        if hasattr(v, "__dict__"):
+            return {k: plain(x) for k, x in vars(v).items()}
+        return v
+    return {k: plain(v) for k, v in vars(summary).items() if k not in ("players", "strategy_names")}
+
+
+def add_state(summary, state: dict) -> None:
+    """Add the counters of ``state`` (from ``summary_state``) into ``summary``, in place."""
+    def add(obj, data):
+        for k, v in data.items():
+            cur = getattr(obj, k)
+            if isinstance(cur, np.ndarray):
+                cur += np.asarray(v, dtype=cur.dtype)
+            elif hasattr(cur, "__dict__"):
+                add(cur, v)
+            else:
+                setattr(obj, k, cur + v)
+    add(summary, state)
+

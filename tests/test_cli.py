@@ -6,11 +6,10 @@ import subprocess
 import sys
 
 import pandas as pd
-import pyarrow.parquet as pq
 import pytest
 
 from rummysim.cli import main
-from rummysim.results import prepare_out_dir
+from rummysim.results import prepare_out_dir, read_results_table
 from rummysim.run import RunSpec, run_to_dir
 from rummysim.strategy import seat_strategies
 
@@ -109,9 +108,9 @@ def test_interrupted_run_keeps_finished_chunks(tmp_path):
         run_to_dir(spec, out, workers=1, chunk_size=100, on_chunk=stop_after_two)
     record = json.loads((out / "run.json").read_text())
     assert record["status"] == "interrupted" and record["done"] == 200
-    games = pq.read_table(out / "games.parquet").to_pandas()
+    games = read_results_table(out, "games").to_pandas()
     assert games.game.tolist() == list(range(200))
-    assert pq.read_table(out / "hands.parquet").num_rows == record["hands_played"]
+    assert read_results_table(out, "hands").num_rows == record["hands_played"]
 
 
 @pytest.mark.engine
