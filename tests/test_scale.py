@@ -175,3 +175,18 @@ def test_a_worker_dying_mid_run_has_its_chunks_rerun_once(tmp_path, cluster):
     assert len(hands) == spec.count and hands.game.is_unique  # every hand once, none twice
     client.wait_for_workers(2, timeout=60)
     _assert_same_run(out, _uninterrupted(tmp_path, spec, 6000))
+
+
+def test_a_second_invocation_loads_every_kernel_from_the_cache():
+    # no recursion under cache=True (design.md): whatever the first process did, the second one
+    # compiles nothing, for both variants' game kernels
+    probe = ("from rummysim.run import warm_up\n"
+             "from rummysim.core import basic, shanghai\n"
+             "warm_up(2); warm_up(4, 'shanghai')\n"
+             "s = [k.play_games.stats for k in (basic, shanghai)]\n"
+             "print(sum(sum(x.cache_hits.values()) for x in s), sum(sum(x.cache_misses.values()) for x in s))\n")
+    for attempt in ("first", "second"):
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+    hits, misses = (int(x) for x in done.stdout.split())
+    assert (hits, misses) == (2, 0)

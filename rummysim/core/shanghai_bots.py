@@ -293,7 +293,9 @@ def plan_contract(counts, round_no, ace_high, drawn, must, fewest_jokers, scratc
     for d in range(64):  # keep d back to throw
         if counts[d] > 0 and d != drawn:
             counts[d] -= 1
-            n = _lay(counts, counts[JOKER], round_no, ace_high, scratch, melds)
+            n = 0
+            if distance(counts, round_no, ace_high) == 0:  # else no laying exists without d
+                n = _lay(counts, counts[JOKER], round_no, ace_high, scratch, melds)
             counts[d] += 1
             if n > 0:
                 left[d] += 1
