@@ -64,6 +64,8 @@ class RunSpec:
         count = self.games if self.games is not None else self.hands
         if count <= 0:
             raise ValueError("the number of games or hands must be positive")
+        if not 0 <= self.seed < 2**63:
+            raise ValueError(f"seed {self.seed}: allowed 0 to 2**63 - 1")
         if self.variant == "basic" and self.players not in (2, 3, 4):
             raise ValueError(f"players = {self.players}: Basic Rummy takes 2, 3 or 4")
         if self.variant == "shanghai":
