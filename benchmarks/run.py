@@ -1,14 +1,17 @@
-"""Throughput benchmarks of the Basic Rummy engine; writes benchmarks/README.md.
+"""Throughput benchmarks of the Basic and Shanghai Rummy engines; writes benchmarks/README.md.
 
-    python benchmarks/run.py            # everything (about 8 minutes on 2 cores)
-    python benchmarks/run.py --quick    # fewer hands, no 1M-game run
+    python benchmarks/run.py                  # everything (about 9 minutes on 2 cores)
+    python benchmarks/run.py --quick          # fewer hands and rounds, no 1M-game run
+    python benchmarks/run.py --only shanghai  # just the Shanghai rows (under a minute)
 
 Measured, each with warm-up outside the timing and the median of repeats:
 hands/s on one core for 2, 3, 4 players with greedy and random; compile time
 cold (empty Numba cache, in a fresh process) and cached; the wall time of
 ``rummysim run --games 1000000`` (2 players, defaults, all cores, warm cache,
-results saved). The table goes to stdout and to benchmarks/README.md with the
-machine and versions.
+results saved); Shanghai rounds/s on one core for 3, 4, 6, 8 players with
+greedy (default rules). The tables go to stdout and to benchmarks/README.md
+with the machine and versions; ``--only shanghai`` replaces the Shanghai rows
+there and keeps the rest as last measured.
 """
 
 from __future__ import annotations
@@ -46,6 +49,43 @@ def hands_per_second(players: int, strategy: str, hands: int, repeats: int) -> f
         play_chunk(spec, games, rules, params)
         times.append(time.perf_counter() - start)
     return hands / statistics.median(times)
+
+
+def rounds_per_second(players: int, strategy: str, games: int, repeats: int) -> float:
+    """Median Shanghai rounds/s on one thread, whole games of ten rounds, default rules."""
+    import numba
+    import numpy as np
+
+    from rummysim.run import RunSpec, play_chunk
+    from rummysim.strategy import params_matrix, seat_strategies
+
+    numba.set_num_threads(1)
+    spec = RunSpec(players, seat_strategies([strategy], players, "shanghai"), seed=1, games=games,
+                   variant="shanghai")
+    rules, params = spec.rules.to_array(players), params_matrix(spec.strategies)
+    play_chunk(spec, np.arange(10, dtype=np.int64), rules, params)  # warm-up
+    times = []
+    for r in range(repeats):
+        game_ids = np.arange(r * games, (r + 1) * games, dtype=np.int64)
+        start = time.perf_counter()
+        play_chunk(spec, game_ids, rules, params)
+        times.append(time.perf_counter() - start)
+    return 10 * games / statistics.median(times)
+
+
+#: first line of the Shanghai section of README.md (always the last section)
+SHANGHAI_HEAD = "Shanghai Rummy, measured"
+
+
+def shanghai_lines(games: int, repeats: int) -> list[str]:
+    lines = ["", f"{SHANGHAI_HEAD} {time.strftime('%Y-%m-%d')} on {machine()}.", "",
+             "| what | players | greedy |", "|---|---|---|"]
+    for players in (3, 4, 6, 8):
+        g = rounds_per_second(players, "greedy", games, repeats)
+        lines.append(f"| Shanghai rounds/s on one core (median of {repeats} x {10 * games:,} rounds) "
+                     f"| {players} | {g:,.0f} |")
+        print(lines[-1], flush=True)
+    return lines
 
 
 def compare_vs_run(hands: int, repeats: int) -> tuple[float, float]:
@@ -107,11 +147,36 @@ def machine() -> str:
             f"numba {numba.__version__}, numpy {numpy.__version__}, pandas {pandas.__version__}, pyarrow {pyarrow.__version__}")
 
 
+INTRO = [
+    "# Benchmarks", "",
+    "Re-measure with `python benchmarks/run.py` (about 9 minutes on 2 cores; `--quick` skips the",
+    "million games; `--only shanghai` re-measures the Shanghai rows alone). Every figure is a median",
+    "over repeats with warm-up outside the timing. The machine is shared and noisy: compare ratios",
+    "and medians, not single timings.", "",
+    "Targets (issue 2): at least 50,000 hands/s on one core for 2-player greedy; `rummysim run",
+    "--games 1000000` within 60 s wall with a warm compile cache, results saved. Issue 3: a",
+    "comparison costs no more than twice the hands/s of `run` with the same strategies.",
+    "Shanghai: at least 1,000 rounds/s on one core for 4-player greedy (aim 5,000).", "",
+]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer hands, skip the 1M-game run")
+    parser.add_argument("--only", choices=("shanghai",),
+                        help="measure only this section; the other rows of README.md are kept")
     args = parser.parse_args()
     hands, repeats = (20_000, 3) if args.quick else (100_000, 5)
+    shanghai_games = 100 if args.quick else 300
+    readme = HERE / "README.md"
+    if args.only == "shanghai":
+        old = readme.read_text().splitlines() if readme.exists() else []
+        body = old[next((i for i, line in enumerate(old) if line.startswith("Measured ")), len(old)):]
+        cut = next((i for i, line in enumerate(body) if line.startswith(SHANGHAI_HEAD)), len(body))
+        while cut > 0 and not body[cut - 1].strip():
+            cut -= 1
+        readme.write_text("\n".join(INTRO + body[:cut] + shanghai_lines(shanghai_games, repeats)) + "\n")
+        return
     lines = [f"Measured {time.strftime('%Y-%m-%d')} on {machine()}.", "",
              "| what | players | greedy | random |", "|---|---|---|---|"]
     for players in (2, 3, 4):
@@ -146,16 +211,8 @@ def main() -> None:
                   f"[{process_walls[0]:.1f}, {process_walls[2]:.1f}] |",
                   f"| hands/s, all cores (median run) | {runs[0]['hands'] / run_walls[1]:,.0f} |"]
         print("\n".join(lines[-6:]), flush=True)
-    intro = [
-        "# Benchmarks", "",
-        "Re-measure with `python benchmarks/run.py` (about 8 minutes on 2 cores; `--quick` skips the",
-        "million games). Every figure is a median over repeats with warm-up outside the timing. The",
-        "machine is shared and noisy: compare ratios and medians, not single timings.", "",
-        "Targets (issue 2): at least 50,000 hands/s on one core for 2-player greedy; `rummysim run",
-        "--games 1000000` within 60 s wall with a warm compile cache, results saved. Issue 3: a",
-        "comparison costs no more than twice the hands/s of `run` with the same strategies.", "",
-    ]
-    (HERE / "README.md").write_text("\n".join(intro + lines) + "\n")
+    lines += shanghai_lines(shanghai_games, repeats)
+    readme.write_text("\n".join(INTRO + lines) + "\n")
 
 
 if __name__ == "__main__":
