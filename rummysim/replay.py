@@ -22,7 +22,7 @@ from .core.state import (I_HAS_PLAYED_SEAT, I_N_TABLE, I_PILE_N, I_STOCK_N, M_HA
 
 
 
-def _names(cards) -> list[str]:
+def card_names(cards) -> list[str]:
     return [card_name(int(c)) for c in cards]
 
 
@@ -32,9 +32,9 @@ def _deal_event(work, players: int, dealer: int) -> dict:
     return {
         "event": "deal",
         "dealer": dealer,
-        "hands": [_names(cards_of(masks[M_HAND + p])) for p in range(players)],
+        "hands": [card_names(cards_of(masks[M_HAND + p])) for p in range(players)],
         "upcard": card_name(int(pile[n_pile - 1])) if n_pile else None,
-        "stock": _names(stock[:n_stock][::-1]),
+        "stock": card_names(stock[:n_stock][::-1]),
     }
 
 
@@ -42,7 +42,7 @@ def _decode(ev: np.ndarray, n: int) -> list[dict]:
     out = []
     for row in ev[:n]:
         kind, player, card, meld, count = (int(x) for x in row[:5])
-        cards = _names(row[K.EV_CARDS:K.EV_CARDS + count])
+        cards = card_names(row[K.EV_CARDS:K.EV_CARDS + count])
         if kind in (K.EV_DRAW_STOCK, K.EV_DRAW_DISCARD):
             source = "stock" if kind == K.EV_DRAW_STOCK else "discard"
             out.append({"event": "draw", "player": player, "source": source, "card": card_name(card)})
@@ -57,25 +57,33 @@ def _decode(ev: np.ndarray, n: int) -> list[dict]:
     return out
 
 
-def _copy_work(work):
-    return tuple(_copy_work(w) if isinstance(w, tuple) else w.copy() for w in work)
+def copy_work(work):
+    """A deep copy of a kernel work tuple (arrays, nested tuples of arrays)."""
+    return tuple(copy_work(w) if isinstance(w, tuple) else w.copy() for w in work)
+
+
+def play_logged(finish, work, row_cols: int, seat_shape: tuple, width: int, rows: int):
+    """Run ``finish(trial_work, row, seat_rows, ev, n_ev)`` (a kernel's finish function) on a copy of
+    ``work`` with an event log of ``rows`` rows, again with four times the rows while the log fills up
+    (the log is sized for ordinary hands). Returns ``(ev, n_events, row, seat_rows, trial_work)``."""
+    while True:
+        ev = np.zeros((rows, width), dtype=np.int16)
+        n_ev = np.zeros(1, dtype=np.int64)
+        row = np.zeros(row_cols, dtype=np.int32)
+        seat_rows = np.zeros(seat_shape, dtype=np.int32)
+        trial = copy_work(work)
+        finish(trial, row, seat_rows, ev, n_ev)
+        if n_ev[0] < rows:
+            return ev, int(n_ev[0]), row, seat_rows, trial
+        rows *= 4
 
 
 def _play_logged(seed, game, hand, players, rules_array, params, work, first) -> tuple[list[dict], np.ndarray, np.ndarray]:
-    rows = 4096
-    while True:  # the log is sized for ordinary hands; a longer one is played again with more room
-        ev = np.zeros((rows, K.EV_WIDTH), dtype=np.int16)
-        n_ev = np.zeros(1, dtype=np.int64)
-        hand_row = np.zeros(K.HAND_COLS, dtype=np.int32)
-        seat_rows = np.zeros((players, K.SEAT_COLS), dtype=np.int32)
-        trial = _copy_work(work)
-        K.finish_hand(seed, game, hand, players, rules_array, params, M.CARD_VALUE, trial, first,
-                      hand_row, seat_rows, ev, n_ev)
-        if n_ev[0] < rows:
-            break
-        rows *= 4
-    work = trial
-    events = _decode(ev, int(n_ev[0]))
+    def finish(trial, row, seats, ev, n_ev):
+        K.finish_hand(seed, game, hand, players, rules_array, params, M.CARD_VALUE, trial, first, row, seats, ev, n_ev)
+
+    ev, n, hand_row, seat_rows, work = play_logged(finish, work, K.HAND_COLS, (players, K.SEAT_COLS), K.EV_WIDTH, 4096)
+    events = _decode(ev, n)
     masks = work[0]
     events.append({
         "event": "end",
@@ -83,7 +91,7 @@ def _play_logged(seed, game, hand, players, rules_array, params, work, first) ->
         "winner": int(hand_row[K.H_WINNER]),
         "points": int(hand_row[K.H_POINTS]),
         "going_rummy": bool(hand_row[K.H_RUMMY]),
-        "hands": [_names(cards_of(masks[M_HAND + p])) for p in range(players)],
+        "hands": [card_names(cards_of(masks[M_HAND + p])) for p in range(players)],
     })
     return events, hand_row, seat_rows
 

@@ -30,11 +30,8 @@ from .core.shanghai_state import (
 )
 from .core.shanghai_table import meld_listing, meld_ok
 from .core.state import OUTCOMES
+from .replay import card_names, play_logged
 from .shanghai_results import BONUSES
-
-
-def _names(cards) -> list[str]:
-    return [card_name(int(c)) for c in cards]
 
 
 def _hand_names(counts) -> list[str]:
@@ -57,7 +54,7 @@ def _deal_event(work, players: int, dealer: int) -> dict:
         "dealer": dealer,
         "hands": [_hand_names(hands[p]) for p in range(players)],
         "upcard": card_name(int(pile[n_pile - 1])) if n_pile else None,
-        "stock": _names(stock[:n_stock][::-1]),
+        "stock": card_names(stock[:n_stock][::-1]),
     }
 
 
@@ -83,11 +80,11 @@ def _decode(ev: np.ndarray, n: int, table_kinds: dict) -> list[dict]:
                 stands = [_stands_for(MELD_SET, start, 0) if c == JOKER else None for c in cards]
                 table_kinds[meld] = (MELD_SET, start)
             if out and out[-1]["event"] == "contract" and out[-1]["player"] == player:
-                out[-1]["melds"].append(_names(cards))
+                out[-1]["melds"].append(card_names(cards))
                 out[-1]["stands_for"].append(stands)
                 out[-1]["table_melds"].append(meld)
             else:
-                out.append({"event": "contract", "player": player, "melds": [_names(cards)],
+                out.append({"event": "contract", "player": player, "melds": [card_names(cards)],
                             "stands_for": [stands], "table_melds": [meld]})
         elif kind == K.EV_LAYOFF:
             e = {"event": "layoff", "player": player, "card": card_name(card), "meld": meld}
@@ -100,12 +97,8 @@ def _decode(ev: np.ndarray, n: int, table_kinds: dict) -> list[dict]:
         elif kind == K.EV_DISCARD:
             out.append({"event": "discard", "player": player, "card": card_name(card)})
         elif kind == K.EV_RESHUFFLE:
-            out.append({"event": "reshuffle", "stock": _names(cards)})
+            out.append({"event": "reshuffle", "stock": card_names(cards)})
     return out
-
-
-def _copy_work(work):
-    return tuple(_copy_work(w) if isinstance(w, tuple) else w.copy() for w in work)
 
 
 def _play_logged(seed, game, round_no, players, rules_array, params, work, first):
@@ -113,18 +106,12 @@ def _play_logged(seed, game, round_no, players, rules_array, params, work, first
     table, n_table = work[4], int(work[1][SI_N_TABLE])
     for k in range(n_table):
         table_kinds[k] = (int(table[k, T_KIND]), int(table[k, T_SUIT] if table[k, T_KIND] == MELD_RUN else table[k, T_RANK]))
-    rows = 1024
-    while True:  # the log is sized for ordinary rounds; a longer one is played again with more room
-        ev = np.zeros((rows, K.EV_WIDTH), dtype=np.int16)
-        n_ev = np.zeros(1, dtype=np.int64)
-        round_row = np.zeros(K.ROUND_COLS, dtype=np.int32)
-        seat_rows = np.zeros((players, K.SEAT_COLS), dtype=np.int32)
-        trial = _copy_work(work)
-        K.finish_round(seed, game, round_no, players, rules_array, params, trial, first, round_row, seat_rows, ev, n_ev)
-        if n_ev[0] < rows:
-            break
-        rows *= 4
-    events = _decode(ev, int(n_ev[0]), table_kinds)
+    def finish(trial, row, seats, ev, n_ev):
+        K.finish_round(seed, game, round_no, players, rules_array, params, trial, first, row, seats, ev, n_ev)
+
+    ev, n, round_row, seat_rows, trial = play_logged(finish, work, K.ROUND_COLS, (players, K.SEAT_COLS),
+                                                     K.EV_WIDTH, 1024)
+    events = _decode(ev, n, table_kinds)
     hands = trial[0]
     events.append({
         "event": "end",
@@ -229,7 +216,7 @@ def play_round_position(players: int, round_no: int, hands: list[str], stock: st
     melds = []
     for k in range(int(work[1][SI_N_TABLE])):
         n = meld_listing(table_now[k], listing)
-        melds.append(_names(listing[:n]))
+        melds.append(card_names(listing[:n]))
     return {
         "events": events, "outcome": end["outcome"], "winner": end["winner"], "bonus": end["bonus"],
         "scores": end["scores"], "hands": end["hands"], "turns": int(round_row[K.RW_TURNS]),

@@ -27,10 +27,9 @@ import pyarrow as pa
 from .core import shanghai as K
 from .core.shanghai_state import ROUNDS
 from .core.state import OUTCOMES, OUT_WIN
-from .intervals import wilson
+from .summary import mean_from_sums, rate
 
 BONUSES = ("none", "one_turn", "one_turn_no_joker")
-Z95 = 1.959963984540054
 
 
 def rounds_table(rows: np.ndarray, seed: int, players: int) -> pa.Table:
@@ -121,18 +120,7 @@ class _Moments:
             np.add.at(self.ss, index, v ** 2)
 
     def estimate(self, i=()) -> dict:
-        n, s, ss = float(self.n[i]), float(self.s[i]), float(self.ss[i])
-        if n == 0:
-            return {"estimate": math.nan, "ci95": [math.nan, math.nan]}
-        mean = s / n
-        var = max(ss / n - mean * mean, 0.0) * n / max(n - 1, 1)
-        half = Z95 * math.sqrt(var / n)
-        return {"estimate": mean, "ci95": [mean - half, mean + half]}
-
-
-def _rate(k: int, n: int) -> dict:
-    lo, hi = wilson(k, n) if n else (math.nan, math.nan)
-    return {"estimate": k / n if n else math.nan, "ci95": [lo, hi]}
+        return mean_from_sums(float(self.s[i]), float(self.ss[i]), int(self.n[i]))
 
 
 class ShanghaiSummary:
@@ -186,10 +174,10 @@ class ShanghaiSummary:
             per_round.append({
                 "round": r,
                 "rounds": n,
-                "contract_met_rate": _rate(int(self.contract[r]), n * self.players),
-                "went_out_rate": _rate(int(self.won[r]), n),
-                "one_turn_bonus_rate": _rate(int(self.bonus[r]), n),
-                "no_winner_rate": _rate(n - int(self.won[r]), n),
+                "contract_met_rate": rate(int(self.contract[r]), n * self.players),
+                "went_out_rate": rate(int(self.won[r]), n),
+                "one_turn_bonus_rate": rate(int(self.bonus[r]), n),
+                "no_winner_rate": rate(n - int(self.won[r]), n),
                 "turn_limit": int(self.outcomes[r, OUTCOMES.index("turn_limit")]),
                 "mean_penalty": self.penalty.estimate(r),
                 "buys_per_seat": self.buys.estimate(r),
@@ -205,7 +193,7 @@ class ShanghaiSummary:
             "by_seat": [{"seat": q, "strategy": self.strategy_names[q], "mean_total": self.totals.estimate(q),
                          "win_share": self.shares.estimate(q)} for q in range(self.players)],
             "outcomes": {name: {"count": int(self.outcomes[:, i].sum()),
-                                **_rate(int(self.outcomes[:, i].sum()), rounds)}
+                                **rate(int(self.outcomes[:, i].sum()), rounds)}
                          for i, name in enumerate(OUTCOMES) if name != "stalemate_blocked"},
             "wall_seconds": wall_seconds,
             "rounds_per_second": rounds / wall_seconds if wall_seconds > 0 else math.nan,

@@ -88,7 +88,7 @@ SHANGHAI_SPEC = (
     Param("draw.min_gain", SB.SP_DRAW_GAIN, 1, low=1, high=5, doc="cards closer to the contract the upcard must bring"),
     Param("buy.mode", SB.SP_BUY, "helps", ("never", "helps"), doc="buy the upcard: never / when it brings the contract closer"),
     Param("buy.min_gain", SB.SP_BUY_GAIN, 1, low=1, high=5, doc="cards closer to the contract a buy must bring"),
-    Param("buy.keep", SB.SP_BUY_KEEP, 0, low=0, high=100, doc="buys held in reserve (not used)"),
+    Param("buy.keep", SB.SP_BUY_KEEP, 0, low=0, high=100, doc="buys held in reserve in rounds 1-7 (from round 8 the contract needs buys)"),
     Param("buy.from_round", SB.SP_BUY_MIN_ROUND, 1, low=1, high=10, doc="buy only from this round on"),
     Param("buy.max_cards", SB.SP_BUY_MAX_CARDS, 0, low=0, high=60, doc="never buy holding this many cards or more (0: no limit)"),
     Param("down.mode", SB.SP_DOWN, "at_once", ("at_once", "one_turn"),

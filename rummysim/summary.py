@@ -18,6 +18,22 @@ from .core.state import OUTCOMES
 Z95 = 1.959963984540054
 
 
+def mean_from_sums(total: float, total_sq: float, n: int) -> dict:
+    """Mean of ``n`` independent values from their sum and sum of squares, with a normal 95% interval."""
+    if n == 0:
+        return {"estimate": math.nan, "ci95": [math.nan, math.nan]}
+    mean = total / n
+    var = max(total_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    half = Z95 * math.sqrt(var / n)
+    return {"estimate": mean, "ci95": [mean - half, mean + half]}
+
+
+def rate(k: int, n: int) -> dict:
+    """Proportion ``k / n`` with its 95% Wilson interval."""
+    lo, hi = wilson(k, n) if n else (math.nan, math.nan)
+    return {"estimate": k / n if n else math.nan, "ci95": [lo, hi]}
+
+
 class RunSummary:
     def __init__(self, players: int, strategy_names: list[str]):
         self.players = players
@@ -58,20 +74,6 @@ class RunSummary:
             gw = game_rows[:, 0]
             self.game_wins += np.bincount(gw[gw >= 0], minlength=self.players)
 
-    @staticmethod
-    def _mean_ci(total: float, total_sq: float, n: int) -> dict:
-        if n == 0:
-            return {"estimate": math.nan, "ci95": [math.nan, math.nan]}
-        mean = total / n
-        var = max(total_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
-        half = Z95 * math.sqrt(var / n)
-        return {"estimate": mean, "ci95": [mean - half, mean + half]}
-
-    @staticmethod
-    def _rate(k: int, n: int) -> dict:
-        lo, hi = wilson(k, n) if n else (math.nan, math.nan)
-        return {"estimate": k / n if n else math.nan, "ci95": [lo, hi]}
-
     def as_dict(self, wall_seconds: float) -> dict:
         """Every figure of the summary, each estimate as ``{"estimate": x, "ci95": [lo, hi]}``."""
         wins = int(self.seat_wins.sum())
@@ -80,23 +82,23 @@ class RunSummary:
             "games": self.games,
             "win_rate_by_seat": [
                 {"seat": q, "strategy": self.strategy_names[q], "wins": int(self.seat_wins[q]),
-                 **self._rate(int(self.seat_wins[q]), self.hands)}
+                 **rate(int(self.seat_wins[q]), self.hands)}
                 for q in range(self.players)
             ],
-            "starter_win_rate": self._rate(self.starter_wins, self.hands),
-            "outcomes": {name: {"count": int(self.outcomes[i]), **self._rate(int(self.outcomes[i]), self.hands)}
+            "starter_win_rate": rate(self.starter_wins, self.hands),
+            "outcomes": {name: {"count": int(self.outcomes[i]), **rate(int(self.outcomes[i]), self.hands)}
                          for i, name in enumerate(OUTCOMES)},
-            "going_rummy_rate": self._rate(self.rummy, self.hands),
-            "going_rummy_share_of_wins": self._rate(self.rummy, wins),
-            "points_per_winning_hand": self._mean_ci(self.points, self.points_sq, wins),
-            "turns_per_hand": self._mean_ci(self.turns, self.turns_sq, self.hands),
+            "going_rummy_rate": rate(self.rummy, self.hands),
+            "going_rummy_share_of_wins": rate(self.rummy, wins),
+            "points_per_winning_hand": mean_from_sums(self.points, self.points_sq, wins),
+            "turns_per_hand": mean_from_sums(self.turns, self.turns_sq, self.hands),
             "wall_seconds": wall_seconds,
             "hands_per_second": self.hands / wall_seconds if wall_seconds > 0 else math.nan,
         }
         if self.games:
             out["hands_per_game"] = self.game_hands / self.games
             out["game_win_rate_by_seat"] = [
-                {"seat": q, **self._rate(int(self.game_wins[q]), self.games)} for q in range(self.players)
+                {"seat": q, **rate(int(self.game_wins[q]), self.games)} for q in range(self.players)
             ]
         return out
 

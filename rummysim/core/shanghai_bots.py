@@ -30,7 +30,7 @@ Upcard (``SP_DRAW``): 0 never; 1 when it lowers the distance by at least
 
 Buying (``SP_BUY``): 0 never; 1 when the upcard lowers the distance by at least
 ``SP_BUY_GAIN``, from round ``SP_BUY_MIN_ROUND`` on, keeping ``SP_BUY_KEEP``
-buys in reserve and never with ``SP_BUY_MAX_CARDS`` or more cards in hand
+buys in reserve in rounds 1-7 (from round 8 on the contract needs buys) and never with ``SP_BUY_MAX_CARDS`` or more cards in hand
 (0: no limit). A bot that is down never buys (the penalty card is dead weight).
 
 Going down (``SP_DOWN``): 0 as soon as the contract can be laid; 1 (*patient*)
@@ -359,7 +359,9 @@ def wants_buy(q, params, hands, ints, rules, card, rngs):
         return below(rngs[q], 4) == 0
     if par[SP_BUY] == 0 or ints[SI_DOWN_TURN_SEAT + q] > 0 or ints[SI_ROUND] < par[SP_BUY_MIN_ROUND]:
         return False
-    if ints[SI_BUYS_SEAT + q] >= rules[SR_MAX_BUYS] - par[SP_BUY_KEEP]:
+    # the reserve is for rounds 1-7: from round 8 on the contract cannot be met without buys (2.2)
+    keep = par[SP_BUY_KEEP] if ints[SI_ROUND] < 8 else 0
+    if ints[SI_BUYS_SEAT + q] >= rules[SR_MAX_BUYS] - keep:
         return False
     if par[SP_BUY_MAX_CARDS] > 0 and hand_size(hands[q]) >= par[SP_BUY_MAX_CARDS]:
         return False
