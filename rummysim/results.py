@@ -104,57 +104,72 @@ def write_json_atomic(path: Path, data: dict) -> None:
 
 
 class ChunkStore:
-    """Finished chunks of a run, one file per table and chunk under ``out_dir/chunks/``.
+    """Finished chunks of a run under ``out_dir/chunks/``, joined in order into the run's Parquet files.
 
-    Every file is written under a temporary name and renamed, and the chunk's
-    record ``cNNNNNNN.json`` (its summary counters) is written last: a chunk is
-    finished exactly when its record exists, whatever killed the run and when.
-    ``merge`` joins the chunks, in order, into one Parquet file per table (one
-    row group per chunk, read and written one chunk at a time) and removes them.
+    Each table of chunk k is written as an Arrow IPC file (``cNNNNNNN.<table>.arrow``: no encoding,
+    nearly free) under a temporary name and renamed, and the chunk's record ``cNNNNNNN.json`` (its
+    summary counters) is written last: a chunk is finished exactly when its record exists, whatever
+    killed the run and when. ``join`` appends finished chunks, in index order, to
+    ``<table>.parquet.tmp`` (one row group per chunk) as soon as they are next in line, so the
+    Parquet encoding overlaps play as before; ``finish`` closes and renames those files and removes
+    the chunks. A run that stops before then keeps its chunks and drops the half-written Parquet
+    files; a resumed run joins the kept chunks again from the first.
     """
 
-    def __init__(self, out_dir: Path):
+    def __init__(self, out_dir: Path, keep: bool = False):
+        """``keep``: keep the chunks already there (a resumed run); else start with none."""
         self.out_dir = out_dir
         self.dir = out_dir / "chunks"
+        if not keep:
+            shutil.rmtree(self.dir, ignore_errors=True)
         self.dir.mkdir(exist_ok=True)
+        self.writers: dict[str, pq.ParquetWriter] = {}
+        self.next = 0
 
     def _name(self, k: int, suffix: str) -> Path:
         return self.dir / f"c{k:07d}.{suffix}"
 
     def finished(self) -> dict[int, dict]:
         """``{chunk index: its record}`` of every finished chunk."""
-        out = {}
-        for f in self.dir.glob("c*.json"):
-            out[int(f.stem[1:])] = json.loads(f.read_text())
-        return out
+        return {int(f.name[1:8]): json.loads(f.read_text()) for f in self.dir.glob("c*.json")}
 
     def write(self, k: int, tables: dict[str, pa.Table], record: dict) -> None:
         for name, table in tables.items():
-            final = self._name(k, f"{name}.parquet")
+            final = self._name(k, f"{name}.arrow")
             tmp = final.with_name(final.name + ".tmp")
-            pq.write_table(table, tmp)
+            with pa.OSFile(str(tmp), "wb") as sink, pa.ipc.new_file(sink, table.schema) as ipc:
+                ipc.write_table(table)
             os.replace(tmp, final)
         write_json_atomic(self._name(k, "json"), record)
 
-    def merge(self, n_chunks: int) -> None:
-        """Join chunks ``0 .. n_chunks - 1`` into ``<table>.parquet`` and remove the chunk files."""
-        names = sorted({f.name.split(".")[1] for f in self.dir.glob("c*.parquet")})
-        for name in names:
-            final = self.out_dir / f"{name}.parquet"
-            tmp = final.with_name(final.name + ".tmp")
-            writer = None
-            for k in range(n_chunks):
-                part = self._name(k, f"{name}.parquet")
-                if not part.exists():
-                    continue
-                table = pq.read_table(part)
-                if writer is None:
-                    writer = pq.ParquetWriter(tmp, table.schema)
-                writer.write_table(table)
-            if writer is not None:
-                writer.close()
-                os.replace(tmp, final)
+    def join(self) -> None:
+        """Append every finished chunk that is next in index order to the Parquet files."""
+        while self._name(self.next, "json").exists():
+            for part in sorted(self.dir.glob(f"c{self.next:07d}.*.arrow")):
+                name = part.name.split(".")[1]
+                table = pa.ipc.open_file(pa.memory_map(str(part))).read_all()
+                if name not in self.writers:
+                    self.writers[name] = pq.ParquetWriter(self.out_dir / f"{name}.parquet.tmp", table.schema)
+                self.writers[name].write_table(table)
+            self.next += 1
+
+    def finish(self, n_chunks: int) -> None:
+        """All ``n_chunks`` chunks done: close the Parquet files under their names, drop the chunks."""
+        self.join()
+        if self.next != n_chunks:
+            raise RuntimeError(f"chunks {self.next}..{n_chunks - 1} are missing")
+        for name, writer in self.writers.items():
+            writer.close()
+            os.replace(self.out_dir / f"{name}.parquet.tmp", self.out_dir / f"{name}.parquet")
+        self.writers.clear()
         shutil.rmtree(self.dir)
+
+    def abandon(self) -> None:
+        """The run stopped: drop the half-joined Parquet files, keep the chunks."""
+        for name, writer in self.writers.items():
+            writer.close()
+            (self.out_dir / f"{name}.parquet.tmp").unlink(missing_ok=True)
+        self.writers.clear()
 
 
 def read_results_table(out_dir: str | Path, name: str) -> pa.Table:
@@ -163,11 +178,11 @@ def read_results_table(out_dir: str | Path, name: str) -> pa.Table:
     out = Path(out_dir)
     if (out / f"{name}.parquet").exists():
         return pq.read_table(out / f"{name}.parquet")
-    parts = sorted((out / "chunks").glob(f"c*.{name}.parquet"))
+    parts = sorted((out / "chunks").glob(f"c*.{name}.arrow"))
     done = [p for p in parts if p.with_name(p.name.split(".")[0] + ".json").exists()]
     if not done:
         raise FileNotFoundError(f"{out}: no {name} table and no finished chunk of one")
-    return pa.concat_tables(pq.read_table(p) for p in done)
+    return pa.concat_tables(pa.ipc.open_file(pa.memory_map(str(p))).read_all() for p in done)
 
 
 class ResultWriter:
@@ -216,7 +231,7 @@ def prepare_out_dir(path: str | Path, overwrite: bool = False) -> Path:
         raise ValueError(f"output directory {out}: already holds results ({held[0]}); "
                          "choose another --out or pass --overwrite")
     writable_dir(out, "output directory")
-    for name in [f"{t}.parquet" for t in TABLES] + list(RECORDS):
+    for name in [f"{t}.parquet" for t in TABLES] + [f"{t}.parquet.tmp" for t in TABLES] + list(RECORDS):
         (out / name).unlink(missing_ok=True)
     shutil.rmtree(out / "chunks", ignore_errors=True)
     return out

@@ -295,8 +295,8 @@ def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_s
                resume: bool = False) -> dict:
     """Play ``spec`` writing Parquet to ``out_dir`` chunk by chunk; return the ``run.json`` record.
 
-    Each finished chunk is kept in ``out_dir/chunks`` (``results.ChunkStore``); when all are
-    done they are joined into ``hands``/``rounds``, ``seats`` and ``games.parquet``.
+    Each finished chunk is kept in ``out_dir/chunks`` (``results.ChunkStore``) and joined, in
+    order, into ``hands``/``rounds``, ``seats`` and ``games.parquet``, named when all are done.
     ``on_chunk(units_done, hands_done, seconds)`` is called after each chunk (progress;
     seconds of play so far, compile time excluded; Shanghai counts rounds as hands).
     ``client``: a ``distributed.Client`` whose workers play the chunks (else this process,
@@ -308,8 +308,8 @@ def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_s
     """
     size = chunk_size_for(spec, chunk_size)
     n_chunks = -(-spec.count // size)
-    store = ChunkStore(out_dir)
-    finished = store.finished() if resume else {}
+    store = ChunkStore(out_dir, keep=resume)
+    finished = store.finished()
     summary = new_summary(spec)
     for rec in finished.values():
         add_state(summary, rec["summary_state"])
@@ -328,6 +328,7 @@ def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_s
     def write(k: int, chunk: Chunk, state: dict, seconds: float) -> None:
         store.write(k, chunk_tables(spec, chunk), {"units": len(chunk.games), "rows": len(chunk.hand_rows),
                                                    "seconds": seconds, "summary_state": state})
+        store.join()
 
     stream = _dask_chunks(spec, todo, size, client) if client is not None else _local_chunks(spec, todo, size, workers)
     # chunk k is written by one thread while the kernel (which releases the GIL) plays chunk k+1
@@ -352,7 +353,7 @@ def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_s
         if pending is not None:
             pending.result()
             pending = None
-        store.merge(n_chunks)
+        store.finish(n_chunks)
         record["status"] = "complete"
     except KeyboardInterrupt:
         record["status"] = "interrupted"
@@ -366,6 +367,7 @@ def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_s
                 pass
         pool.shutdown()
         if record["status"] != "complete":  # count what is on disk, finished for good
+            store.abandon()
             kept = store.finished()
             done = sum(rec["units"] for rec in kept.values())
             played = sum(rec["rows"] for rec in kept.values())
