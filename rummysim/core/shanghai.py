@@ -45,7 +45,7 @@ from .basic import dealer_of
 from .contracts import MAX_RUN_CANDIDATES, RUN_COLS
 from .rng import KIND_BOT, KIND_DEAL, KIND_RESHUFFLE, shuffle, stream_key
 from .shanghai_state import (
-    CARDS_DEALT, JOKER, MAX_TABLE, ROUNDS, SI_BUYS, SI_BUYS_SEAT, SI_DISCARDER, SI_DOWN_TURN_SEAT,
+    CARDS_DEALT, JOKER, MAX_TABLE, ROUNDS, SI_BUYS, SI_BUYS_SEAT, SI_DISCARDER, SI_DISTANCE_SEAT, SI_DOWN_TURN_SEAT,
     SI_DRAWN, SI_LAID_OFF_SEAT, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_PILE_N, SI_RESHUFFLES, SI_ROUND,
     SI_SIZE, SI_STOCK_N, SI_SWAPS_SEAT, SI_TURN, SI_UPCARDS_SEAT, SR_ACE_HIGH, SR_BONUS,
     SR_BONUS_NO_JOKER, SR_CHECK, SR_DECKS, SR_JOKER_SWAP, SR_JOKERS, SR_LAYOFF_ON_CONTRACT_TURN,
@@ -238,6 +238,7 @@ def finish_round(seed, game, round_no, players, rules, params, work, first, roun
                     raise ValueError("bot took an upcard that would leave it nothing to discard (ruling 3.1)")
                 ints[SI_PILE_N] -= 1
                 counts[up] += 1
+                ints[SI_DISTANCE_SEAT + p] = 0  # the bots' cached distance: the hand changed
                 ints[SI_DRAWN] = up
                 ints[SI_UPCARDS_SEAT + p] += 1
                 took = True
@@ -259,6 +260,7 @@ def finish_round(seed, game, round_no, players, rules, params, work, first, roun
                         penalty = stock[ints[SI_STOCK_N]]
                         hands[q, up] += 1
                         hands[q, penalty] += 1
+                        ints[SI_DISTANCE_SEAT + q] = 0
                         ints[SI_BUYS_SEAT + q] += 1
                         ints[SI_BUYS] += 1
                         if logging:
@@ -280,6 +282,7 @@ def finish_round(seed, game, round_no, players, rules, params, work, first, roun
             ints[SI_STOCK_N] -= 1
             card = stock[ints[SI_STOCK_N]]
             counts[card] += 1
+            ints[SI_DISTANCE_SEAT + p] = 0
             if logging:
                 _log(ev, n_ev, EV_DRAW_STOCK, p, card, -1, listing, 0)
         if check:
@@ -294,6 +297,7 @@ def finish_round(seed, game, round_no, players, rules, params, work, first, roun
             if n > 0:
                 if not contract_ok(melds, n, round_no, ace_high):
                     raise ValueError("bot proposed a laying that is not the contract (rules 2.2, 2.3)")
+                ints[SI_DISTANCE_SEAT + p] = 0
                 for i in range(n):
                     meld_cards_into(melds[i], counts, -1)
                     jokers_down += melds[i, T_JOKERS]
@@ -323,6 +327,7 @@ def finish_round(seed, game, round_no, players, rules, params, work, first, roun
                     raise ValueError("bot proposed a lay-off of a card it does not hold or on no meld")
                 if not B._may_play(counts, c, ints[SI_DRAWN], must):
                     raise ValueError("bot proposed a lay-off that leaves no legal discard (rules 2.6, 3.1)")
+                ints[SI_DISTANCE_SEAT + p] = 0
                 if act == B.ACT_LAYOFF:
                     where = fit(table[k], c, ace_high)
                     if where == FIT_NONE:
@@ -368,6 +373,7 @@ def finish_round(seed, game, round_no, players, rules, params, work, first, roun
             if c < 0 or c > JOKER or counts[c] == 0 or c == ints[SI_DRAWN]:
                 raise ValueError("bot proposed a discard it may not make (rules 2.6, ruling 3.1)")
             counts[c] -= 1
+            ints[SI_DISTANCE_SEAT + p] = 0
             pile[ints[SI_PILE_N]] = c
             ints[SI_PILE_N] += 1
             ints[SI_DISCARDER] = p

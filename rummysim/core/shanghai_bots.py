@@ -65,7 +65,7 @@ from .contracts import CONTRACTS, best_contract
 from .melds import popcount
 from .rng import below
 from .shanghai_state import (
-    JOKER, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_RESHUFFLES, SI_ROUND, SR_ACE_HIGH,
+    JOKER, SI_DISTANCE_SEAT, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_RESHUFFLES, SI_ROUND, SR_ACE_HIGH,
     SR_JOKER_SWAP, SR_MAX_BUYS, SR_MUST_DISCARD, SI_BUYS_SEAT,
 )
 from .shanghai_table import (
@@ -338,13 +338,24 @@ def take_upcard(p, params, hands, ints, table, rules, card, rngs):
     ace_high = rules[SR_ACE_HIGH] != 0
     if ints[SI_DOWN_TURN_SEAT + p] > 0:
         return _fits_table(table, ints[SI_N_TABLE], card, ace_high)
-    return _gain(hands[p], card, ints[SI_ROUND], ace_high) >= par[SP_DRAW_GAIN]
+    return _gain(p, hands, ints, card, ace_high) >= par[SP_DRAW_GAIN]
 
 
 @njit(cache=True)
-def _gain(counts, card, round_no, ace_high):
-    """How much taking ``card`` lowers the distance of ``counts``."""
-    before = distance(counts, round_no, ace_high)
+def seat_distance(p, hands, ints, ace_high):
+    """``distance`` of seat p's hand, kept in ``ints[SI_DISTANCE_SEAT + p]`` until the engine
+    says the hand changed (it zeroes the entry)."""
+    if ints[SI_DISTANCE_SEAT + p] == 0:
+        ints[SI_DISTANCE_SEAT + p] = 1 + distance(hands[p], ints[SI_ROUND], ace_high)
+    return ints[SI_DISTANCE_SEAT + p] - 1
+
+
+@njit(cache=True)
+def _gain(p, hands, ints, card, ace_high):
+    """How much taking ``card`` lowers the distance of seat p's hand."""
+    counts = hands[p]
+    round_no = ints[SI_ROUND]
+    before = seat_distance(p, hands, ints, ace_high)
     counts[card] += 1
     after = distance(counts, round_no, ace_high)
     counts[card] -= 1
@@ -365,7 +376,7 @@ def wants_buy(q, params, hands, ints, rules, card, rngs):
         return False
     if par[SP_BUY_MAX_CARDS] > 0 and hand_size(hands[q]) >= par[SP_BUY_MAX_CARDS]:
         return False
-    return _gain(hands[q], card, ints[SI_ROUND], rules[SR_ACE_HIGH] != 0) >= par[SP_BUY_GAIN]
+    return _gain(q, hands, ints, card, rules[SR_ACE_HIGH] != 0) >= par[SP_BUY_GAIN]
 
 
 @njit(cache=True)
@@ -376,7 +387,7 @@ def plan_down(p, params, hands, ints, rules, players, scratch, melds):
     counts = hands[p]
     round_no = ints[SI_ROUND]
     ace_high = rules[SR_ACE_HIGH] != 0
-    if distance(counts, round_no, ace_high) > 0:
+    if seat_distance(p, hands, ints, ace_high) > 0:
         return 0
     drawn = ints[SI_DRAWN]
     must = rules[SR_MUST_DISCARD] != 0
@@ -518,7 +529,7 @@ def choose_discard(p, params, hands, ints, table, rules, rngs):
     ace_high = rules[SR_ACE_HIGH] != 0
     n_table = ints[SI_N_TABLE]
     down = ints[SI_DOWN_TURN_SEAT + p] > 0
-    d0 = 0 if down else distance(counts, round_no, ace_high)
+    d0 = 0 if down else seat_distance(p, hands, ints, ace_high)
     stalling = ints[SI_RESHUFFLES] >= STALL_RESHUFFLES
     if stalling and below(rngs[p], 4) == 0:
         return _random_discard(counts, drawn, rngs[p])

@@ -38,7 +38,8 @@ SI_OWN_TURNS_SEAT = SI_BUYS_SEAT + MAX_SEATS
 SI_LAID_OFF_SEAT = SI_OWN_TURNS_SEAT + MAX_SEATS
 SI_SWAPS_SEAT = SI_LAID_OFF_SEAT + MAX_SEATS
 SI_UPCARDS_SEAT = SI_SWAPS_SEAT + MAX_SEATS   # upcards taken on one's own turn
-SI_SIZE = SI_UPCARDS_SEAT + MAX_SEATS
+SI_DISTANCE_SEAT = SI_UPCARDS_SEAT + MAX_SEATS  # bots' cache: 1 + the distance of seat p's hand, 0 unknown
+SI_SIZE = SI_DISTANCE_SEAT + MAX_SEATS
 
 # table meld columns
 T_KIND = 0              # MELD_SET or MELD_RUN
