@@ -335,6 +335,8 @@ def main() -> None:
     out = list(INTRO)
     for name in SECTIONS:
         if name in sections:
+            if out[-1].strip():
+                out.append("")
             out += [f"<!-- section: {name} -->", *sections[name]]
     readme.write_text("\n".join(out).rstrip() + "\n")
 
