@@ -214,7 +214,7 @@ def _greedy_melds(work, base, round_no, ace_high, runs_first):
                 if ace_high and best_r == 0:
                     bit |= 1 << 13
                 s = 0
-                while take > 0:
+                while take > 0 and s < 4:  # copies beyond three (4+ decks) have no level: stop there
                     if work[base + W_LEVELS + 3 * s] & bit:
                         _take_positions(work, base, s, bit)
                         take -= 1
@@ -539,10 +539,10 @@ def choose_discard(p, params, hands, ints, table, rules, rngs):
     for c in range(64):
         if counts[c] == 0 or c == drawn:
             continue
-        feeds = _fits_table(table, n_table, c, ace_high)
         if c == JOKER:
             score = 1 << 30
         elif down:
+            feeds = _fits_table(table, n_table, c, ace_high)
             score = (500 if feeds else 0) - (0 if stalling else POINTS[c])
         else:
             counts[c] -= 1
@@ -552,7 +552,7 @@ def choose_discard(p, params, hands, ints, table, rules, rngs):
                 score -= POINTS[c]
                 if par[SP_DISCARD] == 1:
                     score += 10 * _connectors(counts, c)
-                if feeds:
+                if par[SP_AVOID_FEED] != 0 and _fits_table(table, n_table, c, ace_high):
                     score += np.int64(par[SP_AVOID_FEED])
         if score < best_score:
             best_score = score
