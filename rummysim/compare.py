@@ -76,38 +76,36 @@ def _rotation_specs(a: Strategy, b: Strategy, players: int, seed: int, rules: Ba
     return specs
 
 
-def _fold_shanghai(blocks: Blocks, chunks: list, players: int) -> None:
-    """``_fold`` for Shanghai: rounds instead of hands, penalty points, shared game wins."""
-    k = players
-    n = len(chunks[0].games)
-    score = np.zeros((n, k))
-    pts = np.zeros((n, k))
-    rounds_in_block = np.zeros(n)
-    stale_in_block = np.zeros(n)
-    pgame = np.zeros((n, k))
-    for r, ch in enumerate(chunks):
-        rows = ch.hand_rows
+def _rotation_rows(ch, r: int, k: int, games_mode: bool, variant: str):
+    """One rotation's chunk (A in seat r) as ``(block index, A's points minus B's mean, no winner)``
+    per hand (Shanghai: per round, penalty points), and per game ``(A's score, A's final points
+    minus B's mean)``; the last is None in hands mode."""
+    rows = ch.hand_rows
+    if variant == "shanghai":
         idx = np.searchsorted(ch.games, rows[:, SK.RW_GAME])
-        blocks.hands += len(rows)
-        round_scores = ch.seat_rows[:, :, SK.SS_SCORE].astype(np.float64)
-        a_pts = round_scores[:, r]
-        b_pts = (round_scores.sum(axis=1) - a_pts) / (k - 1)
-        np.add.at(pts[:, r], idx, a_pts - b_pts)
-        np.add.at(rounds_in_block, idx, 1.0)
-        np.add.at(stale_in_block, idx, (rows[:, SK.RW_OUTCOME] != OUT_WIN).astype(np.float64))
-        totals = ch.game_rows.astype(np.float64)
-        score[:, r] = win_shares(ch.game_rows)[:, r]
-        pgame[:, r] = totals[:, r] - (totals.sum(axis=1) - totals[:, r]) / (k - 1)
-    blocks.score.append(score.mean(axis=1))
-    blocks.points_diff.append(pts.sum(axis=1))
-    blocks.block_hands.append(rounds_in_block)
-    blocks.block_stalemates.append(stale_in_block)
-    blocks.points_game.append(pgame.mean(axis=1))
-    blocks.single.append(score.ravel())
-    blocks.by_seat.append(score)
+        points = ch.seat_rows[:, :, SK.SS_SCORE].astype(np.float64)
+        diff = points[:, r] - (points.sum(axis=1) - points[:, r]) / (k - 1)
+        stale = rows[:, SK.RW_OUTCOME] != OUT_WIN
+        score = win_shares(ch.game_rows)[:, r]   # lowest total wins, ties share
+        final = ch.game_rows.astype(np.float64)
+    else:
+        idx = np.searchsorted(ch.games, rows[:, K.H_GAME])
+        winner = rows[:, K.H_WINNER]
+        stale = winner < 0
+        a_won = winner == r
+        points = rows[:, K.H_POINTS].astype(np.float64)
+        diff = np.where(a_won, points, 0.0) - np.where(~a_won & ~stale, points, 0.0) / (k - 1)
+        if games_mode:
+            score = (ch.game_rows[:, 0] == r).astype(np.float64)
+            final = ch.game_rows[:, 2:2 + k].astype(np.float64)
+        else:
+            score = np.where(a_won, 1.0, np.where(stale, 1.0 / k, 0.0))
+            final = None
+    pgame = None if final is None else final[:, r] - (final.sum(axis=1) - final[:, r]) / (k - 1)
+    return idx, diff, stale, score, pgame
 
 
-def _fold(blocks: Blocks, chunks: list, players: int, games_mode: bool) -> None:
+def _fold(blocks: Blocks, chunks: list, players: int, games_mode: bool, variant: str = "basic") -> None:
     """Add one chunk of each rotation (same game indices) to the block results."""
     k = players
     n = len(chunks[0].games)
@@ -117,25 +115,13 @@ def _fold(blocks: Blocks, chunks: list, players: int, games_mode: bool) -> None:
     stale_in_block = np.zeros(n)
     pgame = np.zeros((n, k))
     for r, ch in enumerate(chunks):
-        h = ch.hand_rows
-        idx = np.searchsorted(ch.games, h[:, K.H_GAME])
-        winner = h[:, K.H_WINNER]
-        stale = winner < 0
-        a_won = winner == r
-        blocks.hands += len(h)
-        points = h[:, K.H_POINTS].astype(np.float64)
-        a_pts = np.where(a_won, points, 0.0)
-        b_pts = np.where(~a_won & ~stale, points, 0.0) / (k - 1)
-        np.add.at(pts[:, r], idx, a_pts - b_pts)
+        idx, diff, stale, score[:, r], game_diff = _rotation_rows(ch, r, k, games_mode, variant)
+        blocks.hands += len(idx)
+        np.add.at(pts[:, r], idx, diff)
         np.add.at(hands_in_block, idx, 1.0)
         np.add.at(stale_in_block, idx, stale.astype(np.float64))
         if games_mode:
-            gw = ch.game_rows[:, 0]
-            score[:, r] = (gw == r).astype(np.float64)
-            final = ch.game_rows[:, 2:2 + k].astype(np.float64)
-            pgame[:, r] = final[:, r] - (final.sum(axis=1) - final[:, r]) / (k - 1)
-        else:
-            score[:, r] = np.where(a_won, 1.0, np.where(stale, 1.0 / k, 0.0))
+            pgame[:, r] = game_diff
     blocks.score.append(score.mean(axis=1))
     blocks.points_diff.append(pts.sum(axis=1))
     blocks.block_hands.append(hands_in_block)
@@ -211,10 +197,7 @@ def play_pair(a: Strategy, b: Strategy, players: int, seed: int, rules: BasicRul
     blocks = Blocks()
     done = 0
     for chunks in zip(*streams):
-        if variant == "shanghai":
-            _fold_shanghai(blocks, list(chunks), players)
-        else:
-            _fold(blocks, list(chunks), players, games is not None)
+        _fold(blocks, list(chunks), players, games is not None, variant)
         if writer is not None:
             for r, ch in enumerate(chunks):
                 for name, table in chunk_tables(specs[r], ch).items():
