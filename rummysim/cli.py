@@ -242,11 +242,10 @@ def _run_with_progress(spec, out, workers, chunk_size, console, client):
 
     if spec is None:
         saved = json.loads((out / "run.json").read_text()) if (out / "run.json").exists() else {}
-        total, unit, what = saved.get("count", 0), saved.get("mode", "games"), "hands"
+        total, unit, variant = saved.get("count", 0), saved.get("mode", "games"), saved.get("variant", "basic")
     else:
-        total, unit, what = spec.count, "games" if spec.games is not None else "hands", "hands"
-    if (spec.variant if spec is not None else saved.get("variant")) == "shanghai":
-        what = "rounds"
+        total, unit, variant = spec.count, "games" if spec.games is not None else "hands", spec.variant
+    what = "rounds" if variant == "shanghai" else "hands"
     columns = [TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} " + unit),
                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn()]
     with Progress(*columns, console=console, disable=not console.is_terminal) as progress:

@@ -154,12 +154,9 @@ def play_chunk(spec: RunSpec, games: np.ndarray, rules: np.ndarray, params: np.n
 
 def iter_chunks(spec: RunSpec, chunk_size: int | None = None, workers: int | None = None) -> Iterator[Chunk]:
     """Play the run chunk by chunk, in game-index order."""
-    rules = spec.rules.to_array(spec.players)
-    params = params_matrix(spec.strategies)
-    numba.set_num_threads(min(workers or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
     size = chunk_size_for(spec, chunk_size)
-    for k in range(-(-spec.count // size)):
-        yield play_chunk(spec, chunk_games(spec, k, size), rules, params)
+    for _, chunk in _local_chunks(spec, range(-(-spec.count // size)), size, workers):
+        yield chunk
 
 
 def warm_up(players: int, variant: str = "basic") -> float:
@@ -267,7 +264,8 @@ def play_chunk_task(spec: RunSpec, k: int, size: int, threads: int = 1) -> tuple
     return k, play_chunk(spec, games, spec.rules.to_array(spec.players), params_matrix(spec.strategies))
 
 
-def _local_chunks(spec: RunSpec, todo: list[int], size: int, workers: int | None) -> Iterator[tuple[int, Chunk]]:
+def _local_chunks(spec: RunSpec, todo, size: int, workers: int | None) -> Iterator[tuple[int, Chunk]]:
+    """Chunks ``todo`` (indices, in order) played in this process with ``workers`` threads: ``(k, chunk)``."""
     rules = spec.rules.to_array(spec.players)
     params = params_matrix(spec.strategies)
     numba.set_num_threads(min(workers or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
@@ -343,9 +341,10 @@ def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_s
             add_chunk(part, chunk)
             if pending is not None:
                 pending.result()
-            pending = pool.submit(write, k, chunk, summary_state(part), now - last)
+            state = summary_state(part)
+            pending = pool.submit(write, k, chunk, state, now - last)
             last = now
-            add_state(summary, summary_state(part))  # counted with the write it goes with
+            add_state(summary, state)  # counted with the write it goes with
             done += len(chunk.games)
             played += len(chunk.hand_rows)
             if on_chunk:

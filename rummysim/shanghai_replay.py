@@ -31,6 +31,7 @@ from .core.shanghai_state import (
 from .core.shanghai_table import meld_listing, meld_ok
 from .core.state import OUTCOMES
 from .replay import card_names, play_logged
+from .replay import format_event as basic_format_event
 from .shanghai_results import BONUSES
 
 
@@ -228,12 +229,9 @@ def format_event(e: dict) -> str:
     """One readable line per event."""
     kind = e["event"]
     if kind == "deal":
-        lines = [f"round {e['round']} deal: dealer seat {e['dealer']}, upcard {e['upcard']}, "
-                 f"{len(e['stock'])} cards in stock"]
-        lines += [f"  seat {p}: {' '.join(h)}" for p, h in enumerate(e["hands"])]
-        return "\n".join(lines)
-    if kind == "draw":
-        return f"seat {e['player']} draws {e['card']} from the {e['source']}" + (" pile" if e["source"] == "discard" else "")
+        return f"round {e['round']} " + basic_format_event(e)
+    if kind in ("draw", "discard") or (kind == "layoff" and "stands_for" not in e):
+        return basic_format_event(e)
     if kind == "buy":
         return f"seat {e['player']} buys {e['card']} (penalty card {e['penalty']})"
     if kind == "contract":
@@ -242,12 +240,9 @@ def format_event(e: dict) -> str:
             shown.append(" ".join(c if s is None else f"JK={s}" for c, s in zip(meld, stands)))
         return f"seat {e['player']} lays down its contract: " + " | ".join(shown)
     if kind == "layoff":
-        card = e["card"] if "stands_for" not in e else f"JK={e['stands_for']}"
-        return f"seat {e['player']} lays off {card} on meld {e['meld']}"
+        return f"seat {e['player']} lays off JK={e['stands_for']} on meld {e['meld']}"
     if kind == "swap":
         return f"seat {e['player']} swaps {e['card']} for the joker of meld {e['meld']}"
-    if kind == "discard":
-        return f"seat {e['player']} discards {e['card']}"
     if kind == "reshuffle":
         return f"stock ran out: the discard pile less its top card becomes the stock ({len(e['stock'])} cards)"
     left = "; ".join(f"seat {p}: {' '.join(h) or '-'}" for p, h in enumerate(e["hands"]))
