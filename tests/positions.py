@@ -1,19 +1,29 @@
-"""Helpers shared by the hand-built position tests."""
+"""Helpers shared by the hand-built position tests (Basic Rummy and Shanghai)."""
 
 
 def moves(result: dict) -> list[str]:
-    """The moves of a played position as short lines: "0 draws H7 from stock", "1 melds ..."."""
+    """The moves of a played position as short lines: "0 draws H7 from stock", "1 melds ...";
+    Shanghai adds "2 buys H7 (penalty S3)", "0 lays down H2 H3 H4 H5 | C9 D9 S9",
+    "1 swaps H6 for the joker of 0" and jokers laid off as "1 lays off JK=H9 on 0"."""
     out = []
     for e in result["events"]:
         kind = e["event"]
+        p = e.get("player")
         if kind == "draw":
-            out.append(f"{e['player']} draws {e['card']} from {e['source']}")
+            out.append(f"{p} draws {e['card']} from {e['source']}")
         elif kind == "meld":
-            out.append(f"{e['player']} melds {' '.join(e['cards'])}")
+            out.append(f"{p} melds {' '.join(e['cards'])}")
+        elif kind == "buy":
+            out.append(f"{p} buys {e['card']} (penalty {e['penalty']})")
+        elif kind == "contract":
+            out.append(f"{p} lays down " + " | ".join(" ".join(meld) for meld in e["melds"]))
         elif kind == "layoff":
-            out.append(f"{e['player']} lays off {e['card']} on {e['meld']}")
+            card = f"JK={e['stands_for']}" if "stands_for" in e else e["card"]
+            out.append(f"{p} lays off {card} on {e['meld']}")
+        elif kind == "swap":
+            out.append(f"{p} swaps {e['card']} for the joker of {e['meld']}")
         elif kind == "discard":
-            out.append(f"{e['player']} discards {e['card']}")
+            out.append(f"{p} discards {e['card']}")
         elif kind == "reshuffle":
-            out.append("reshuffle " + " ".join(e["stock"]))
+            out.append(" ".join(["reshuffle", *e["stock"]]))
     return out

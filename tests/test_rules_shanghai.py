@@ -67,6 +67,8 @@ from rummysim.shanghai_replay import parse_table_meld, play_round_position, trac
 from rummysim.shanghai_results import game_winners, win_shares
 from rummysim.strategy import params_matrix, seat_strategies
 
+from positions import moves
+
 pytestmark = pytest.mark.engine
 
 
@@ -101,31 +103,6 @@ def play(hands, stock="", pile="", *options, round_no=1, table=(), first=0, down
     return play_round_position(players, round_no, list(hands), stock, pile, rules(players, *options),
                                strategy(players) if params is None else params, table=list(table),
                                first=first, down=down, buys=buys, discarder=discarder, seed=seed)
-
-
-def moves(result: dict) -> list[str]:
-    """The moves of a played position as short lines (see the module docstring)."""
-    out = []
-    for e in result["events"]:
-        kind = e["event"]
-        p = e.get("player")
-        if kind == "draw":
-            out.append(f"{p} draws {e['card']} from {e['source']}")
-        elif kind == "buy":
-            out.append(f"{p} buys {e['card']} (penalty {e['penalty']})")
-        elif kind == "contract":
-            melds = [" ".join(meld) for meld in e["melds"]]
-            out.append(f"{p} lays down " + " | ".join(melds))
-        elif kind == "layoff":
-            card = f"JK={e['stands_for']}" if e["card"] == "JK" else e["card"]
-            out.append(f"{p} lays off {card} on {e['meld']}")
-        elif kind == "swap":
-            out.append(f"{p} swaps {e['card']} for the joker of {e['meld']}")
-        elif kind == "discard":
-            out.append(f"{p} discards {e['card']}")
-        elif kind == "reshuffle":
-            out.append(" ".join(["reshuffle", *e["stock"]]))
-    return out
 
 
 def summary(r: dict) -> tuple:

@@ -53,7 +53,7 @@ from .shanghai_state import (
     SR_MUST_DISCARD, SR_TURN_LIMIT, T_COLS, T_JOKERS, T_KIND, T_LO, T_RANK, MELD_RUN,
 )
 from .shanghai_table import (
-    FIT_NONE, contract_ok, fit, hand_points, lay_off, meld_cards_into, meld_listing, place, swap_in,
+    FIT_NONE, contract_ok, fit, hand_points, hand_size, lay_off, meld_cards_into, meld_listing, place, swap_in,
     swap_position, table_counts,
 )
 from .state import OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
@@ -363,12 +363,7 @@ def finish_round(seed, game, round_no, players, rules, params, work, first, roun
                     check_cards(hands, ints, stock, pile, table, rules, players, counts_scratch)
 
         # 3. discard (2.6)
-        empty = True
-        for c in range(64):
-            if counts[c] > 0:
-                empty = False
-                break
-        if not empty:
+        if hand_size(counts) > 0:
             c = B.choose_discard(p, params, hands, ints, table, rules, rngs)
             if c < 0 or c > JOKER or counts[c] == 0 or c == ints[SI_DRAWN]:
                 raise ValueError("bot proposed a discard it may not make (rules 2.6, ruling 3.1)")
@@ -381,14 +376,9 @@ def finish_round(seed, game, round_no, players, rules, params, work, first, roun
                 _log(ev, n_ev, EV_DISCARD, p, c, -1, listing, 0)
             if check:
                 check_cards(hands, ints, stock, pile, table, rules, players, counts_scratch)
-            empty = True
-            for c2 in range(64):
-                if counts[c2] > 0:
-                    empty = False
-                    break
         ints[SI_TURN] += 1
         ints[SI_OWN_TURNS_SEAT + p] += 1
-        if empty:
+        if hand_size(counts) == 0:
             outcome = OUT_WIN
             winner = p
             if down_now:
@@ -423,10 +413,7 @@ def finish_round(seed, game, round_no, players, rules, params, work, first, roun
             row[SS_SCORE] = hand_points(hands[q])
         row[SS_DOWN_TURN] = ints[SI_DOWN_TURN_SEAT + q]
         row[SS_BUYS] = ints[SI_BUYS_SEAT + q]
-        n_left = 0
-        for c in range(64):
-            n_left += hands[q, c]
-        row[SS_CARDS_LEFT] = n_left
+        row[SS_CARDS_LEFT] = hand_size(hands[q])
         row[SS_JOKERS_LEFT] = hands[q, JOKER]
         row[SS_LAID_OFF] = ints[SI_LAID_OFF_SEAT + q]
         row[SS_SWAPS] = ints[SI_SWAPS_SEAT + q]
