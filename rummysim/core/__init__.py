@@ -1,36 +1,97 @@
 """The compiled core: Numba kernels on plain arrays (no files, pandas or Python objects).
 
-Numba's on-disk cache (``cache=True``) checks only the source file of the
-function it loads, so a kernel in ``basic.py`` could be loaded stale after a
-change in ``bots.py`` or ``melds.py`` that it calls. On import we therefore
-fingerprint every source file of this package and drop the cached kernels
-when the fingerprint changes.
+Where the compiled kernels (``cache=True``) are kept
+----------------------------------------------------
+Never inside the installed package. Numba's default would be the package's
+own ``__pycache__``; ``pip uninstall`` does not know those files and leaves a
+directory ``rummysim/core`` holding only ``__pycache__`` behind, which then
+shadows a later (e.g. editable) install: ``cannot import name 'basic' from
+'rummysim.core'``. So before any kernel module is imported, this module picks
+the cache directory:
+
+* ``NUMBA_CACHE_DIR`` if the user set it, as is;
+* else ``platformdirs.user_cache_dir("rummysim") / <version> / "numba"``
+  (``~/.cache/rummysim/0.1.0/numba`` on Linux), so two versions never share
+  kernels.
+
+It is set both in ``os.environ`` (child processes such as Dask workers read
+it when they import Numba) and in ``numba.core.config.CACHE_DIR``, which is
+what Numba's ``_UserProvidedCacheLocator`` reads for every cached function.
+If the directory cannot be created or written, a throwaway temporary
+directory (removed at exit) is used instead: the kernels are then compiled
+afresh in each process, and never written into the package.
+
+Numba's cache checks only the source file of the function it loads, so a
+kernel in ``basic.py`` could be loaded stale after a change in ``bots.py`` or
+``melds.py`` that it calls. On import we therefore fingerprint every source
+file of this package and drop the cached kernels when the fingerprint
+changes; the stamp holding the fingerprint lives in the cache directory too.
 """
 
+import atexit
 import hashlib
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
+from .. import __version__
 
-def _drop_stale_cache() -> None:
+_STAMP = "rummysim-core.sha256"
+
+
+def _writable(path: Path) -> bool:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=path).close()
+        return True
+    except OSError:
+        return False
+
+
+def _cache_dir() -> Path | None:
+    """The directory for Numba's cache, created; ``None`` if nothing writable was found."""
+    given = os.environ.get("NUMBA_CACHE_DIR")
+    if given:
+        path = Path(given)
+    else:
+        import platformdirs
+
+        path = Path(platformdirs.user_cache_dir("rummysim")) / __version__ / "numba"
+    if _writable(path):
+        return path
+    try:
+        path = Path(tempfile.mkdtemp(prefix="rummysim-numba-"))
+    except OSError:
+        return None
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
+
+
+def _use_cache_dir() -> None:
+    from numba.core import config
     from numba.core.caching import _CacheLocator
-    from numba.core.config import CACHE_DIR
 
+    cache = _cache_dir()
+    if cache is None:
+        return  # nowhere to write: leave Numba to its own devices
+    os.environ["NUMBA_CACHE_DIR"] = str(cache)
+    config.CACHE_DIR = str(cache)
+
+    # Numba's own folder for this package's kernels inside the cache dir
     here = Path(__file__).parent
+    folder = cache / _CacheLocator.get_suitable_cache_subpath(str(here / "basic.py"))
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(here.glob("*.py")))).hexdigest()
-    cache_dirs = [here / "__pycache__"]
-    if CACHE_DIR:  # Numba's own name for this folder's cache under NUMBA_CACHE_DIR, and nothing else
-        cache_dirs = [Path(CACHE_DIR) / _CacheLocator.get_suitable_cache_subpath(str(here / "basic.py"))]
-    for cache in cache_dirs:
-        stamp = cache / "rummysim-core.sha256"
-        try:
-            if stamp.exists() and stamp.read_text() == digest:
-                continue
-            for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
-                f.unlink(missing_ok=True)
-            cache.mkdir(parents=True, exist_ok=True)
-            stamp.write_text(digest)
-        except OSError:
-            pass  # a read-only install: Numba then compiles in memory or uses its own cache dir
+    stamp = folder / _STAMP
+    try:
+        if stamp.exists() and stamp.read_text() == digest:
+            return
+        for f in list(folder.glob("*.nbi")) + list(folder.glob("*.nbc")):
+            f.unlink(missing_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:
+        pass  # kernels already dropped or not: at worst they are compiled again
 
 
-_drop_stale_cache()
+_use_cache_dir()
