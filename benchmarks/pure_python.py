@@ -1,6 +1,6 @@
 """Basic Rummy in plain Python: the yardstick for what Numba buys.
 
-Two players, the engine's default rules (rules.md section 1: 10 cards each,
+Two players, the engine's default rules (docs/rules.md section 1: 10 cards each,
 aces low, one ``shuffle_all`` reshuffle, rummy pays double, 1,000-turn cap),
 both seats played by the *greedy* bot (``rummysim/strategies/greedy.toml``):
 

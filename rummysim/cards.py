@@ -1,6 +1,6 @@
 """Card ids, the bitmask layout and the familiar notation.
 
-Layout (design.md, "Cards as bits"): a hand is one ``uint64`` made of four
+Layout: a hand is one ``uint64`` made of four
 16-bit lanes, one per suit in the order clubs, diamonds, hearts, spades.
 Within a lane bit ``r`` is rank ``r``: 0 is the ace, 1..9 are 2..10, 10/11/12
 are J/Q/K. Bit 13 of a lane is reserved for "the ace above the king" when

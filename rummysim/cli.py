@@ -64,13 +64,14 @@ def _players(players, variant):
 
 
 variant_option = click.option("--variant", type=click.Choice(["basic", "shanghai"]), default="basic",
-                              show_default=True, help="Basic Rummy (rules.md 1) or Shanghai Rummy (rules.md 2).")
+                              show_default=True,
+                              help="Basic Rummy (docs/rules.md 1) or Shanghai Rummy (docs/rules.md 2).")
 players_option = click.option("--players", type=int, default=None,
                               help="Players at the table: Basic Rummy 2-4 (default 2), Shanghai 3-8 (default 4).")
 
 rule_options = [
     click.option("--rule", "rule_pairs", multiple=True, metavar="KEY=VALUE",
-                 help="A rule option of rules.md 1.7 (Shanghai: 2.8), e.g. --rule reshuffles=0 (repeatable)."),
+                 help="A rule option of docs/rules.md 1.7 (Shanghai: 2.8), e.g. --rule reshuffles=0 (repeatable)."),
     click.option("--rules-file", type=click.Path(dir_okay=False), default=None,
                  help="A TOML file of rule options (keys as for --rule)."),
 ]
@@ -86,7 +87,11 @@ def with_rule_options(f):
 @click.version_option(package_name="rummysim")
 @click.pass_context
 def cli(ctx):
-    """Simulate Rummy bot against bot and measure what wins."""
+    """Simulate Rummy bot against bot and measure what wins.
+
+    The rules of both variants, every rule option and every ruling the engine
+    follows are in docs/rules.md in the rummysim source.
+    """
     if ctx.invoked_subcommand is None:
         click.echo(ctx.get_help())
 

@@ -1,5 +1,5 @@
 """Duplicate-deal matches between strategies, with paired intervals and SPRT
-(statistics.md: "Comparing strategies: duplicate deals", "Intervals and decisions").
+(duplicate deals cancel the luck of the cards; intervals and decisions as in ``rummysim.intervals``).
 
 A match of candidate A against B at k players plays every deal (``--hands``)
 or every game (``--games``) k times: in rotation r, A sits in seat r and B in
@@ -324,7 +324,7 @@ def _fmt(d: dict, scale: float = 1.0, digits: int = 2, unit: str = "") -> str:
 
 
 def render(result: dict, console) -> None:
-    """Headline block per pair (statistics.md "What a user expects to see"), then crosstable and ranking."""
+    """Headline block per pair (what a user expects to see first), then crosstable and ranking."""
     from rich.table import Table
 
     k = result["players"]

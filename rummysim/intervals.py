@@ -1,4 +1,4 @@
-"""Confidence intervals and decisions, as ``statistics.md`` prescribes.
+"""Confidence intervals and decisions for every estimate rummysim prints.
 
 * proportions: Wilson score interval;
 * means of independent block results: Student-t interval over blocks;

@@ -1,4 +1,4 @@
-"""Rule options of Basic Rummy (rules.md 1.7) and Shanghai Rummy (2.8) and their packing for the kernels.
+"""Rule options of Basic Rummy (docs/rules.md 1.7) and Shanghai Rummy (2.8) and their packing for the kernels.
 
 ``BasicRules`` and ``ShanghaiRules`` hold every option with its default; ``parse_rule_options``
 turns ``key=value`` strings (``--rule reshuffles=0``) or a TOML rules file into

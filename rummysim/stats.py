@@ -1,4 +1,4 @@
-"""Statistics tables over saved results (statistics.md, "What a user expects to see").
+"""Statistics tables over saved results: what a user expects to see, with intervals.
 
 A results directory is what ``rummysim run`` (run.json, hands.parquet,
 seats.parquet, games.parquet) or ``rummysim compare`` (compare.json, and
@@ -588,7 +588,7 @@ def convergence(results: SavedResults | str | Path, points: int = 300, first: in
 
 
 def headline(results: SavedResults | str | Path) -> pd.DataFrame:
-    """Comparison: the headline block per match from compare.json (statistics.md table 1): win share of A,
+    """Comparison: the headline block per match from compare.json: win share of A,
     its excess over 1/players, Elo (2 players), points per hand (and game) of A minus B, stalemate rate,
     pairs [LL, LD, DD+WL, DW, WW], variance reduction from pairing, win share by A's seat, SPRT, verdict.
     Shanghai: rounds, penalty points (lower is better) and rounds with no winner (``SHANGHAI_HEADLINE``)."""

@@ -1,4 +1,4 @@
-"""A slow, plain reference for melds (rules.md 1.2, 1.3, 1.6, 1.7; design.md).
+"""A slow, plain reference for melds (docs/rules.md 1.2, 1.3, 1.6, 1.7).
 
 Nothing here is fast or clever on purpose: no numba, no bit tricks, just sets
 of card ids and the rules read literally. The tests compare the Numba kernels

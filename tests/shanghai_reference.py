@@ -1,4 +1,4 @@
-"""A plain, slow, exact reference for Shanghai Rummy contracts (rules.md 2.2, 2.3, 2.7).
+"""A plain, slow, exact reference for Shanghai Rummy contracts (docs/rules.md 2.2, 2.3, 2.7).
 
 Nothing here is fast or clever on purpose: no numba, no bit tricks. The
 future Numba contract solver is tested against these functions.

@@ -1,4 +1,4 @@
-"""Basic Rummy, rule by rule: one test per rule and ruling of ../shared/rules.md.
+"""Basic Rummy, rule by rule: one test per rule and ruling of docs/rules.md.
 
 Section 1 (1.1-1.7, every option of 1.7 with its default) and the rulings of
 section 3 that apply to Basic Rummy (3.1, 3.2, 3.3, 3.5, 3.6). Each test is a

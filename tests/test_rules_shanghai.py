@@ -1,4 +1,4 @@
-"""Shanghai Rummy, rule by rule: one test per rule and ruling of ../shared/rules.md.
+"""Shanghai Rummy, rule by rule: one test per rule and ruling of docs/rules.md.
 
 Section 2 (2.1-2.8, every option of 2.8 with its default) and the rulings of
 section 3 that apply to Shanghai (3.1, 3.2, 3.4, 3.5, 3.6). Each test is a

@@ -178,8 +178,8 @@ def test_a_worker_dying_mid_run_has_its_chunks_rerun_once(tmp_path, cluster):
 
 
 def test_a_second_invocation_loads_every_kernel_from_the_cache():
-    # no recursion under cache=True (design.md): whatever the first process did, the second one
-    # compiles nothing, for both variants' game kernels
+    # no recursion under cache=True (a cached recursive kernel crashes a second process with "Symbol not
+    # found"): whatever the first process did, the second one compiles nothing, for both variants' game kernels
     probe = ("from rummysim.run import warm_up\n"
              "from rummysim.core import basic, shanghai\n"
              "warm_up(2); warm_up(4, 'shanghai')\n"

@@ -4,8 +4,9 @@
 
 Every candidate plays a duplicate match against greedy on the same deals
 (seed --seed); the best few are printed with their intervals. The winner must
-then be re-confirmed on a fresh seed with `rummysim compare` (statistics.md:
-a tuned winner is re-confirmed before it is called better).
+then be re-confirmed on a fresh seed with `rummysim compare`: the best of many
+candidates on one seed is lucky on those deals, so it is called better only
+after it wins on fresh ones.
 """
 
 import argparse

@@ -1,4 +1,4 @@
-"""Basic Rummy hand and game kernels (rules.md section 1, rulings 3.1-3.3, 3.5-3.6).
+"""Basic Rummy hand and game kernels (docs/rules.md section 1, rulings 3.1-3.3, 3.5-3.6).
 
 Scope: 2-4 players, one 52-card deck, no jokers; every option of rules 1.7
 through the rule vector (``core.state.R_*``):

@@ -1,4 +1,4 @@
-"""Shanghai contracts (rules.md 2.2, 2.3, 2.7): does a hand meet one, and the best way to lay it.
+"""Shanghai contracts (docs/rules.md 2.2, 2.3, 2.7): does a hand meet one, and the best way to lay it.
 
 A Shanghai hand is ``counts`` int64[64] (how many of each natural card id,
 several decks) plus a number of jokers. Run positions of a suit are 0 (ace

@@ -1,4 +1,4 @@
-"""Melds on bitmasks (rules.md 1.2, 1.3, 1.5; layout in ``rummysim.cards``).
+"""Melds on bitmasks (docs/rules.md 1.2, 1.3, 1.5; layout in ``rummysim.cards``).
 
 All functions take plain ``uint64`` card masks (16-bit lane per suit, rank in
 the lane, ace = bit 0). ``ace_high`` (rules 1.7 option ``ace``) lets a run end

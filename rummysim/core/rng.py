@@ -1,4 +1,4 @@
-"""Counter-based random streams (statistics.md, "Seeds and independence").
+"""Counter-based random streams: independent, reproducible streams keyed by what they are for.
 
 Every stream is a SplitMix64 sequence whose starting state is a hash of a key
 tuple, so that a deal depends only on ``(seed, game, hand)``, a bot's stream

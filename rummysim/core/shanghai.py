@@ -1,4 +1,4 @@
-"""Shanghai Rummy round and game kernels (rules.md section 2, rulings 3.1, 3.2, 3.4-3.6).
+"""Shanghai Rummy round and game kernels (docs/rules.md section 2, rulings 3.1, 3.2, 3.4-3.6).
 
 Scope: 3-8 players, several decks and jokers; ten rounds with the contracts
 of 2.2; every option of 2.8 through the rule vector (``core.shanghai_state.SR_*``):

@@ -1,4 +1,4 @@
-"""Shanghai melds on the table (rules.md 2.2, 2.3, 2.5): laying a contract, lay-offs, joker swaps.
+"""Shanghai melds on the table (docs/rules.md 2.2, 2.3, 2.5): laying a contract, lay-offs, joker swaps.
 
 Meld rows are int64[T_COLS] (columns ``T_*`` of ``core.shanghai_state``).
 A joker's identity is fixed when it is placed (2.3): in a run it is the card

@@ -1,0 +1,137 @@
+"""The rules ship with the project: docs/rules.md is complete and nothing points outside the repository.
+
+* no tracked text file cites a document outside the repository;
+* docs/rules.md has every numbered rule (1.1-1.7, 2.1-2.8) and ruling (3.1-3.11) as a heading;
+* every "rules.md N.N" / "ruling N.N" citation in the code, the tests and the README names a
+  number that docs/rules.md has;
+* every rule option of both variants (``rummysim/rules.py``) is in the option table of its variant,
+  with the bounds the engine accepts.
+
+Plain text and ``ast`` only: nothing here imports the engine.
+"""
+
+import ast
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES_DOC = ROOT / "docs" / "rules.md"
+
+# written in pieces so that this file does not match itself
+OUTSIDE = ("../" + "shared", "design" + ".md", "statistics" + ".md")
+
+NUMBERS = ([f"1.{i}" for i in range(1, 8)] + [f"2.{i}" for i in range(1, 9)]
+           + [f"3.{i}" for i in range(1, 12)])
+
+
+def tracked_text_files():
+    """(path, text) of every tracked file outside reports/ that is text."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout")
+    for name in out.decode().split("\0"):
+        if not name or name.startswith("reports/"):
+            continue
+        path = ROOT / name
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        if b"\0" in data:
+            continue
+        try:
+            yield name, data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+
+
+def doc_text():
+    return RULES_DOC.read_text(encoding="utf-8")
+
+
+def doc_numbers():
+    """The numbers of the ``### N.N title`` headings of docs/rules.md."""
+    return set(re.findall(r"^### (\d+\.\d+) \S", doc_text(), flags=re.M))
+
+
+def test_no_tracked_file_points_outside_the_repository():
+    found = [f"{name}:{i}: {line.strip()}"
+             for name, text in tracked_text_files()
+             for i, line in enumerate(text.splitlines(), 1)
+             if any(s in line for s in OUTSIDE)]
+    assert not found, "citations of documents outside the repository:\n" + "\n".join(found)
+
+
+def test_every_rule_and_ruling_has_its_numbered_heading():
+    missing = [n for n in NUMBERS if n not in doc_numbers()]
+    assert not missing, f"docs/rules.md lacks the headings {missing}"
+    text = doc_text()
+    for section in ("## 1. Basic Rummy", "## 2. Shanghai Rummy", "## 3. Rulings"):
+        assert section in text
+    # interpretations are numbered apart, so they never clash with future rulings
+    assert re.search(r"^### I\.1 \S", text, flags=re.M)
+
+
+CITATION = re.compile(r"(?:rules\.md|\brules|\brulings?)\s+((?:section\s+)?\d+(?:\.\d+)?"
+                      r"(?:\s*(?:,|-|and)\s*\d+(?:\.\d+)?)*)", re.I)
+
+
+def citations():
+    """(where, number) of every numbered citation in rummysim/, tests/ and the README."""
+    for name, text in tracked_text_files():
+        if not (name.startswith(("rummysim/", "tests/")) or name == "README.md"):
+            continue
+        for i, line in enumerate(text.splitlines(), 1):
+            for m in CITATION.finditer(line):
+                for number in re.findall(r"\d+(?:\.\d+)?", m.group(1)):
+                    yield f"{name}:{i}", number
+
+
+def test_every_citation_names_a_rule_that_exists():
+    numbers = doc_numbers()
+    sections = {n.split(".")[0] for n in numbers}
+    cited = list(citations())
+    assert len(cited) > 20          # the pattern still finds the citations
+    bad = [f"{where}: {n}" for where, n in cited if n not in (numbers if "." in n else sections)]
+    assert not bad, "citations of rules docs/rules.md does not have:\n" + "\n".join(bad)
+
+
+def rules_module():
+    return ast.parse((ROOT / "rummysim" / "rules.py").read_text(encoding="utf-8"))
+
+
+def option_names(tree, cls):
+    """The fields of the dataclass ``cls`` in rummysim/rules.py."""
+    node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
+    return [s.target.id for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
+
+
+def section(text, start, end):
+    return text[text.index(start):text.index(end)]
+
+
+@pytest.mark.parametrize("cls, start, end", [("BasicRules", "### 1.7 ", "## 2. "),
+                                             ("ShanghaiRules", "### 2.8 ", "## 3. ")])
+def test_every_rule_option_is_in_its_option_table(cls, start, end):
+    names = option_names(rules_module(), cls)
+    assert len(names) >= 8
+    table = section(doc_text(), start, end)
+    missing = [k for k in names if f"| `{k}` |" not in table]
+    assert not missing, f"options of {cls} missing from the table at {start.strip()!r}: {missing}"
+
+
+def test_the_option_tables_give_the_bounds_the_engine_accepts():
+    """Every MAX_* bound of rummysim/rules.py is written in the option tables (as 10,000 or 4)."""
+    values = {}
+    for node in rules_module().body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id.startswith("MAX_") and isinstance(node.value, ast.Constant)):
+            values[node.targets[0].id] = node.value.value
+    assert {"MAX_RESHUFFLES", "MAX_TURN_LIMIT", "MAX_JOKERS", "MAX_DECKS"} <= set(values)
+    text = doc_text()
+    tables = section(text, "### 1.7 ", "## 2. ") + section(text, "### 2.8 ", "## 3. ")
+    missing = [k for k, v in values.items() if not re.search(rf"\b{re.escape(f'{v:,}')}\b", tables)]
+    assert not missing, f"bounds not stated in docs/rules.md: {missing}"
