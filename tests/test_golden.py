@@ -1,0 +1,138 @@
+"""Golden rows: small seeded runs of every shipped strategy and every rule option
+must give byte-identical result rows (hands/rounds, seats, games).
+
+The digests in ``tests/golden.json`` were recorded from commit 99c9acc, before
+the "moves as data" redesign (turn loops as a legal-move layer, bots as
+policies). A refactor or speed-up must never change them. If a rule fix
+changes rows on purpose: bump ``RULES_VERSION`` (rummysim/rules.py), say what
+changed in the README, and record new digests in the same commit:
+
+    python tests/test_golden.py > tests/golden.json
+
+A digest is the sha256 of each frame written as CSV (categorical columns as
+their strings), so it does not depend on pandas' hashing or dtypes.
+"""
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from rummysim import simulate
+from rummysim.strategy import builtin_names
+
+pytestmark = pytest.mark.engine
+
+GOLDEN = Path(__file__).with_name("golden.json")
+
+# the shipped strategies at 99c9acc; test_every_shipped_strategy_is_covered asks for new ones
+BASIC = ("cautious", "expert", "greedy", "random", "rummy-seeker")
+SHANGHAI = ("buyer", "expert", "greedy", "patient", "random")
+
+BASIC_RULES = {
+    "max_melds_per_turn=1": {"max_melds_per_turn": 1},
+    "ace=high_or_low": {"ace": "high_or_low"},
+    "reshuffles=0": {"reshuffles": 0},
+    "reshuffles=unlimited": {"reshuffles": "unlimited"},
+    "reshuffles=3": {"reshuffles": 3},
+    "reshuffle_mode=keep_top": {"reshuffle_mode": "keep_top"},
+    "reshuffle_mode=turn_over": {"reshuffle_mode": "turn_over"},
+    "must_discard_to_go_out=true": {"must_discard_to_go_out": True},
+    "rummy_multiplier=1": {"rummy_multiplier": 1},
+    "target=50": {"target": 50},
+    "turn_limit=30": {"turn_limit": 30},
+}
+SHANGHAI_RULES = {
+    "jokers=0": {"jokers": 0},
+    "jokers=4": {"jokers": 4},
+    "decks=1": {"decks": 1},
+    "decks=3": {"decks": 3},
+    "max_buys=0": {"max_buys": 0},
+    "max_buys=2": {"max_buys": 2},
+    "layoff_on_contract_turn=true": {"layoff_on_contract_turn": True},
+    "joker_swap=false": {"joker_swap": False},
+    "ace=low": {"ace": "low"},
+    "must_discard_to_go_out=true": {"must_discard_to_go_out": True},
+    "one_turn_bonus=-10/-100": {"one_turn_bonus": "-10/-100"},
+    "turn_limit=40": {"turn_limit": 40},
+}
+
+
+def _cases() -> dict[str, dict]:
+    """Case id -> keyword arguments of ``simulate``."""
+    cases = {}
+    for players in (2, 3, 4):
+        for s in BASIC:
+            cases[f"basic-{s}-p{players}-hands"] = dict(hands=2000, players=players, strategies=[s], seed=11)
+            cases[f"basic-{s}-p{players}-games"] = dict(games=100, players=players, strategies=[s], seed=12)
+    mixed4 = ["greedy", "random", "expert", "cautious"]
+    mixed3 = ["rummy-seeker", "expert", "random"]
+    cases["basic-mixed-p4-hands"] = dict(hands=2000, players=4, strategies=mixed4, seed=13)
+    cases["basic-mixed-p4-games"] = dict(games=100, players=4, strategies=mixed4, seed=14)
+    cases["basic-mixed-p3-games"] = dict(games=100, players=3, strategies=mixed3, seed=15)
+    cases["basic-mixed-p2-games"] = dict(games=100, players=2, strategies=["expert", "rummy-seeker"], seed=16)
+    for rule, value in BASIC_RULES.items():
+        for s, players in (("greedy", 2), ("random", 3)):
+            cases[f"basic-rule-{rule}-{s}-p{players}-hands"] = dict(
+                hands=2000, players=players, strategies=[s], seed=21, rules=value)
+            cases[f"basic-rule-{rule}-{s}-p{players}-games"] = dict(
+                games=100, players=players, strategies=[s], seed=22, rules=value)
+    for players in (3, 4, 6, 8):
+        for s in SHANGHAI:
+            cases[f"shanghai-{s}-p{players}"] = dict(games=8, players=players, strategies=[s], seed=31)
+    cases["shanghai-mixed-p5"] = dict(games=8, players=5, strategies=list(SHANGHAI), seed=32)
+    cases["shanghai-mixed-p8"] = dict(games=4, players=8, strategies=list(SHANGHAI) + ["greedy", "expert", "buyer"],
+                                      seed=33)
+    for rule, value in SHANGHAI_RULES.items():   # decks at 4 players: one deck is too few for 6, three their default
+        for s, players in (("greedy", 3), ("random", 4), ("expert", 4 if rule.startswith("decks") else 6)):
+            cases[f"shanghai-rule-{rule}-{s}-p{players}"] = dict(
+                games=6, players=players, strategies=[s], seed=41, rules=value)
+    for case_id, case in cases.items():
+        case["variant"] = case_id.split("-")[0]
+    return cases
+
+
+CASES = _cases()
+
+
+def _csv(df) -> bytes:
+    df = df.copy()
+    for c in df.columns:
+        if str(df[c].dtype) == "category" or df[c].dtype == object:
+            df[c] = df[c].astype(str)
+    return df.to_csv(index=False, lineterminator="\n").encode()
+
+
+def digest(case: dict) -> str:
+    r = simulate(workers=1, **case)
+    h = hashlib.sha256()
+    for name in ("hands", "seats", "games"):
+        h.update(f"[{name}]\n".encode())
+        h.update(_csv(getattr(r, name)))
+    return h.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def golden() -> dict[str, str]:
+    return json.loads(GOLDEN.read_text())
+
+
+@pytest.mark.parametrize("case_id", list(CASES))
+def test_golden_rows(case_id, golden):
+    assert case_id in golden, f"no golden digest for {case_id}: record it (see the module docstring)"
+    assert digest(CASES[case_id]) == golden[case_id], (
+        f"{case_id}: result rows changed; if on purpose, bump RULES_VERSION and re-record (module docstring)")
+
+
+def test_every_shipped_strategy_is_covered():
+    assert set(builtin_names("basic")) <= set(BASIC)
+    assert set(builtin_names("shanghai")) <= set(SHANGHAI)
+
+
+if __name__ == "__main__":
+    import rummysim
+
+    print(f"recording from {rummysim.__file__}", file=sys.stderr)
+    print(json.dumps({k: digest(v) for k, v in CASES.items()}, indent=1))
