@@ -6,6 +6,7 @@ Every user mistake (bad option, strategy file, rule, path) ends as one line
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from .core.basic import MAX_HANDS_PER_GAME
 from .results import json_safe
 from .rules import RuleError, parse_rule_options
 from .strategy import StrategyError, seat_strategies
@@ -27,8 +29,15 @@ class UserError(click.ClickException):
 
 
 def _positive(ctx, param, value):
+    """A positive count: at most MAX_COUNT games or hands, a chunk within MAX_CHUNK_SIZE (its arrays in memory)."""
+    from .run import MAX_CHUNK_SIZE, MAX_COUNT
+
     if value is not None and value <= 0:
         raise click.BadParameter(f"must be a positive integer, got {value}")
+    high = MAX_CHUNK_SIZE if param.name == "chunk_size" else MAX_COUNT
+    if value is not None and value > high:
+        what = " (a chunk's arrays must fit in memory)" if param.name == "chunk_size" else ""
+        raise click.BadParameter(f"at most {high:,}{what}, got {value}")
     return value
 
 
@@ -96,6 +105,20 @@ def cli(ctx):
         click.echo(ctx.get_help())
 
 
+#: run options that --resume takes from the run itself (its run.json), so they cannot be given with it
+RESUME_OWN_OPTIONS = ("variant", "games", "hands", "players", "strategy_names", "seed", "out_dir", "overwrite",
+                      "chunk_size", "rule_pairs", "rules_file")
+
+
+def _resume_conflicts(ctx) -> None:
+    """With --resume, the run's own options are used: one line naming any given on the command line."""
+    given = [p for p in ctx.command.params if p.name in RESUME_OWN_OPTIONS
+             and ctx.get_parameter_source(p.name) not in (None, click.core.ParameterSource.DEFAULT)]
+    if given:
+        names = ", ".join(max(p.opts, key=len) for p in given)
+        raise UserError(f"--resume uses the run's own options: drop {names}")
+
+
 @cli.command()
 @variant_option
 @click.option("--games", type=int, callback=_positive, help="Full games to the target score (Shanghai: ten rounds).")
@@ -119,16 +142,19 @@ def cli(ctx):
 @click.option("--dask-local", type=int, callback=_positive, default=None, metavar="N",
               help="Start a local Dask cluster of N worker processes and play the chunks there.")
 @with_rule_options
-def run(variant, games, hands, players, strategy_names, seed, workers, out_dir, overwrite, chunk_size, as_json,
+@click.pass_context
+def run(ctx, variant, games, hands, players, strategy_names, seed, workers, out_dir, overwrite, chunk_size, as_json,
         report_dir, resume_dir, scheduler, dask_local, rule_pairs, rules_file):
     """Simulate, summarise and save: rummysim run --games 1000000 (Shanghai: --variant shanghai)"""
     from rich.console import Console
 
+    from .results import ChunkError
     from .run import RunSpec
 
     if scheduler is not None and dask_local is not None:
         raise UserError("give --scheduler or --dask-local, not both")
     if resume_dir is not None:
+        _resume_conflicts(ctx)
         return _resume(resume_dir, workers, scheduler, dask_local, as_json, report_dir)
     players = _players(players, variant)
     if variant == "shanghai" and hands is not None:
@@ -136,17 +162,22 @@ def run(variant, games, hands, players, strategy_names, seed, workers, out_dir, 
     games, hands = _count(games, hands, "games", 10_000 if variant == "basic" else 1_000)
     rules = _rules(rule_pairs, rules_file, variant, players)
     strategies = _strategies(strategy_names, players, variant)
-    spec = RunSpec(players, strategies, seed, rules, games, hands, variant=variant)
+    try:
+        spec = RunSpec(players, strategies, seed, rules, games, hands, variant=variant)
+    except ValueError as e:
+        raise UserError(str(e)) from None
     _report_dir(report_dir)
-    out = _out(out_dir, overwrite, f"results/run-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
     console = Console(stderr=as_json)
-    with _dask_client(scheduler, dask_local) as client:
+    # connect first: a scheduler that cannot be reached leaves nothing behind
+    with _dask_client(scheduler, dask_local) as client, _out(out_dir, overwrite, "run", seed) as out:
         try:
             record = _run_with_progress(spec, out, workers, chunk_size, console, client)
         except KeyboardInterrupt:
             console.print(f"[yellow]interrupted: the finished chunks are in {out}; "
                           f"rummysim run --resume {out} finishes the run[/]")
             sys.exit(130)
+        except ChunkError as e:
+            raise UserError(f"{out}: {e}; rummysim run --resume {out} plays it again") from None
     _show(record, out, as_json, report_dir, console)
 
 
@@ -166,6 +197,7 @@ def _show(record, out, as_json, report_dir, console):
 def _resume(resume_dir, workers, scheduler, dask_local, as_json, report_dir):
     from rich.console import Console
 
+    from .results import ChunkError, ResultsBusy
     from .run import ResumeError
 
     console = Console(stderr=as_json)
@@ -173,8 +205,10 @@ def _resume(resume_dir, workers, scheduler, dask_local, as_json, report_dir):
     with _dask_client(scheduler, dask_local) as client:
         try:
             record = _run_with_progress(None, Path(resume_dir), workers, None, console, client)
-        except (ResumeError, StrategyError, RuleError) as e:
+        except (ResumeError, StrategyError, RuleError, ResultsBusy) as e:
             raise UserError(str(e)) from None
+        except ChunkError as e:
+            raise UserError(f"{resume_dir}: {e}; rummysim run --resume {resume_dir} plays it again") from None
         except KeyboardInterrupt:
             console.print(f"[yellow]interrupted again: rummysim run --resume {resume_dir} goes on[/]")
             sys.exit(130)
@@ -246,7 +280,11 @@ def _run_with_progress(spec, out, workers, chunk_size, console, client):
     from .run import resume_run, run_to_dir
 
     if spec is None:
-        saved = json.loads((out / "run.json").read_text()) if (out / "run.json").exists() else {}
+        try:   # for the progress bar only: resume_run checks the record and says what is wrong with it
+            saved = json.loads((out / "run.json").read_text())
+            saved = saved if isinstance(saved, dict) else {}
+        except (OSError, ValueError):
+            saved = {}
         total, unit, variant = saved.get("count", 0), saved.get("mode", "games"), saved.get("variant", "basic")
     else:
         total, unit, variant = spec.count, "games" if spec.games is not None else "hands", spec.variant
@@ -270,10 +308,12 @@ def _run_with_progress(spec, out, workers, chunk_size, console, client):
 @click.option("--variant", type=click.Choice(["basic", "shanghai"]), default=None,
               help="basic (default) or shanghai; with --from, the run's.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None, help="Master seed (default 0, or the run's).")
-@click.option("--game", type=click.IntRange(0), default=0, show_default=True)
-@click.option("--hand", type=click.IntRange(0), default=0, show_default=True, help="Hand of the game (Basic Rummy).")
-@click.option("--round", "round_no", type=click.IntRange(1, 10), default=1, show_default=True,
-              help="Round of the game (Shanghai, 1-10).")
+@click.option("--game", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Game index (0 to 2**63 - 1, the kernels' int64).")
+@click.option("--hand", type=click.IntRange(0, MAX_HANDS_PER_GAME - 1), default=None,
+              help="Hand of the game (Basic Rummy; default 0).")
+@click.option("--round", "round_no", type=click.IntRange(1, 10), default=None,
+              help="Round of the game (Shanghai, 1-10; default 1).")
 @players_option
 @click.option("--strategy", "strategy_names", multiple=True, metavar="NAME|FILE")
 @click.option("--from", "from_dir", type=click.Path(file_okay=False), default=None,
@@ -294,8 +334,7 @@ def replay(variant, seed, game, hand, round_no, players, strategy_names, from_di
             players = players or saved["players"]
             recorded = saved["strategies"] if not strategy_names else []
             strategy_names = strategy_names or [s.get("path", s["source"]) for s in saved["strategies"]]
-            saved_rules = {k: v for k, v in saved["rules"].items() if v != "unlimited"}
-            rules = rules_from_mapping(saved_rules, variant=variant)
+            rules = rules_from_mapping(saved["rules"], variant=variant)   # every value, "unlimited" too
             seed = saved["seed"] if seed is None else seed
         except (OSError, ValueError, KeyError) as e:
             raise UserError(f"--from {from_dir}: not a readable rummysim run ({e})") from None
@@ -304,6 +343,13 @@ def replay(variant, seed, game, hand, round_no, players, strategy_names, from_di
         rules = _rules(rule_pairs, rules_file, variant)
     players = _players(players, variant)
     seed = seed or 0
+    if variant == "shanghai" and hand is not None:
+        raise UserError("--hand is for Basic Rummy; Shanghai replays --round")
+    if variant == "basic" and round_no is not None:
+        raise UserError("--round is for Shanghai; Basic Rummy replays --hand")
+    hand, round_no = hand or 0, round_no or 1
+    if from_dir is not None:
+        _check_played(from_dir, saved, game, hand)
     strategies = _strategies(strategy_names, players, variant)
     for s, r in zip(strategies, recorded):
         if s.sha256 != r["sha256"]:
@@ -318,11 +364,47 @@ def replay(variant, seed, game, hand, round_no, players, strategy_names, from_di
             raise UserError(str(e)) from None
         events = trace_round(seed, game, round_no, players, rules.to_array(players), params_matrix(strategies))
     else:
-        from .replay import format_event, trace_hand
+        from .replay import format_event, hands_in_game, trace_hand
 
+        if from_dir is None and hand > 0:  # only playing the game tells how many hands it has
+            n = hands_in_game(seed, game, players, rules.to_array(players), params_matrix(strategies))
+            if hand >= n:
+                raise UserError(f"--hand {hand}: game {game} ended after {n} hands (0..{n - 1})")
         events = trace_hand(seed, game, hand, players, rules.to_array(players), params_matrix(strategies))
     for e in events:
         click.echo(json.dumps(e) if as_json else format_event(e))
+
+
+def _check_played(from_dir, saved, game, hand):
+    """That the run in ``from_dir`` (its run.json ``saved``) played game ``game`` and its hand ``hand``."""
+    from .results import read_results_table
+
+    try:
+        first, count, mode = int(saved.get("first", 0)), int(saved["count"]), saved["mode"]
+    except (KeyError, TypeError, ValueError) as e:
+        raise UserError(f"--from {from_dir}: not a readable rummysim run ({e})") from None
+    if not first <= game < first + count:
+        what = "games" if mode == "games" else "game indices (one hand each)"
+        raise UserError(f"--game {game}: the run in {from_dir} played {what} {first}..{first + count - 1}")
+    if mode == "hands":
+        if hand != 0:
+            raise UserError(f"--hand {hand}: the run in {from_dir} played independent hands, "
+                            f"one a game index: give --hand 0")
+        return
+    if saved.get("variant", "basic") == "shanghai":
+        return  # every Shanghai game has its ten rounds
+    try:
+        import pyarrow.compute as pc
+
+        games = read_results_table(from_dir, "games").select(["game", "hands"])
+        rows = games.filter(pc.equal(games["game"], game))
+    except (OSError, ValueError, KeyError) as e:
+        raise UserError(f"--from {from_dir}: cannot read its games ({str(e).splitlines()[0] if str(e) else e})") from None
+    if rows.num_rows == 0:
+        raise UserError(f"--game {game}: not among the finished games of the run in {from_dir} (it is unfinished)")
+    n = int(rows["hands"][0].as_py())
+    if hand >= n:
+        raise UserError(f"--hand {hand}: game {game} of the run in {from_dir} ended after {n} hands (0..{n - 1})")
 
 
 def _count(games, hands, default_kind, default_count):
@@ -334,13 +416,20 @@ def _count(games, hands, default_kind, default_count):
     return games, hands
 
 
-def _out(out_dir, overwrite, default):
-    from .results import prepare_out_dir
+@contextlib.contextmanager
+def _out(out_dir, overwrite, command, seed):
+    """The results directory of ``command``, held (one writer) for the block: ``--out`` or a new
+    ``results/<command>-<time>-seed<seed>`` (``-2``, ``-3``... if another run took that name)."""
+    from .results import results_dir
 
+    default = f"results/{command}-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}"
+    stack = contextlib.ExitStack()
     try:
-        return prepare_out_dir(Path(out_dir or default), overwrite)
+        out = stack.enter_context(results_dir(out_dir, overwrite, default))
     except ValueError as e:
         raise UserError(str(e)) from None
+    with stack:
+        yield out
 
 
 match_options = [
@@ -363,7 +452,7 @@ def with_match_options(f):
 
 
 @cli.command()
-@click.argument("strategy_files", nargs=-1, required=True, metavar="A B [C ...]")
+@click.argument("strategy_files", nargs=-1, metavar="A B [C ...]")
 @variant_option
 @with_match_options
 @click.option("--sprt", nargs=2, type=float, default=None, metavar="ELO0 ELO1",
@@ -373,15 +462,25 @@ def with_match_options(f):
 @click.option("--json", "as_json", is_flag=True, help="Print the whole result as one JSON object.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               help="Also write the report (as rummysim report) into this directory.")
-def compare(strategy_files, variant, games, hands, players, seed, workers, out_dir, overwrite, chunk_size,
-            rule_pairs, rules_file, sprt, alpha, beta, as_json, report_dir):
+@click.option("--resume", "resume_dir", type=click.Path(file_okay=False), default=None,
+              help="Finish an interrupted comparison in this directory (its own options are used).")
+@click.pass_context
+def compare(ctx, strategy_files, variant, games, hands, players, seed, workers, out_dir, overwrite, chunk_size,
+            rule_pairs, rules_file, sprt, alpha, beta, as_json, report_dir, resume_dir):
     """Is A really better than B? Duplicate deals, paired intervals, optional SPRT."""
     from rich.console import Console
 
     from .compare import compare as run_compare
-    from .compare import render
+    from .results import ChunkError
     from .strategy import load_strategy
 
+    if resume_dir is not None:
+        given = [p for p in ctx.params if p not in ("resume_dir", "workers", "as_json", "report_dir")
+                 and ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE]
+        if given or strategy_files:
+            what = "the strategies" if strategy_files else "--" + given[0].replace("_", "-")
+            raise UserError(f"--resume uses the comparison's own options: drop {what}")
+        return _resume_compare(resume_dir, workers, as_json, report_dir)
     if len(strategy_files) < 2:
         raise UserError("compare needs at least two strategies")
     players = _players(players, variant)
@@ -401,16 +500,53 @@ def compare(strategy_files, variant, games, hands, players, seed, workers, out_d
     except StrategyError as e:
         raise UserError(str(e)) from None
     _report_dir(report_dir)
-    out = _out(out_dir, overwrite, f"results/compare-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
     if sprt is not None and chunk_size is None:
         chunk_size = 1000 if games is not None else 4000
     console = Console(stderr=as_json)
+    with _out(out_dir, overwrite, "compare", seed) as out:
+        try:
+            result = run_compare(strategies, players, seed, rules, games, hands, workers, chunk_size, sprt, alpha,
+                                 beta, out, variant=variant)
+        except KeyboardInterrupt:
+            _compare_interrupted(out, console)
+        except ChunkError as e:
+            raise UserError(f"{out}: {e}; rummysim compare --resume {out} plays it again") from None
+    _show_compare(result, out, as_json, report_dir, console)
+
+
+def _compare_interrupted(out, console):
     try:
-        result = run_compare(strategies, players, seed, rules, games, hands, workers, chunk_size, sprt, alpha, beta, out,
-                             variant=variant)
+        done = json.loads((Path(out) / "compare.json").read_text()).get("finished_chunks", 0)
+    except (OSError, ValueError):
+        done = 0
+    console.print(f"[yellow]interrupted: {done} finished chunks are kept in {out}; "
+                  f"rummysim compare --resume {out} finishes the comparison[/]")
+    sys.exit(130)
+
+
+def _resume_compare(resume_dir, workers, as_json, report_dir):
+    from rich.console import Console
+
+    from .compare import resume_compare
+    from .results import ChunkError, ResultsBusy
+    from .run import ResumeError
+
+    console = Console(stderr=as_json)
+    _report_dir(report_dir)
+    try:
+        result = resume_compare(Path(resume_dir), workers)
+    except (ResumeError, StrategyError, RuleError, ResultsBusy) as e:
+        raise UserError(str(e)) from None
+    except ChunkError as e:
+        raise UserError(f"{resume_dir}: {e}; rummysim compare --resume {resume_dir} plays it again") from None
     except KeyboardInterrupt:
-        console.print(f"[yellow]interrupted: the finished pairs are in {out}/compare.json[/]")
-        sys.exit(130)
+        _compare_interrupted(resume_dir, console)
+    _show_compare(result, resume_dir, as_json, report_dir, console)
+
+
+def _show_compare(result, out, as_json, report_dir, console):
+    from .compare import render
+
     if as_json:
         click.echo(json.dumps(json_safe(result)))
     else:
@@ -469,8 +605,8 @@ def sweep(strategy_file, key, values, baseline, games, hands, players, seed, wor
         against = load_strategy(baseline)
     except StrategyError as e:
         raise UserError(str(e)) from None
-    out = _out(out_dir, overwrite, f"results/sweep-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
-    result = run_sweep(variants, items, key, against, players, seed, rules, games, hands, workers, chunk_size, out)
+    with _out(out_dir, overwrite, "sweep", seed) as out:
+        result = run_sweep(variants, items, key, against, players, seed, rules, games, hands, workers, chunk_size, out)
     if as_json:
         click.echo(json.dumps(json_safe(result)))
     else:
@@ -479,9 +615,14 @@ def sweep(strategy_file, key, values, baseline, games, hands, players, seed, wor
 
 
 def main(argv=None):
-    """Console entry point: click errors become one line and exit code 2."""
+    """Console entry point: click errors (and the API's ``UsageError``) become one line and exit code 2."""
+    from .run import UsageError as BadArgument
+
     try:
         cli.main(args=argv, prog_name="rummysim", standalone_mode=False)
+    except BadArgument as e:
+        click.echo(f"rummysim: error: {str(e).splitlines()[0] if str(e) else type(e).__name__}", err=True)
+        sys.exit(EXIT_USAGE)
     except click.exceptions.Abort:
         click.echo("rummysim: aborted", err=True)
         sys.exit(130)

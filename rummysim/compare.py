@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import math
 import time
 from pathlib import Path
@@ -37,9 +38,13 @@ from . import intervals as I
 from .core import basic as K
 from .core import shanghai as SK
 from .core.state import OUT_WIN
-from .results import SCHEMA_VERSION, ResultWriter, write_json_atomic
+import numba
+
+from .results import SCHEMA_VERSION, ChunkStore, hold_results_dir, write_json_atomic
 from .rules import RULES_VERSION, BasicRules, ShanghaiRules, rule_flags
-from .run import RunSpec, chunk_tables, iter_chunks, warm_up
+from .run import (RunSpec, _restore_sigterm, _sigterm_as_interrupt, chunk_games, chunk_size_for, chunk_tables,
+                  options_digest, play_chunk, warm_up)
+from .strategy import params_matrix
 from .shanghai_results import win_shares
 from .strategy import Strategy
 
@@ -58,6 +63,18 @@ class Blocks:
     single: list = dataclasses.field(default_factory=list)         # A's score in each rotation (unpaired view)
     by_seat: list = dataclasses.field(default_factory=list)        # [n, k] A's score by A's seat
     hands: int = 0
+
+    def add(self, part: dict[str, np.ndarray], hands: int) -> None:
+        """Add one chunk's blocks (``_chunk_blocks``: float64[n] each, ``by_seat`` [n, k])."""
+        self.score.append(part["score"])
+        self.points_diff.append(part["points_diff"])
+        self.block_hands.append(part["block_hands"])
+        self.block_stalemates.append(part["block_stalemates"])
+        if "points_game" in part:
+            self.points_game.append(part["points_game"])
+        self.single.append(part["by_seat"].ravel())
+        self.by_seat.append(part["by_seat"])
+        self.hands += hands
 
     def arrays(self):
         cat = lambda xs: np.concatenate(xs) if xs else np.zeros(0)  # noqa: E731
@@ -105,8 +122,9 @@ def _rotation_rows(ch, r: int, k: int, games_mode: bool, variant: str):
     return idx, diff, stale, score, pgame
 
 
-def _fold(blocks: Blocks, chunks: list, players: int, games_mode: bool, variant: str = "basic") -> None:
-    """Add one chunk of each rotation (same game indices) to the block results."""
+def _chunk_blocks(chunks: list, players: int, games_mode: bool, variant: str = "basic") -> tuple[dict, int]:
+    """One chunk of each rotation (same game indices) as its blocks: ``({name: float64[n] (by_seat
+    [n, k])}, hands played)``, what ``Blocks.add`` takes and a comparison's chunk keeps."""
     k = players
     n = len(chunks[0].games)
     score = np.zeros((n, k))
@@ -114,22 +132,38 @@ def _fold(blocks: Blocks, chunks: list, players: int, games_mode: bool, variant:
     hands_in_block = np.zeros(n)
     stale_in_block = np.zeros(n)
     pgame = np.zeros((n, k))
+    hands = 0
     for r, ch in enumerate(chunks):
         idx, diff, stale, score[:, r], game_diff = _rotation_rows(ch, r, k, games_mode, variant)
-        blocks.hands += len(idx)
+        hands += len(idx)
         np.add.at(pts[:, r], idx, diff)
         np.add.at(hands_in_block, idx, 1.0)
         np.add.at(stale_in_block, idx, stale.astype(np.float64))
         if games_mode:
             pgame[:, r] = game_diff
-    blocks.score.append(score.mean(axis=1))
-    blocks.points_diff.append(pts.sum(axis=1))
-    blocks.block_hands.append(hands_in_block)
-    blocks.block_stalemates.append(stale_in_block)
+    part = {"score": score.mean(axis=1), "points_diff": pts.sum(axis=1), "block_hands": hands_in_block,
+            "block_stalemates": stale_in_block, "by_seat": score}
     if games_mode:
-        blocks.points_game.append(pgame.mean(axis=1))
-    blocks.single.append(score.ravel())
-    blocks.by_seat.append(score)
+        part["points_game"] = pgame.mean(axis=1)
+    return part, hands
+
+
+def _blocks_table(part: dict):
+    """A chunk's blocks as an Arrow table (``by_seat`` as ``seat_0``...), kept with the chunk."""
+    import pyarrow as pa
+
+    cols = {name: pa.array(v) for name, v in part.items() if name != "by_seat"}
+    cols.update({f"seat_{s}": pa.array(part["by_seat"][:, s]) for s in range(part["by_seat"].shape[1])})
+    return pa.table(cols)
+
+
+def _blocks_of_table(table) -> dict:
+    """``_blocks_table``'s inverse."""
+    cols = {name: table.column(name).to_numpy() for name in table.column_names}
+    seats = sorted((n for n in cols if n.startswith("seat_")), key=lambda n: int(n[5:]))
+    part = {n: v for n, v in cols.items() if not n.startswith("seat_")}
+    part["by_seat"] = np.stack([cols[n] for n in seats], axis=1)
+    return part
 
 
 def _ratio(y: np.ndarray, m: np.ndarray) -> tuple[float, float, float]:
@@ -189,29 +223,57 @@ def sprt_words(s: dict, a: str, b: str) -> str:
 def play_pair(a: Strategy, b: Strategy, players: int, seed: int, rules: BasicRules | ShanghaiRules,
               games: int | None, hands: int | None, workers: int | None = None, chunk_size: int | None = None,
               sprt: tuple[float, float] | None = None, alpha: float = 0.05, beta: float = 0.05,
-              writer: ResultWriter | None = None, pair_index: int = 0,
-              on_chunk: Callable[[int, int], None] | None = None, variant: str = "basic") -> Blocks:
-    """Play the duplicate match of A against B; stop early when an SPRT decides."""
+              store: ChunkStore | None = None, pair_index: int = 0,
+              on_chunk: Callable[[int, int], None] | None = None, variant: str = "basic") -> tuple[Blocks, list]:
+    """Play the duplicate match of A against B; stop early when an SPRT decides. With a ``store``,
+    each chunk (every rotation's rows and the chunk's blocks) is kept as chunk ``(pair_index, k)``,
+    and chunks already finished there (a resumed comparison) are read back instead of played.
+    Returns the blocks and the keys of the chunks, in order."""
     specs = _rotation_specs(a, b, players, seed, rules, games, hands, variant)
-    streams = [iter_chunks(s, chunk_size, workers) for s in specs]
+    size = chunk_size_for(specs[0], chunk_size)
+    n_chunks = -(-specs[0].count // size)
+    rules_array = rules.to_array(players)
+    params = [params_matrix(s.strategies) for s in specs]
+    numba.set_num_threads(min(workers or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
     blocks = Blocks()
+    keys = []
     done = 0
-    for chunks in zip(*streams):
-        _fold(blocks, list(chunks), players, games is not None, variant)
-        if writer is not None:
-            for r, ch in enumerate(chunks):
-                for name, table in chunk_tables(specs[r], ch).items():
-                    n = table.num_rows
-                    writer.write(name, table.append_column("pair", _const(pair_index, n))
-                                 .append_column("rotation", _const(r, n)))
-        done += len(chunks[0].games)
+    for k in range(n_chunks):
+        key = (pair_index, k)
+        if store is not None and store.record(key) is not None:
+            tables = store.read(key)
+            part, played = _blocks_of_table(tables["blocks"]), store.record(key)["hands"]
+        else:
+            games_k = chunk_games(specs[0], k, size)
+            chunks = [play_chunk(spec, games_k, rules_array, params[r]) for r, spec in enumerate(specs)]
+            part, played = _chunk_blocks(chunks, players, games is not None, variant)
+            if store is not None:
+                tables = _pair_tables(specs, chunks, pair_index)
+                tables["blocks"] = _blocks_table(part)
+                store.write(key, tables, {"first": int(games_k[0]), "stop": int(games_k[-1]) + 1, "hands": played})
+        blocks.add(part, played)
+        keys.append(key)
+        done += len(part["score"])
         if on_chunk:
             on_chunk(done, blocks.hands)
         if sprt is not None and players == 2:
             llr = I.sprt_llr(I.pentanomial(np.concatenate(blocks.score) * 2), *sprt)
             if I.sprt_decision(llr, alpha, beta) != "continue":
                 break
-    return blocks
+    return blocks, keys
+
+
+def _pair_tables(specs: list[RunSpec], chunks: list, pair_index: int) -> dict:
+    """The rows of one chunk of every rotation, by table, each row marked with its pair and rotation."""
+    import pyarrow as pa
+
+    parts: dict[str, list] = {}
+    for r, ch in enumerate(chunks):
+        for name, table in chunk_tables(specs[r], ch).items():
+            n = table.num_rows
+            parts.setdefault(name, []).append(table.append_column("pair", _const(pair_index, n))
+                                              .append_column("rotation", _const(r, n)))
+    return {name: pa.concat_tables(ts) for name, ts in parts.items()}
 
 
 def _const(value: int, n: int):
@@ -220,49 +282,122 @@ def _const(value: int, n: int):
     return pa.array(np.full(n, value, dtype=np.int16))
 
 
+#: the fields of compare.json that determine a comparison's rows (hashed into ``options_sha256``)
+COMPARE_FIELDS = ("variant", "mode", "count", "players", "seed", "rules", "rules_version", "strategies",
+                  "chunk_size", "sprt", "schema_version")
+
+
 def compare(strategies: list[Strategy], players: int, seed: int, rules: BasicRules | ShanghaiRules,
             games: int | None, hands: int | None, workers: int | None = None, chunk_size: int | None = None,
             sprt: tuple[float, float] | None = None, alpha: float = 0.05, beta: float = 0.05,
             out_dir: Path | None = None, on_chunk: Callable[[int, int], None] | None = None,
-            variant: str = "basic") -> dict:
-    """Every pair of ``strategies`` in a duplicate match; the whole result as one JSON-ready dict."""
-    warm_up(players, variant)
-    writer = ResultWriter(out_dir) if out_dir else None
+            variant: str = "basic", resume: bool = False) -> dict:
+    """Every pair of ``strategies`` in a duplicate match; the whole result as one JSON-ready dict.
+
+    With ``out_dir`` the rows are saved like a run's (``results.ChunkStore``: chunk by chunk, each
+    checked, joined into Parquet at the end) and ``compare.json`` records the options (with their
+    hash) from the start, so an interrupted comparison is finished by ``resume=True`` (``rummysim
+    compare --resume DIR``), which reads its finished chunks back and plays the rest."""
+    size = chunk_size_for(RunSpec(players, [strategies[0]] * players, seed, rules, games, hands, variant=variant),
+                          chunk_size)
+    result = {
+        "rummysim_version": __version__, "schema_version": SCHEMA_VERSION, "rules_version": RULES_VERSION,
+        "status": "running", "variant": variant, "players": players, "seed": seed,
+        "mode": "games" if games is not None else "hands", "count": games if games is not None else hands,
+        "chunk_size": size,  # where an SPRT may stop: part of what reproduces it
+        "sprt": None if sprt is None else {"elo0": sprt[0], "elo1": sprt[1], "alpha": alpha, "beta": beta},
+        "rules": rules.as_dict(players), "rule_hash": rules.digest(players),
+        "strategies": [{"name": s.name, "source": s.source, "sha256": s.sha256,
+                        **({"path": str(Path(s.source).resolve())} if s.source.endswith(".toml") else {})}
+                       for s in strategies],
+        "pairs": [],
+    }
+    result["options_sha256"] = options_digest(result, COMPARE_FIELDS)
+    if out_dir is None:
+        return _compare(result, strategies, rules, workers, on_chunk, None)
+    with hold_results_dir(out_dir):
+        store = ChunkStore(out_dir, result["options_sha256"]["all"], keep=resume)
+        if resume:
+            store.verified()   # damaged chunks are dropped, and played again
+        write_json_atomic(out_dir / "compare.json", result)
+        return _compare(result, strategies, rules, workers, on_chunk, store, out_dir)
+
+
+def _compare(result: dict, strategies: list[Strategy], rules, workers, on_chunk, store, out_dir=None) -> dict:
+    warm_up(result["players"], result["variant"])
+    players, sprt = result["players"], result["sprt"]
+    games, hands = (result["count"], None) if result["mode"] == "games" else (None, result["count"])
     start = time.perf_counter()
-    pairs = []
-    status = "interrupted"
+    order = []
+    previous_sigterm = _sigterm_as_interrupt()   # ``kill`` stops it like Ctrl-C: what finished is kept
     try:
         for i, (x, y) in enumerate(itertools.combinations(range(len(strategies)), 2)):
             a, b = strategies[x], strategies[y]
-            blocks = play_pair(a, b, players, seed, rules, games, hands, workers, chunk_size, sprt, alpha, beta,
-                               writer, i, on_chunk, variant)
-            pairs.append({"a": a.name, "b": b.name, "a_index": x, "b_index": y,
-                          **summarise_pair(blocks, players, sprt, alpha, beta)})
-        status = "complete"
+            blocks, keys = play_pair(a, b, players, result["seed"], rules, games, hands, workers,
+                                     result["chunk_size"], None if sprt is None else (sprt["elo0"], sprt["elo1"]),
+                                     *((sprt["alpha"], sprt["beta"]) if sprt else (0.05, 0.05)),
+                                     store, i, on_chunk, result["variant"])
+            order += keys
+            result["pairs"].append({"a": a.name, "b": b.name, "a_index": x, "b_index": y,
+                                    **summarise_pair(blocks, players, None if sprt is None else
+                                                     (sprt["elo0"], sprt["elo1"]),
+                                                     *((sprt["alpha"], sprt["beta"]) if sprt else (0.05, 0.05)))})
+        if store is not None:
+            store.finish(order)
+        result["status"] = "complete"
+    except KeyboardInterrupt:
+        result["status"] = "interrupted"
+        raise
     finally:
-        if writer:
-            writer.close()
-        if status != "complete" and out_dir:  # keep what finished: the pairs done so far
-            write_json_atomic(out_dir / "compare.json", {"status": status, "pairs": pairs,
-                                                         "strategies": [s.name for s in strategies]})
-    wall = time.perf_counter() - start
-    result = {
-        "rummysim_version": __version__, "schema_version": SCHEMA_VERSION, "rules_version": RULES_VERSION,
-        "status": status, "variant": variant, "players": players, "seed": seed,
-        "mode": "games" if games is not None else "hands", "count": games if games is not None else hands,
-        "chunk_size": chunk_size,  # where an SPRT may stop: part of what reproduces it
-        "rules": rules.as_dict(players), "rule_hash": rules.digest(players),
-        "strategies": [{"name": s.name, "source": s.source, "sha256": s.sha256} for s in strategies],
-        "pairs": pairs, "wall_seconds": round(wall, 3),
-    }
-    result.update(_crosstable(strategies, pairs, players))
+        _restore_sigterm(previous_sigterm)
+        result["wall_seconds"] = round(time.perf_counter() - start, 3)
+        if store is not None:
+            if result["status"] != "complete":
+                store.abandon()
+                result["finished_chunks"] = len(store.records())
+            write_json_atomic(out_dir / "compare.json", result)
+    result.update(_crosstable(strategies, result["pairs"], players))
     if len(strategies) == 2:  # the headline estimates at the top level too
-        p = pairs[0]
+        p = result["pairs"][0]
         result.update({k: p[k] for k in ("win_share", "points_per_hand_diff", "elo") if k in p})
     result["reproduce"] = reproduce_line(result)
-    if out_dir:
+    if out_dir is not None:
         write_json_atomic(out_dir / "compare.json", result)
     return result
+
+
+def resume_compare(out_dir: Path, workers: int | None = None, on_chunk=None) -> dict:
+    """Finish an interrupted comparison in ``out_dir`` with its own options (``ResumeError`` if it cannot)."""
+    from .run import ResumeError, check_options, rules_of_record, _line
+    from .strategy import load_strategy
+
+    out_dir = Path(out_dir)
+    where = f"--resume {out_dir}"
+    with hold_results_dir(out_dir):
+        try:
+            record = json.loads((out_dir / "compare.json").read_text())
+            if not isinstance(record, dict):
+                raise ValueError("not a JSON object")
+            check_options(record, where, COMPARE_FIELDS, "compare.json")
+            if record.get("status") == "complete":
+                raise ResumeError(f"{where}: the comparison is already complete")
+            variant = record["variant"]
+            strategies = []
+            for s in record["strategies"]:
+                strategy = load_strategy(s.get("path", s["source"]), variant)
+                if strategy.sha256 != s["sha256"]:
+                    raise ResumeError(f"{where}: strategy {s['source']} has changed since the comparison started")
+                strategies.append(strategy)
+            games, hands = (record["count"], None) if record["mode"] == "games" else (None, record["count"])
+            sprt = record["sprt"]
+            args = (strategies, record["players"], record["seed"], rules_of_record(record), games, hands, workers,
+                    record["chunk_size"], None if sprt is None else (sprt["elo0"], sprt["elo1"]),
+                    *((sprt["alpha"], sprt["beta"]) if sprt else (0.05, 0.05)))
+        except ResumeError:
+            raise
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise ResumeError(f"{where}: not a resumable rummysim comparison ({_line(e)})") from None
+        return compare(*args, out_dir=out_dir, on_chunk=on_chunk, variant=variant, resume=True)
 
 
 def _crosstable(strategies: list[Strategy], pairs: list[dict], players: int) -> dict:

@@ -16,11 +16,16 @@ Schema version ``SCHEMA_VERSION`` (documented in the README, "Results"):
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import math
 import os
 import shutil
+import socket
+import time
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import pyarrow as pa
@@ -33,6 +38,9 @@ SCHEMA_VERSION = 1
 TABLES = ("hands", "rounds", "seats", "games")
 #: the record a command leaves beside its tables: one results directory holds one of them
 RECORDS = ("run.json", "compare.json", "sweep.json")
+#: the one-writer lock of a results directory, and who holds it
+LOCK_FILE = ".rummysim.lock"
+OWNER_FILE = ".rummysim.owner"
 
 
 def hands_table(rows: np.ndarray, seed: int, players: int) -> pa.Table:
@@ -103,61 +111,217 @@ def write_json_atomic(path: Path, data: dict) -> None:
     os.replace(tmp, path)
 
 
+class ChunkError(RuntimeError):
+    """A finished chunk failed its check while being joined; the message says which and why."""
+
+
+class ResultsBusy(ValueError):
+    """Another process holds the results directory."""
+
+
+_HELD: dict[Path, list] = {}   # results directories this process holds: [lock, depth]
+
+
+@contextlib.contextmanager
+def hold_results_dir(out_dir: Path):
+    """Hold ``out_dir`` as its one writer for the block; ``ResultsBusy`` naming the holder's PID if
+    another process holds it. The lock (``.rummysim.lock``, an OS file lock that dies with its
+    process) is taken by ``filelock``; ``.rummysim.owner`` says who holds it. Re-entrant in a process."""
+    from filelock import FileLock, Timeout
+
+    key = Path(out_dir).resolve()
+    if key in _HELD:
+        _HELD[key][1] += 1
+        try:
+            yield
+        finally:
+            _HELD[key][1] -= 1
+        return
+    lock = FileLock(str(key / LOCK_FILE), timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        try:
+            owner = json.loads((key / OWNER_FILE).read_text())
+            who = f"process {owner['pid']} on {owner['host']} since {owner['since']}"
+        except (OSError, ValueError, KeyError, TypeError):
+            who = "another process"
+        raise ResultsBusy(f"{out_dir}: in use by {who}; wait for it to finish or use another --out") from None
+    _HELD[key] = [lock, 1]
+    try:
+        write_json_atomic(key / OWNER_FILE, {"pid": os.getpid(), "host": socket.gethostname(),
+                                             "since": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+        yield
+    finally:
+        del _HELD[key]
+        (key / OWNER_FILE).unlink(missing_ok=True)
+        lock.release()
+
+
+def _sha256(data) -> str:
+    return hashlib.sha256(memoryview(data)).hexdigest()
+
+
 class ChunkStore:
     """Finished chunks of a run under ``out_dir/chunks/``, joined in order into the run's Parquet files.
 
-    Each table of chunk k is written as an Arrow IPC file (``cNNNNNNN.<table>.arrow``: no encoding,
-    nearly free) under a temporary name and renamed, and the chunk's record ``cNNNNNNN.json`` (its
-    summary counters) is written last: a chunk is finished exactly when its record exists, whatever
-    killed the run and when. ``join`` appends finished chunks, in index order, to
-    ``<table>.parquet.tmp`` (one row group per chunk) as soon as they are next in line, so the
-    Parquet encoding overlaps play as before; ``finish`` closes and renames those files and removes
-    the chunks. A run that stops before then keeps its chunks and drops the half-written Parquet
-    files; a resumed run joins the kept chunks again from the first.
+    Chunk ``key`` (a run's chunk index; a comparison's ``(pair, chunk)``) is one Arrow IPC file per
+    table (``<stem>.<table>.arrow``: no encoding, nearly free), each under a temporary name then
+    renamed, and last its record ``<stem>.json``: the caller's fields (index range, summary counters)
+    plus ``run`` (the run's options hash) and, per table, its row count and the sha256 of the file.
+    A chunk is finished exactly when its record exists, whatever killed the run and when.
+    ``verified`` drops (and deletes) every chunk whose record is unreadable or foreign, or whose files
+    are missing, truncated or changed, so a resumed run plays them again. ``join`` appends finished
+    chunks in order to ``<table>.parquet.tmp`` (one row group per chunk), re-hashing each file and
+    passing its tables to ``check`` (the caller's content check: which games, how many rows) first;
+    ``finish`` renames the Parquet files into place and only then removes the chunks. A chunk that
+    fails a check while being joined raises ``ChunkError``: nothing is renamed and the chunks stay.
     """
 
-    def __init__(self, out_dir: Path, keep: bool = False):
+    def __init__(self, out_dir: Path, run_id: str, keep: bool = False):
         """``keep``: keep the chunks already there (a resumed run); else start with none."""
         self.out_dir = out_dir
+        self.run_id = run_id
         self.dir = out_dir / "chunks"
         if not keep:
             shutil.rmtree(self.dir, ignore_errors=True)
         self.dir.mkdir(exist_ok=True)
         self.writers: dict[str, pq.ParquetWriter] = {}
-        self.next = 0
+        self.joined = 0   # chunks joined so far, in the caller's order
 
-    def _name(self, k: int, suffix: str) -> Path:
-        return self.dir / f"c{k:07d}.{suffix}"
+    @staticmethod
+    def stem(key) -> str:
+        """File stem of chunk ``key``: ``c0000000012`` (a run's chunk 12), ``p0003c0000000012`` (pair 3)."""
+        return f"c{key:010d}" if isinstance(key, int) else f"p{key[0]:04d}c{key[1]:010d}"
 
-    def finished(self) -> dict[int, dict]:
-        """``{chunk index: its record}`` of every finished chunk."""
-        return {int(f.name[1:8]): json.loads(f.read_text()) for f in self.dir.glob("c*.json")}
+    def _path(self, key, suffix: str) -> Path:
+        return self.dir / f"{self.stem(key)}.{suffix}"
 
-    def write(self, k: int, tables: dict[str, pa.Table], record: dict) -> None:
+    def record(self, key) -> dict | None:
+        """Chunk ``key``'s record, or None if it is not finished (or its record is unreadable)."""
+        try:
+            rec = json.loads(self._path(key, "json").read_text())
+        except (OSError, ValueError):
+            return None
+        return rec if isinstance(rec, dict) else None
+
+    def problem(self, key, rec: dict | None) -> str | None:
+        """Why chunk ``key`` cannot be used (its record ``rec``), or None if every file is as recorded."""
+        if rec is None:
+            return "no readable record"
+        if rec.get("run") != self.run_id:
+            return "written by another run"
+        tables = rec.get("tables")
+        if not isinstance(tables, dict) or not tables:
+            return "record lists no tables"
+        for name, meta in tables.items():
+            try:
+                data = self._path(key, f"{name}.arrow").read_bytes()
+            except OSError:
+                return f"{name} file missing"
+            if not isinstance(meta, dict) or _sha256(data) != meta.get("sha256"):
+                return f"{name} file truncated or changed"
+        return None
+
+    def discard(self, key) -> None:
+        """Delete whatever chunk ``key`` left (its record first, so it is never half finished)."""
+        self._path(key, "json").unlink(missing_ok=True)
+        for f in self.dir.glob(f"{self.stem(key)}.*"):
+            f.unlink(missing_ok=True)
+
+    @staticmethod
+    def key_of(stem: str):
+        """The chunk key a file stem names (``stem``'s inverse), or None for a foreign name."""
+        try:
+            if stem.startswith("c"):
+                return int(stem[1:])
+            if stem.startswith("p") and "c" in stem:
+                pair, chunk = stem[1:].split("c")
+                return int(pair), int(chunk)
+        except ValueError:
+            pass
+        return None
+
+    def present(self) -> list:
+        """Keys of every chunk that left a file (finished or not), sorted."""
+        keys = {self.key_of(f.name.split(".")[0]) for f in self.dir.iterdir()}
+        return sorted(k for k in keys if k is not None)
+
+    def records(self) -> dict:
+        """``{key: record}`` of every chunk with a readable record (unchecked: for counting)."""
+        recs = {k: self.record(k) for k in self.present()}
+        return {k: r for k, r in recs.items() if r is not None}
+
+    def verified(self, valid: Callable[[object, dict], str | None] | None = None) -> tuple[dict, dict]:
+        """``({key: record}, {key: why dropped})``: the usable finished chunks, and the ones dropped
+        (deleted, to be played again) because a file or record is missing, damaged or foreign, or
+        because ``valid(key, record)`` (the caller's check of the record: its index range) says why."""
+        good, dropped = {}, {}
+        for key in self.present():
+            rec = self.record(key)
+            why = self.problem(key, rec)
+            if why is None and valid is not None:
+                why = valid(key, rec)
+            if why is None:
+                good[key] = rec
+            else:
+                dropped[key] = why
+                self.discard(key)
+        return good, dropped
+
+    def write(self, key, tables: dict[str, pa.Table], record: dict) -> None:
+        """Write chunk ``key``'s tables, then its record (which makes it finished)."""
+        meta = {}
         for name, table in tables.items():
-            final = self._name(k, f"{name}.arrow")
-            tmp = final.with_name(final.name + ".tmp")
-            with pa.OSFile(str(tmp), "wb") as sink, pa.ipc.new_file(sink, table.schema) as ipc:
+            sink = pa.BufferOutputStream()
+            with pa.ipc.new_file(sink, table.schema) as ipc:
                 ipc.write_table(table)
+            data = sink.getvalue()
+            final = self._path(key, f"{name}.arrow")
+            tmp = final.with_name(final.name + ".tmp")
+            with open(tmp, "wb") as f:
+                f.write(data)
             os.replace(tmp, final)
-        write_json_atomic(self._name(k, "json"), record)
+            meta[name] = {"rows": table.num_rows, "sha256": _sha256(data)}
+        write_json_atomic(self._path(key, "json"), {**record, "run": self.run_id, "tables": meta})
 
-    def join(self) -> None:
-        """Append every finished chunk that is next in index order to the Parquet files."""
-        while self._name(self.next, "json").exists():
-            for part in sorted(self.dir.glob(f"c{self.next:07d}.*.arrow")):
-                name = part.name.split(".")[1]
-                table = pa.ipc.open_file(pa.memory_map(str(part))).read_all()
+    def read(self, key) -> dict[str, pa.Table]:
+        """Chunk ``key``'s tables, each checked against its recorded hash and row count (``ChunkError``)."""
+        rec = self.record(key)
+        why = self.problem(key, rec)   # reads and hashes the files ...
+        if why is not None:
+            raise ChunkError(f"chunk {self.stem(key)}: {why}")
+        out = {}
+        for name, meta in rec["tables"].items():   # ... which are read once more here, from the page cache
+            table = pa.ipc.open_file(pa.memory_map(str(self._path(key, f"{name}.arrow")))).read_all()
+            if table.num_rows != meta.get("rows"):
+                raise ChunkError(f"chunk {self.stem(key)}: {name} holds {table.num_rows} rows, "
+                                 f"recorded {meta.get('rows')}")
+            out[name] = table
+        return out
+
+    def join(self, order, check: Callable[[object, dict], str | None] | None = None) -> None:
+        """Append the finished chunks of ``order`` (every key, in order: a list, or a ``range`` for a
+        run's chunks, which takes no memory however many) that are next in line."""
+        while self.joined < len(order) and self._path(order[self.joined], "json").exists():
+            key = order[self.joined]
+            tables = self.read(key)
+            why = check(key, tables) if check else None
+            if why is not None:
+                raise ChunkError(f"chunk {self.stem(key)}: {why}")
+            for name in sorted(set(tables) & set(TABLES)):   # a chunk's other tables are its own
                 if name not in self.writers:
-                    self.writers[name] = pq.ParquetWriter(self.out_dir / f"{name}.parquet.tmp", table.schema)
-                self.writers[name].write_table(table)
-            self.next += 1
+                    self.writers[name] = pq.ParquetWriter(self.out_dir / f"{name}.parquet.tmp", tables[name].schema)
+                self.writers[name].write_table(tables[name])
+            self.joined += 1
 
-    def finish(self, n_chunks: int) -> None:
-        """All ``n_chunks`` chunks done: close the Parquet files under their names, drop the chunks."""
-        self.join()
-        if self.next != n_chunks:
-            raise RuntimeError(f"chunks {self.next}..{n_chunks - 1} are missing")
+    def finish(self, order, check=None) -> None:
+        """Every chunk of ``order`` is done: join the rest, check all were joined, rename the Parquet
+        files into place, and only then drop the chunks."""
+        self.join(order, check)
+        if self.joined != len(order):
+            missing = order[self.joined]
+            raise ChunkError(f"chunk {self.stem(missing)} is missing")
         for name, writer in self.writers.items():
             writer.close()
             os.replace(self.out_dir / f"{name}.parquet.tmp", self.out_dir / f"{name}.parquet")
@@ -185,30 +349,6 @@ def read_results_table(out_dir: str | Path, name: str) -> pa.Table:
     return pa.concat_tables(pa.ipc.open_file(pa.memory_map(str(p))).read_all() for p in done)
 
 
-class ResultWriter:
-    """Parquet files in ``out_dir``, one row group per chunk, so memory does not grow with N.
-
-    Files are closed (and so valid and readable) whether the run completes or
-    is interrupted; ``run.json`` says which, with the counts finished.
-    """
-
-    def __init__(self, out_dir: Path):
-        self.out_dir = out_dir
-        self.writers: dict[str, pq.ParquetWriter] = {}
-
-    def write(self, name: str, table: pa.Table) -> None:
-        if table.num_rows == 0:
-            return
-        if name not in self.writers:
-            self.writers[name] = pq.ParquetWriter(self.out_dir / f"{name}.parquet", table.schema)
-        self.writers[name].write_table(table)
-
-    def close(self) -> None:
-        for w in self.writers.values():
-            w.close()
-        self.writers.clear()
-
-
 def writable_dir(out: Path, what: str) -> Path:
     """Create ``out`` if needed and prove it can be written; ``ValueError`` naming it if not."""
     try:
@@ -222,7 +362,9 @@ def writable_dir(out: Path, what: str) -> Path:
 
 
 def prepare_out_dir(path: str | Path, overwrite: bool = False) -> Path:
-    """Create ``path`` if needed and check it can take a run; raise ``OSError``/``ValueError`` with a clear message."""
+    """Create ``path`` if needed and check it can take a run; ``ValueError`` with a clear message if not
+    (``ResultsBusy`` if another process is writing there). With ``overwrite`` the results there are
+    removed, under the directory's lock."""
     out = Path(path)
     if out.exists() and not out.is_dir():
         raise ValueError(f"output directory {out}: exists and is not a directory")
@@ -231,7 +373,45 @@ def prepare_out_dir(path: str | Path, overwrite: bool = False) -> Path:
         raise ValueError(f"output directory {out}: already holds results ({held[0]}); "
                          "choose another --out or pass --overwrite")
     writable_dir(out, "output directory")
-    for name in [f"{t}.parquet" for t in TABLES] + [f"{t}.parquet.tmp" for t in TABLES] + list(RECORDS):
-        (out / name).unlink(missing_ok=True)
-    shutil.rmtree(out / "chunks", ignore_errors=True)
+    with hold_results_dir(out):
+        for name in [f"{t}.parquet" for t in TABLES] + [f"{t}.parquet.tmp" for t in TABLES] + list(RECORDS):
+            (out / name).unlink(missing_ok=True)
+        shutil.rmtree(out / "chunks", ignore_errors=True)
     return out
+
+
+@contextlib.contextmanager
+def results_dir(path: str | Path | None, overwrite: bool = False, default: str | Path = "results/run"):
+    """The results directory of a command, held for the whole block: ``path`` (checked and, with
+    ``overwrite``, emptied of earlier results) or, if None, a new ``unique_dir(default)``. Every
+    check comes before anything is written; ``ValueError`` (``ResultsBusy``) says what is wrong."""
+    if path is not None:
+        out = Path(path)
+        if out.exists() and not out.is_dir():
+            raise ValueError(f"output directory {out}: exists and is not a directory")
+        held = [f for f in RECORDS if (out / f).exists()]
+        if held and not overwrite:
+            raise ValueError(f"output directory {out}: already holds results ({held[0]}); "
+                             "choose another --out or pass --overwrite")
+        writable_dir(out, "output directory")
+    else:
+        out = unique_dir(default)
+    with hold_results_dir(out):
+        yield prepare_out_dir(out, overwrite)
+
+
+def unique_dir(stem: str | Path) -> Path:
+    """A new directory named ``stem``, or ``stem-2``, ``stem-3``... if taken: made with an exclusive
+    ``mkdir``, so two runs started in the same second never share one."""
+    stem = Path(stem)
+    writable_dir(stem.parent, "output directory")
+    for n in range(1, 10_000):
+        path = stem if n == 1 else stem.with_name(f"{stem.name}-{n}")
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            continue
+        except OSError as e:
+            raise ValueError(f"output directory {path}: cannot write there ({e.strerror or e})") from None
+    raise ValueError(f"{stem}: 10,000 results directories of that name already exist; give --out")

@@ -11,7 +11,12 @@ of workers and any chunk size.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import itertools
+import json
+import numbers
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
@@ -30,7 +35,8 @@ from .core import shanghai as SK
 from .core.bots import N_PARAMS
 from .core.shanghai_bots import N_SHANGHAI_PARAMS
 from .core.shanghai_state import ROUNDS
-from .results import SCHEMA_VERSION, ChunkStore, games_table, hands_table, seats_table, write_json_atomic
+from .results import (SCHEMA_VERSION, ChunkError, ChunkStore, games_table, hands_table, hold_results_dir, seats_table,
+                      write_json_atomic)
 from .rules import RULES_VERSION, BasicRules, ShanghaiRules
 from . import shanghai_results as SR
 from .strategy import Strategy, params_matrix
@@ -41,6 +47,42 @@ HAND_CAPACITY = 32
 DEFAULT_CHUNK_GAMES = 16384
 DEFAULT_CHUNK_HANDS = 131072
 DEFAULT_CHUNK_SHANGHAI_GAMES = 1024   # 10,240 rounds: a few seconds a chunk
+#: the most games (or hands) a run can ask for: what a cluster could play
+MAX_COUNT = 10**13
+#: the kernel's arrays of one chunk stay within this many bytes
+CHUNK_MEMORY = 2**30
+#: bytes of kernel arrays per game of a chunk, at its largest: Basic Rummy games of 4 players with
+#: room for HAND_CAPACITY hands, or Shanghai games of 8 players (ROUNDS rounds); int32 rows, int64 indices
+_UNIT_BYTES = max(HAND_CAPACITY * (K.HAND_COLS + 4 * K.SEAT_COLS) * 4 + (2 + 4) * 4 + 8 + 8,
+                  ROUNDS * (SK.ROUND_COLS + 8 * SK.SEAT_COLS) * 4 + 8 * 4 + 8)
+#: the largest chunk size: its arrays fit in CHUNK_MEMORY whatever the variant, mode and players
+MAX_CHUNK_SIZE = CHUNK_MEMORY // _UNIT_BYTES
+
+
+class UsageError(ValueError):
+    """A bad argument to the Python API (``simulate``, ``RunSpec``): one line naming it and what is allowed."""
+
+
+def _whole(value) -> bool:
+    """An integer (Python or NumPy), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def check_count(name: str, value, high: int = MAX_COUNT) -> int:
+    """``value`` as an int from 1 to ``high``; ``UsageError`` naming ``name`` if it is not one."""
+    if not _whole(value) or not 1 <= value <= high:
+        raise UsageError(f"{name} = {value!r}: allowed a whole number from 1 to {high:,}")
+    return int(value)
+
+
+def check_chunk_size(chunk_size) -> int | None:
+    """``chunk_size`` (None: the default) checked: a whole number from 1 to ``MAX_CHUNK_SIZE``."""
+    return None if chunk_size is None else check_count("chunk_size", chunk_size, MAX_CHUNK_SIZE)
+
+
+def check_workers(workers) -> int | None:
+    """``workers`` (None: all cores) checked: a positive whole number."""
+    return None if workers is None else check_count("workers", workers, 2**31 - 1)
 
 
 @dataclasses.dataclass
@@ -57,25 +99,45 @@ class RunSpec:
     variant: str = "basic"
 
     def __post_init__(self):
+        """Check every field (``UsageError``, one line naming it): the CLI and the API both build a RunSpec."""
+        if self.variant not in ("basic", "shanghai"):
+            raise UsageError(f"variant {self.variant!r}: allowed basic, shanghai")
+        if not _whole(self.players):
+            raise UsageError(f"players = {self.players!r}: allowed a whole number "
+                             f"({'2 to 4' if self.variant == 'basic' else '3 to 8'})")
+        self.players = int(self.players)
         if self.rules is None:
             self.rules = BasicRules() if self.variant == "basic" else ShanghaiRules()
+        kind = BasicRules if self.variant == "basic" else ShanghaiRules
+        if not isinstance(self.rules, kind):
+            got = repr(self.rules) if isinstance(self.rules, str) else f"a {type(self.rules).__name__}"
+            raise UsageError(f"rules: got {got}; allowed a {kind.__name__} object, a dict of rule options "
+                             "(e.g. {'turn_limit': 500}) or None")
         if (self.games is None) == (self.hands is None):
-            raise ValueError("give exactly one of games or hands")
-        count = self.games if self.games is not None else self.hands
-        if count <= 0:
-            raise ValueError("the number of games or hands must be positive")
-        if not 0 <= self.seed < 2**63:
-            raise ValueError(f"seed {self.seed}: allowed 0 to 2**63 - 1")
+            raise UsageError("give exactly one of games or hands")
+        if self.games is not None:
+            self.games = check_count("games", self.games)
+        else:
+            self.hands = check_count("hands", self.hands)
+        if not _whole(self.seed) or not 0 <= self.seed < 2**63:
+            raise UsageError(f"seed = {self.seed!r}: allowed a whole number from 0 to 2**63 - 1")
+        self.seed = int(self.seed)
+        if not _whole(self.first) or not 0 <= self.first <= 2**63 - 1 - self.count:
+            raise UsageError(f"first = {self.first!r}: allowed a whole number from 0 to 2**63 - 1 - the count")
+        self.first = int(self.first)
         if self.variant == "basic" and self.players not in (2, 3, 4):
-            raise ValueError(f"players = {self.players}: Basic Rummy takes 2, 3 or 4")
+            raise UsageError(f"players = {self.players}: Basic Rummy takes 2, 3 or 4")
         if self.variant == "shanghai":
             if not 3 <= self.players <= 8:
-                raise ValueError(f"players = {self.players}: Shanghai Rummy takes 3 to 8")
+                raise UsageError(f"players = {self.players}: Shanghai Rummy takes 3 to 8")
             if self.hands is not None:
-                raise ValueError("Shanghai is played in games of ten rounds: give --games, not --hands")
+                raise UsageError("Shanghai is played in games of ten rounds: give --games, not --hands")
             self.rules.check_players(self.players)
+        if not isinstance(self.strategies, (list, tuple)) or not all(isinstance(s, Strategy) for s in self.strategies):
+            raise UsageError("strategies: allowed a list of Strategy objects, one per seat")
         if len(self.strategies) != self.players:
-            raise ValueError("one strategy per seat")
+            raise UsageError(f"strategies: got {len(self.strategies)} for {self.players} players: "
+                             "give one for all seats or one per seat")
 
     @property
     def count(self) -> int:
@@ -214,10 +276,13 @@ class Results:
 
 
 def simulate(games: int | None = None, hands: int | None = None, players: int = 2,
-             strategies: list[str] | tuple[str, ...] = ("greedy",), seed: int = 0,
+             strategies: str | list[str] | tuple[str, ...] = ("greedy",), seed: int = 0,
              rules: BasicRules | ShanghaiRules | dict | None = None, workers: int | None = None,
              chunk_size: int | None = None, variant: str = "basic") -> Results:
     """Play ``games`` full games or ``hands`` independent hands and return the results in memory.
+
+    ``strategies``: one name (or file) for every seat, or one per seat. A bad argument raises
+    ``UsageError`` (a ``ValueError``) with one line naming it and what is allowed.
 
     >>> r = simulate(hands=1000, players=3, strategies=["greedy", "random", "greedy"], seed=7)
     >>> r.hands.outcome.value_counts()
@@ -228,10 +293,25 @@ def simulate(games: int | None = None, hands: int | None = None, players: int = 
     from .rules import rules_from_mapping
     from .strategy import seat_strategies
 
+    if variant not in ("basic", "shanghai"):
+        raise UsageError(f"variant {variant!r}: allowed basic, shanghai")
+    if not _whole(players):
+        raise UsageError(f"players = {players!r}: allowed a whole number "
+                         f"({'2 to 4' if variant == 'basic' else '3 to 8'})")
+    if isinstance(strategies, (str, Strategy)):
+        strategies = [strategies]   # one strategy for every seat
+    if not isinstance(strategies, (list, tuple)) or not all(isinstance(s, (str, Strategy)) for s in strategies):
+        raise UsageError(f"strategies = {strategies!r}: allowed a strategy name or file, "
+                         "or a list of them (one for all seats or one per seat)")
     if isinstance(rules, dict):
         rules = rules_from_mapping(rules, variant=variant)
-    spec = RunSpec(players, seat_strategies(list(strategies), players, variant), seed, rules, games, hands,
-                   variant=variant)
+    workers, chunk_size = check_workers(workers), check_chunk_size(chunk_size)
+    names = [s for s in strategies if isinstance(s, str)]
+    loaded = dict(zip(names, seat_strategies(names, len(names), variant))) if names else {}
+    seats = [loaded[s] if isinstance(s, str) else s for s in strategies]
+    if len(seats) == 1 and 1 <= players <= 8:   # else RunSpec says what players may be
+        seats = seats * players
+    spec = RunSpec(players, seats, seed, rules, games, hands, variant=variant)
     summary = new_summary(spec)
     tables: dict[str, list[pa.Table]] = {"hands": [], "rounds": [], "seats": [], "games": []}
     warm_up(players, variant)
@@ -273,19 +353,77 @@ def _local_chunks(spec: RunSpec, todo, size: int, workers: int | None) -> Iterat
         yield k, play_chunk(spec, chunk_games(spec, k, size), rules, params)
 
 
-def _dask_chunks(spec: RunSpec, todo: list[int], size: int, client) -> Iterator[tuple[int, Chunk]]:
-    """Chunks played by the workers of a ``distributed.Client``, in the order they finish. A worker
+def _dask_chunks(spec: RunSpec, todo: Iterator[int], size: int, client,
+                 window: int = 64) -> Iterator[tuple[int, Chunk]]:
+    """Chunks played by the workers of a ``distributed.Client``, in the order they finish, at most
+    ``window`` submitted at a time (so memory does not grow with the number of chunks). A worker
     that dies has its chunks re-run by the scheduler; each chunk's result arrives once."""
     from distributed import as_completed
 
-    futures = [client.submit(play_chunk_task, spec, k, size, pure=False, key=f"rummysim-chunk-{k}-{id(spec)}")
-               for k in todo]
+    tag = uuid.uuid4().hex
+    todo = iter(todo)
+    in_flight = set()
+
+    def submit(k):
+        future = client.submit(play_chunk_task, spec, k, size, pure=False, key=f"rummysim-chunk-{k}-{tag}")
+        in_flight.add(future)
+        return future
+
+    running = as_completed([submit(k) for k in itertools.islice(todo, window)])
     try:
-        for future in as_completed(futures):
+        for future in running:
+            in_flight.discard(future)
             yield future.result()
+            for k in itertools.islice(todo, 1):
+                running.add(submit(k))
     finally:
-        for f in futures:
+        for f in in_flight:
             f.cancel()
+
+
+#: the fields of run.json that determine a run's rows: each is hashed into ``options_sha256``
+OPTION_FIELDS = ("variant", "mode", "count", "first", "players", "seed", "rules", "rules_version", "strategies",
+                 "chunk_size", "schema_version")
+
+
+def options_digest(record: dict, names: tuple[str, ...] = OPTION_FIELDS) -> dict[str, str]:
+    """``{field: sha256}`` of each field ``names`` of ``record`` (run.json, compare.json), and ``"all"``
+    over them together: the run's identity, which its chunks carry, and how an edited record is caught."""
+    def digest(value) -> str:
+        return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()
+
+    fields = {f: digest(record.get(f)) for f in names}
+    fields["all"] = digest(fields)
+    return fields
+
+
+def chunk_check(spec: RunSpec, size: int):
+    """The content check of a run's chunk ``k`` (``ChunkStore.join``): exactly the chunk's game
+    indices, each once and in order, with the rows a game of them must have. Returns why not, or None."""
+    hands_name = "rounds" if spec.variant == "shanghai" else "hands"
+
+    def check(k: int, tables: dict[str, pa.Table]) -> str | None:
+        games = chunk_games(spec, k, size)
+        if hands_name not in tables or "seats" not in tables:
+            return f"no {hands_name} or seats table"
+        game_col = tables[hands_name].column("game").to_numpy()
+        if spec.games is not None:
+            if "games" not in tables:
+                return "no games table"
+            g = tables["games"]
+            if not np.array_equal(g.column("game").to_numpy(), games):
+                return f"its games table does not hold games {games[0]}..{games[-1]} once each"
+            per_game = np.full(len(games), ROUNDS) if spec.variant == "shanghai" else g.column("hands").to_numpy()
+            expected = np.repeat(games, per_game)
+        else:
+            expected = games
+        if not np.array_equal(game_col, expected):
+            return f"its {hands_name} table does not hold the {hands_name} of games {games[0]}..{games[-1]} once each"
+        seats = tables["seats"].column("game").to_numpy()
+        if not np.array_equal(seats, np.repeat(game_col, spec.players)):
+            return f"its seats table does not hold {spec.players} seats per {hands_name[:-1]}"
+        return None
+    return check
 
 
 def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_size: int | None = None,
@@ -293,40 +431,62 @@ def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_s
                resume: bool = False) -> dict:
     """Play ``spec`` writing Parquet to ``out_dir`` chunk by chunk; return the ``run.json`` record.
 
-    Each finished chunk is kept in ``out_dir/chunks`` (``results.ChunkStore``) and joined, in
-    order, into ``hands``/``rounds``, ``seats`` and ``games.parquet``, named when all are done.
+    The directory is held (``results.hold_results_dir``) for the whole run: one writer at a time.
+    Each finished chunk is kept in ``out_dir/chunks`` (``results.ChunkStore``, with its index range,
+    row counts and content hashes) and joined, in order and checked (``chunk_check``), into
+    ``hands``/``rounds``, ``seats`` and ``games.parquet``, named when all are done and only then
+    are the chunks removed. ``run.json`` holds ``options_sha256`` (``options_digest``).
     ``on_chunk(units_done, hands_done, seconds)`` is called after each chunk (progress;
     seconds of play so far, compile time excluded; Shanghai counts rounds as hands).
     ``client``: a ``distributed.Client`` whose workers play the chunks (else this process,
-    with ``workers`` threads). ``resume``: keep the chunks already finished in ``out_dir``
-    and play only the others (``chunk_size`` must then be the run's).
+    with ``workers`` threads). ``resume``: keep the chunks already finished in ``out_dir`` that
+    pass their checks, and play all others (``chunk_size`` must then be the run's).
     On KeyboardInterrupt (Ctrl-C, or SIGTERM) the finished chunks stay and run.json says
     ``"status": "interrupted"``; after a SIGKILL it still says ``"running"``. Either way
-    ``resume_run`` finishes it, with the same rows as an uninterrupted run.
+    ``resume_run`` finishes it, with the same rows as an uninterrupted run. A chunk that fails
+    its check while being joined raises ``ChunkError`` (status ``"failed"``; resume plays it again).
     """
+    with hold_results_dir(out_dir):
+        return _run_held(spec, out_dir, workers, chunk_size, on_chunk, client, resume)
+
+
+def _run_held(spec, out_dir, workers, chunk_size, on_chunk, client, resume) -> dict:
     size = chunk_size_for(spec, chunk_size)
     n_chunks = -(-spec.count // size)
-    store = ChunkStore(out_dir, keep=resume)
-    finished = store.finished()
+    record = {"rummysim_version": __version__, "schema_version": SCHEMA_VERSION, **spec.describe(),
+              "chunk_size": size, "chunks": n_chunks, "status": "running",
+              "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+              "workers": "dask" if client is not None else workers or numba.config.NUMBA_NUM_THREADS}
+    record["options_sha256"] = options_digest(record)
+    store = ChunkStore(out_dir, record["options_sha256"]["all"], keep=resume)
+
+    def in_range(k, rec) -> str | None:
+        games = chunk_games(spec, k, size) if isinstance(k, int) and 0 <= k < n_chunks else None
+        if games is None or [rec.get("first"), rec.get("stop")] != [int(games[0]), int(games[-1]) + 1]:
+            return "not a chunk of this run"
+        return None
+
+    finished, dropped = store.verified(in_range)
     summary = new_summary(spec)
     for rec in finished.values():
         add_state(summary, rec["summary_state"])
     done = sum(rec["units"] for rec in finished.values())
     played = sum(rec["rows"] for rec in finished.values())
     earlier = sum(rec["seconds"] for rec in finished.values())  # play time of the chunks kept
-    record = {"rummysim_version": __version__, "schema_version": SCHEMA_VERSION, **spec.describe(),
-              "chunk_size": size, "chunks": n_chunks, "status": "running",
-              "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-              "workers": "dask" if client is not None else workers or numba.config.NUMBA_NUM_THREADS}
+    if dropped:
+        record["replayed_chunks"] = {ChunkStore.stem(k): why for k, why in sorted(dropped.items())}
     write_json_atomic(out_dir / "run.json", record)
     record["compile_seconds"] = 0.0 if client is not None else round(warm_up(spec.players, spec.variant), 3)
-    todo = [k for k in range(n_chunks) if k not in finished]
+    todo = (k for k in range(n_chunks) if k not in finished)
+    check = chunk_check(spec, size)
+    order = range(n_chunks)
     start = time.perf_counter()
 
     def write(k: int, chunk: Chunk, state: dict, seconds: float) -> None:
-        store.write(k, chunk_tables(spec, chunk), {"units": len(chunk.games), "rows": len(chunk.hand_rows),
+        store.write(k, chunk_tables(spec, chunk), {"first": int(chunk.games[0]), "stop": int(chunk.games[-1]) + 1,
+                                                   "units": len(chunk.games), "rows": len(chunk.hand_rows),
                                                    "seconds": seconds, "summary_state": state})
-        store.join()
+        store.join(order, check)
 
     stream = _dask_chunks(spec, todo, size, client) if client is not None else _local_chunks(spec, todo, size, workers)
     # chunk k is written by one thread while the kernel (which releases the GIL) plays chunk k+1
@@ -352,10 +512,14 @@ def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_s
         if pending is not None:
             pending.result()
             pending = None
-        store.finish(n_chunks)
+        store.finish(order, check)
         record["status"] = "complete"
     except KeyboardInterrupt:
         record["status"] = "interrupted"
+        raise
+    except ChunkError as e:
+        record["status"] = "failed"
+        record["error"] = str(e)
         raise
     finally:
         _restore_sigterm(previous_sigterm)
@@ -367,9 +531,9 @@ def run_to_dir(spec: RunSpec, out_dir: Path, workers: int | None = None, chunk_s
         pool.shutdown()
         if record["status"] != "complete":  # count what is on disk, finished for good
             store.abandon()
-            kept = store.finished()
-            done = sum(rec["units"] for rec in kept.values())
-            played = sum(rec["rows"] for rec in kept.values())
+            kept = store.records()
+            done = sum(rec.get("units", 0) for rec in kept.values())
+            played = sum(rec.get("rows", 0) for rec in kept.values())
         wall = earlier + time.perf_counter() - start  # resumed: the kept chunks' play time too
         record.update({"done": done, ("rounds_played" if spec.variant == "shanghai" else "hands_played"): played,
                        "wall_seconds": round(wall, 3),
@@ -403,9 +567,16 @@ class ResumeError(ValueError):
     """A results directory that cannot be resumed; the message says why in one line."""
 
 
+def rules_of_record(record: dict):
+    """The rules a run.json (or compare.json) records, exactly: every value round-trips, ``unlimited``
+    included."""
+    from .rules import rules_from_mapping
+
+    return rules_from_mapping(record["rules"], variant=record.get("variant", "basic"))
+
+
 def spec_of_record(record: dict) -> RunSpec:
     """The ``RunSpec`` a ``run.json`` describes, with its strategy files checked unchanged."""
-    from .rules import rules_from_mapping
     from .strategy import load_strategy
 
     variant = record.get("variant", "basic")
@@ -416,26 +587,49 @@ def spec_of_record(record: dict) -> RunSpec:
             raise ResumeError(f"strategy {s['source']} has changed since the run (sha256 {strategy.sha256}, "
                               f"recorded {s['sha256']}): the results would not be the same")
         strategies.append(strategy)
-    rules = rules_from_mapping({k: v for k, v in record["rules"].items() if v != "unlimited"}, variant=variant)
     count = record["count"]
     games, hands = (count, None) if record["mode"] == "games" else (None, count)
-    return RunSpec(record["players"], strategies, record["seed"], rules, games, hands, record.get("first", 0),
-                   variant)
+    return RunSpec(record["players"], strategies, record["seed"], rules_of_record(record), games, hands,
+                   record.get("first", 0), variant)
+
+
+def check_options(record: dict, where: str, names: tuple[str, ...] = OPTION_FIELDS, file: str = "run.json") -> None:
+    """Refuse a record whose options no longer match the hash it was started with, naming the field."""
+    saved = record.get("options_sha256")
+    if not isinstance(saved, dict):
+        raise ResumeError(f"{where}: {file} has no options hash (written by an older rummysim?); "
+                          "it cannot be resumed safely")
+    now = options_digest(record, names)
+    changed = [f for f in names if saved.get(f) != now[f]]
+    if changed:
+        raise ResumeError(f"{where}: {file} field {changed[0]!r} was changed after it started; "
+                          "put it back or start anew")
+    if saved.get("all") != now["all"]:
+        raise ResumeError(f"{where}: {file}'s options hash was changed after it started")
 
 
 def resume_run(out_dir: Path, workers: int | None = None, on_chunk=None, client=None) -> dict:
-    """Finish an interrupted (or killed) run in ``out_dir``: play exactly its missing chunks."""
-    import json
+    """Finish an interrupted (or killed) run in ``out_dir``: play exactly its missing or damaged chunks."""
+    out_dir = Path(out_dir)
+    where = f"--resume {out_dir}"
+    with hold_results_dir(out_dir):
+        try:
+            record = json.loads((out_dir / "run.json").read_text())
+            if not isinstance(record, dict):
+                raise ValueError("not a JSON object")
+            check_options(record, where)
+            if record.get("status") == "complete":
+                raise ResumeError(f"{where}: the run is already complete")
+            spec = spec_of_record(record)
+            size = record["chunk_size"]
+        except ResumeError:
+            raise
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise ResumeError(f"{where}: not a resumable rummysim run ({_line(e)})") from None
+        return run_to_dir(spec, out_dir, workers, size, on_chunk, client, resume=True)
 
-    path = Path(out_dir) / "run.json"
-    try:
-        record = json.loads(path.read_text())
-        spec = spec_of_record(record)
-        size = record["chunk_size"]
-    except ResumeError:
-        raise
-    except (OSError, ValueError, KeyError) as e:
-        raise ResumeError(f"--resume {out_dir}: not a resumable rummysim run ({e})") from None
-    if record.get("status") == "complete":
-        raise ResumeError(f"--resume {out_dir}: the run is already complete")
-    return run_to_dir(spec, Path(out_dir), workers, size, on_chunk, client, resume=True)
+
+def _line(e: BaseException) -> str:
+    """An exception as one short line."""
+    text = str(e).splitlines()[0] if str(e) else type(e).__name__
+    return text[:200]

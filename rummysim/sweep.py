@@ -19,7 +19,7 @@ def run_sweep(variants: list[Strategy], values: list[str], key: str, baseline: S
     warm_up(players)
     rows = []
     for value, strategy in zip(values, variants):
-        blocks = play_pair(strategy, baseline, players, seed, rules, games, hands, workers, chunk_size)
+        blocks, _ = play_pair(strategy, baseline, players, seed, rules, games, hands, workers, chunk_size)
         s = summarise_pair(blocks, players)
         rows.append({"value": value, "win_share": s["win_share"], "points_per_hand_diff": s["points_per_hand_diff"],
                      "blocks": s["blocks"], "hands": s["hands"]})

@@ -7,7 +7,7 @@ import pytest
 
 from rummysim import intervals as I
 from rummysim.cli import main
-from rummysim.compare import Blocks, _fold, compare, summarise_pair
+from rummysim.compare import Blocks, _chunk_blocks, compare, summarise_pair
 from rummysim.core import basic as K
 from rummysim.rules import BasicRules
 from rummysim.run import Chunk
@@ -32,7 +32,7 @@ def test_paired_statistics_on_a_hand_computed_example():
     2      stalemate               seat 0 wins 12          1/2 + 0    (0 - 12) / 2  = -6
     """
     blocks = Blocks()
-    _fold(blocks, [chunk([0, 1, -1], [10, 20, 0]), chunk([1, 1, 0], [5, 8, 12])], 2, False)
+    blocks.add(*_chunk_blocks([chunk([0, 1, -1], [10, 20, 0]), chunk([1, 1, 0], [5, 8, 12])], 2, False))
     s = summarise_pair(blocks, 2)
     assert s["pentanomial"] == {"LL": 0, "LD": 1, "DD+WL": 1, "DW": 0, "WW": 1}
     # win share: block means 1, 1/2, 1/4 -> 0.58333; sd 0.38188, se 0.22048, t(0.975, 2) = 4.3027
