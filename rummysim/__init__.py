@@ -2,6 +2,6 @@
 
 __version__ = "0.1.0"
 
-from .run import Results, simulate  # noqa: E402
+from .run import Results, UsageError, simulate  # noqa: E402
 
-__all__ = ["Results", "simulate", "__version__"]
+__all__ = ["Results", "UsageError", "simulate", "__version__"]

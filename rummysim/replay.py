@@ -106,6 +106,18 @@ def trace_hand(seed: int, game: int, hand: int, players: int, rules_array: np.nd
     return [deal] + events
 
 
+def hands_in_game(seed: int, game: int, players: int, rules_array: np.ndarray, params: np.ndarray) -> int:
+    """How many hands game ``game`` has (it is played to its end, recording only its first hand)."""
+    games = np.array([game], dtype=np.int64)
+    hand_rows = np.empty((1, K.HAND_COLS), dtype=np.int32)
+    seat_rows = np.empty((1, players, K.SEAT_COLS), dtype=np.int32)
+    game_rows = np.empty((1, 2 + players), dtype=np.int32)
+    n_hands = np.empty(1, dtype=np.int64)
+    K.play_games(seed, games, players, rules_array, params, M.CARD_VALUE, False, 1,
+                 hand_rows, seat_rows, game_rows, n_hands)
+    return int(n_hands[0])
+
+
 def format_event(e: dict) -> str:
     """One readable line per event."""
     kind = e["event"]

@@ -16,6 +16,9 @@ import base64
 import html
 import io
 import math
+import os
+import secrets
+import shutil
 import textwrap
 import time
 from pathlib import Path
@@ -29,7 +32,6 @@ from matplotlib.figure import Figure
 
 from . import shanghai_stats as H
 from . import stats as S
-from .results import writable_dir
 from .rules import rule_flags
 from .strategy import BUILTIN_DIR
 
@@ -617,11 +619,43 @@ class _Page:
 
 
 def prepare_report_dir(out_dir: str | Path) -> Path:
-    """Create ``out_dir`` if needed and check it can be written; raise ``ReportError`` naming it if not."""
+    """Check that a report can be written to ``out_dir``, creating nothing; raise ``ReportError`` naming it if not.
+
+    The report is staged in a directory beside ``out_dir`` (see ``write_report``): that is what is tried
+    here, in ``out_dir``'s parent or, if that does not exist yet, its nearest existing ancestor.
+    """
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise ReportError(f"report directory {out}: exists and is not a directory")
+    base = out.absolute().parent
+    while not base.exists() and base != base.parent:
+        base = base.parent
     try:
-        return writable_dir(Path(out_dir), "report directory")
-    except ValueError as e:
-        raise ReportError(str(e)) from None
+        _staging_dir(base, out.name).rmdir()
+    except OSError as e:
+        raise ReportError(f"report directory {out}: cannot write there ({e.strerror or e})") from None
+    return out
+
+
+def _staging_dir(parent: Path, name: str) -> Path:
+    """A new, empty, hidden directory in ``parent`` to write a report into before it is put in place."""
+    path = parent / f".{name}.tmp-{os.getpid()}-{secrets.token_hex(4)}"
+    path.mkdir()
+    return path
+
+
+def _put_in_place(staged: Path, out: Path) -> None:
+    """Move the complete report in ``staged`` to ``out``: a rename if ``out`` is absent (or empty), else
+    file by file (other files already in ``out`` are kept), then drop ``staged``."""
+    try:
+        staged.rename(out)
+        return
+    except OSError:
+        if not out.is_dir():
+            raise
+    for f in staged.iterdir():
+        os.replace(f, out / f.name)
+    staged.rmdir()
 
 
 def _header(res: S.SavedResults) -> str:
@@ -750,14 +784,43 @@ def write_report(results: str | Path, out_dir: str | Path) -> Written:
     """Read the results at ``results`` (see ``stats.find_results``) and write the report into ``out_dir``.
 
     Raises ``stats.ResultsError`` for unreadable results and ``ReportError``
-    if ``out_dir`` cannot be written.
+    if ``out_dir`` cannot be written. The report is written to a directory beside ``out_dir`` and
+    moved into place only when complete: on any failure nothing is left and a report already in
+    ``out_dir`` is untouched.
     """
     res = S.open_results(results)
     out = prepare_report_dir(out_dir)
-    page = _Page(out)
-    if res.kind == "compare":
-        _compare_sections(page, res)
-    (_shanghai_sections if res.variant == "shanghai" else _basic_sections)(page, res)
-    kind = "comparison" if res.kind == "compare" else "run"
-    html_path = page.finish(f"rummysim report: {kind} {res.path.name}", _header(res))
-    return Written(html_path, page.files, res.note)
+    made = []  # parent directories created here, removed again on failure
+    for parent in reversed(out.absolute().parents):
+        if not parent.exists():
+            made.append(parent)
+    try:
+        for parent in made:
+            parent.mkdir()
+        staged = _staging_dir(out.absolute().parent, out.name)
+    except OSError as e:
+        _remove_dirs(made)
+        raise ReportError(f"report directory {out}: cannot write there ({e.strerror or e})") from None
+    try:
+        page = _Page(staged)
+        if res.kind == "compare":
+            _compare_sections(page, res)
+        (_shanghai_sections if res.variant == "shanghai" else _basic_sections)(page, res)
+        kind = "comparison" if res.kind == "compare" else "run"
+        page.finish(f"rummysim report: {kind} {res.path.name}", _header(res))
+        _put_in_place(staged, out)
+    except BaseException as e:
+        shutil.rmtree(staged, ignore_errors=True)
+        _remove_dirs(made)
+        if isinstance(e, OSError) and str(staged) in f"{e.filename} {e.filename2}":  # writing it failed
+            raise ReportError(f"report directory {out}: cannot write the report ({e.strerror or e})") from None
+        raise
+    return Written(out / "report.html", [out / f.name for f in page.files], res.note)
+
+
+def _remove_dirs(made: list[Path]) -> None:
+    for parent in reversed(made):
+        try:
+            parent.rmdir()
+        except OSError:
+            pass

@@ -165,9 +165,11 @@ def parse_rule_options(pairs: tuple[str, ...] | list[str] = (), rules_file: str 
     if rules_file is not None:
         path = Path(rules_file)
         try:
-            data = tomllib.loads(path.read_text())
+            data = tomllib.loads(path.read_bytes().decode("utf-8"))
         except OSError as e:
             raise RuleError(f"rules file {path}: cannot read it ({e.strerror})") from None
+        except UnicodeDecodeError:
+            raise RuleError(f"rules file {path}: not UTF-8 text") from None
         except tomllib.TOMLDecodeError as e:
             raise RuleError(f"rules file {path}: not valid TOML ({e})") from None
         data = data.get("rules", data)

@@ -174,6 +174,12 @@ def open_results(path: str | Path) -> SavedResults:
     if not isinstance(meta, dict) or any(key not in meta for key in required):
         raise ResultsError(f"{record}: not a rummysim record (needs {', '.join(required)})")
     res = SavedResults(where, kind, meta, note)
+    if (kind == "run" and meta.get("status", "complete") != "complete"
+            and not (where / f"{res.unit}s.parquet").is_file()):   # its finished chunks are not joined yet
+        finished = len(list((where / "chunks").glob("c*.json")))
+        of = f" of {meta['chunks']}" if isinstance(meta.get("chunks"), int) else ""
+        raise ResultsError(f"{where}: the run is unfinished ({finished}{of} chunks); "
+                           f"finish it with rummysim run --resume {where}")
     extra = PAIR_COLUMNS if kind == "compare" else ()
     needed = {"hands": HAND_COLUMNS + extra, "seats": SEAT_COLUMNS}
     if meta["mode"] == "games":

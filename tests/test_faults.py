@@ -1,0 +1,307 @@
+"""Faults: bad input gets one line and loses nothing.
+
+Every user mistake, from the command line or the Python API, ends as one line
+(``rummysim: error: ...`` on stderr and exit code 2; a ``ValueError`` subclass
+with a one-line message from the API), never a traceback; nothing is written,
+and results already saved stay byte-identical.
+"""
+
+import hashlib
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rummysim.cli import main
+
+
+def run_cli(args, capsys):
+    """Run ``rummysim ARGS`` in-process; returns (exit code, stdout, stderr)."""
+    code = 0
+    try:
+        main([str(a) for a in args])
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def snapshot(*dirs) -> dict:
+    """sha256 of every file under ``dirs`` (and the listing, so nothing new goes unseen)."""
+    out = {}
+    for d in dirs:
+        for p in sorted(Path(d).rglob("*")):
+            out[str(p)] = hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
+    return out
+
+
+def one_line(code, err, *words):
+    assert code == 2, err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rummysim: error: "), err
+    assert "Traceback" not in err
+    for w in words:
+        assert w in lines[0], (w, err)
+
+
+@pytest.fixture(scope="session")
+def saved(tmp_path_factory):
+    """Two small finished runs: ``hands`` (2,000 hands, chunks of 500) and ``games`` (100 games)."""
+    root = tmp_path_factory.mktemp("saved")
+    for name, args in {"hands": ["--hands", "2000", "--chunk-size", "500"], "games": ["--games", "100"]}.items():
+        try:
+            main(["run", *args, "--seed", "3", "--workers", "1", "--json", "--out", str(root / name)])
+        except SystemExit as e:
+            assert not e.code
+    return root
+
+
+@pytest.fixture()
+def cwd(tmp_path, monkeypatch):
+    """Run in an empty directory, so anything written there by mistake is seen."""
+    d = tmp_path / "cwd"
+    d.mkdir()
+    monkeypatch.chdir(d)
+    return d
+
+
+def check_untouched(before, saved, cwd):
+    assert snapshot(saved) == before
+    assert list(cwd.iterdir()) == []
+
+
+# --- bad input (issue section 4) ---
+
+
+@pytest.fixture()
+def inputs(tmp_path):
+    """A directory for files the tests hand to rummysim (beside ``cwd``, which must stay empty)."""
+    d = tmp_path / "inputs"
+    d.mkdir()
+    return d
+
+
+def test_binary_rules_or_strategy_file_is_one_line(saved, cwd, inputs, capsys):
+    """Row 1: a --rules-file (or strategy file) of binary bytes: one line, nothing written."""
+    before = snapshot(saved)
+    binary = inputs / "rules.toml"
+    binary.write_bytes(b"\xff\xfe\x00\x81binary\x00\xc3")
+    for args in (["run", "--hands", "10", "--rules-file", binary, "--out", "out"],
+                 ["replay", "--rules-file", binary],
+                 ["run", "--hands", "10", "--strategy", binary, "--out", "out"]):
+        code, _, err = run_cli(args, capsys)
+        one_line(code, err, str(binary), "not UTF-8 text")
+    check_untouched(before, saved, cwd)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["replay", "--game", str(2**64)], ["--game", "0<=x<=9223372036854775807"]),
+    (["replay", "--game", "-1"], ["--game"]),
+    (["replay", "--hand", "100000"], ["--hand", "0<=x<=99999"]),
+    (["replay", "--variant", "shanghai", "--game", str(2**63)], ["--game"]),
+])
+def test_replay_game_and_hand_are_bounded_to_what_the_kernels_take(args, words, saved, cwd, capsys):
+    """Row 2: --game beyond int64 was a Numba TypingError traceback."""
+    before = snapshot(saved)
+    code, _, err = run_cli(args, capsys)
+    one_line(code, err, *words)
+    check_untouched(before, saved, cwd)
+
+
+@pytest.mark.engine
+def test_replay_of_a_game_or_hand_never_played_is_one_line(saved, cwd, capsys):
+    """Row 3: a game outside the run, or a hand after the game ended, was printed as if played."""
+    import pyarrow.parquet as pq
+
+    before = snapshot(saved)
+    games, hands = saved / "games", saved / "hands"
+    n = pq.read_table(games / "games.parquet", filters=[("game", "=", 3)])["hands"][0].as_py()
+    for args, words in [
+        (["replay", "--from", games, "--game", "5000"], ["--game 5000", "played games 0..99"]),
+        (["replay", "--from", games, "--game", "100"], ["--game 100", "0..99"]),
+        (["replay", "--from", games, "--game", "3", "--hand", str(n)],
+         [f"--hand {n}", f"game 3 of the run in {games} ended after {n} hands (0..{n - 1})"]),
+        (["replay", "--from", games, "--game", "3", "--hand", "99999"], [f"ended after {n} hands"]),
+        (["replay", "--from", hands, "--game", "2000"], ["--game 2000", "0..1999"]),
+        (["replay", "--from", hands, "--game", "3", "--hand", "1"], ["--hand 1", "give --hand 0"]),
+    ]:
+        code, _, err = run_cli(args, capsys)
+        one_line(code, err, *words)
+    # the last hand is there, and so is hand 0 of every game index of a hands run
+    assert run_cli(["replay", "--from", games, "--game", "3", "--hand", str(n - 1)], capsys)[0] == 0
+    assert run_cli(["replay", "--from", hands, "--game", "1999"], capsys)[0] == 0
+    # without --from the game is played to its end to know how many hands it has
+    code, out, _ = run_cli(["replay", "--seed", "3", "--game", "3", "--hand", str(n - 1)], capsys)
+    assert code == 0 and out
+    code, _, err = run_cli(["replay", "--seed", "3", "--game", "3", "--hand", str(n)], capsys)
+    one_line(code, err, f"--hand {n}: game 3 ended after {n} hands (0..{n - 1})")
+    check_untouched(before, saved, cwd)
+
+
+@pytest.mark.parametrize("args, line", [
+    (["replay", "--round", "3"], "--round is for Shanghai; Basic Rummy replays --hand"),
+    (["replay", "--round", "1", "--hand", "0"], "--round is for Shanghai; Basic Rummy replays --hand"),
+    (["replay", "--variant", "shanghai", "--hand", "3"], "--hand is for Basic Rummy; Shanghai replays --round"),
+])
+def test_replay_option_of_the_other_variant_is_one_line(args, line, saved, cwd, capsys):
+    """Row 4: --round for Basic Rummy, --hand for Shanghai were silently ignored."""
+    before = snapshot(saved)
+    code, _, err = run_cli(args, capsys)
+    one_line(code, err)
+    assert err.strip() == f"rummysim: error: {line}"
+    check_untouched(before, saved, cwd)
+
+
+@pytest.mark.parametrize("extra, names", [
+    (["--players", "3", "--seed", "9"], "--players, --seed"),
+    (["--variant", "shanghai"], "--variant"),
+    (["--hands", "5", "--strategy", "random", "--chunk-size", "7"], "--hands, --strategy, --chunk-size"),
+    (["--games", "5", "--out", "elsewhere", "--overwrite"], "--games, --out, --overwrite"),
+    (["--rule", "reshuffles=0", "--rules-file", "rules.toml"], "--rule, --rules-file"),
+])
+def test_resume_with_run_options_is_one_line(extra, names, saved, cwd, capsys):
+    """Row 5: run options given with --resume were silently ignored."""
+    before = snapshot(saved)
+    code, _, err = run_cli(["run", "--resume", saved / "hands", *extra], capsys)
+    one_line(code, err)
+    assert err.strip() == f"rummysim: error: --resume uses the run's own options: drop {names}"
+    check_untouched(before, saved, cwd)
+
+
+@pytest.mark.engine
+def test_report_of_a_killed_run_says_it_is_unfinished(tmp_path, capsys):
+    """Row 6: a killed run (finished chunks, no Parquet yet) was 'the run saved no finished chunk?'."""
+    from rummysim.run import warm_up
+
+    warm_up(2)  # the child process loads compiled kernels from the cache
+    out = tmp_path / "killed"
+    proc = subprocess.Popen([sys.executable, "-m", "rummysim", "run", "--hands", "400000", "--chunk-size", "4000",
+                             "--workers", "1", "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    try:
+        while len(list((out / "chunks").glob("c*.json"))) < 3:
+            assert proc.poll() is None, "the run ended before it could be killed"
+            assert time.monotonic() < deadline, "the run wrote no chunks"
+            time.sleep(0.02)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+    before = snapshot(out)
+    done = len(list((out / "chunks").glob("c*.json")))
+    for report_dir in (None, tmp_path / "rep"):
+        code, _, err = run_cli(["report", out] + (["-o", report_dir] if report_dir else []), capsys)
+        one_line(code, err)
+        assert err.strip() == (f"rummysim: error: {out}: the run is unfinished ({done} of 100 chunks); "
+                               f"finish it with rummysim run --resume {out}")
+    assert snapshot(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["killed"]
+
+
+@pytest.mark.engine
+def test_failed_report_leaves_nothing_and_keeps_an_earlier_report(saved, tmp_path, capsys):
+    """Row 7: a report that failed half way (corrupt seats.parquet) left a half-written directory."""
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    for f in (saved / "games").iterdir():
+        if f.is_file():
+            (bad / f.name).write_bytes(f.read_bytes())
+    seats = bytearray((bad / "seats.parquet").read_bytes())
+    seats[200:len(seats) - 3000] = b"\xab" * (len(seats) - 3200)  # the footer (schema) stays readable
+    (bad / "seats.parquet").write_bytes(bytes(seats))
+    earlier = tmp_path / "earlier"
+    assert run_cli(["report", saved / "games", "-o", earlier], capsys)[0] == 0
+    (earlier / "mine.txt").write_text("not the report's")
+    before = snapshot(bad, earlier)
+    listing = sorted(p.name for p in tmp_path.iterdir())
+    for target in (earlier, tmp_path / "new", tmp_path / "deeper" / "new", bad / "report"):
+        code, _, err = run_cli(["report", bad, "-o", target], capsys)
+        one_line(code, err, "seats.parquet")
+        assert snapshot(bad, earlier) == before
+        assert sorted(p.name for p in tmp_path.iterdir()) == listing
+    code, _, err = run_cli(["report", bad], capsys)   # default: bad/report
+    one_line(code, err, "seats.parquet")
+    assert snapshot(bad, earlier) == before
+    # a good report over the earlier one replaces its files and keeps the others
+    assert run_cli(["report", saved / "games", "-o", earlier], capsys)[0] == 0
+    assert (earlier / "mine.txt").read_text() == "not the report's" and (earlier / "report.html").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == listing
+
+
+API_MISTAKES = [
+    (dict(variant="nope", hands=10), "variant 'nope': allowed basic, shanghai"),
+    (dict(rules="reshuffles=0", hands=10), "rules: got 'reshuffles=0'"),
+    (dict(players="3", hands=10), "players = '3'"),
+    (dict(players=True, hands=10), "players = True"),
+    (dict(players=2.0, hands=10), "players = 2.0"),
+    (dict(players=10**9, hands=10), "players = 1000000000"),
+    (dict(seed=7.5, hands=10), "seed = 7.5"),
+    (dict(seed=True, hands=10), "seed = True"),
+    (dict(seed=-1, hands=10), "seed = -1"),
+    (dict(seed=2**63, hands=10), "seed = 9223372036854775808"),
+    (dict(hands=True), "hands = True"),
+    (dict(hands=0), "hands = 0"),
+    (dict(games=2.5), "games = 2.5"),
+    (dict(games=10**13 + 1), "games = 10000000000001: allowed a whole number from 1 to 10,000,000,000,000"),
+    (dict(hands=10, workers=0), "workers = 0"),
+    (dict(hands=10, workers=1.5), "workers = 1.5"),
+    (dict(hands=10, chunk_size=0), "chunk_size = 0"),
+    (dict(hands=10, chunk_size=False), "chunk_size = False"),
+    (dict(hands=10, chunk_size=10**9), "chunk_size = 1000000000: allowed a whole number from 1 to"),
+    (dict(hands=10, strategies=5), "strategies = 5"),
+    (dict(hands=10, strategies=["greedy", "random", "greedy"]), "got 3 for 2 players"),
+    (dict(games=1, hands=1), "give exactly one of games or hands"),
+    (dict(games=2, variant="shanghai", rules={"reshuffles": 0}), "unknown rule option 'reshuffles' of Shanghai"),
+]
+
+
+@pytest.mark.parametrize("kwargs, words", API_MISTAKES)
+def test_simulate_bad_argument_is_a_one_line_value_error(kwargs, words, cwd):
+    """Row 8: the Python API raises a ValueError subclass with one line naming the argument."""
+    from rummysim import simulate
+
+    with pytest.raises(ValueError) as info:
+        simulate(**kwargs)
+    message = str(info.value)
+    assert type(info.value).__name__ in ("UsageError", "RuleError", "StrategyError")
+    assert len(message.splitlines()) == 1 and words in message, message
+    assert list(cwd.iterdir()) == []
+
+
+@pytest.mark.engine
+def test_simulate_takes_one_strategy_name_for_every_seat():
+    """Row 8: a single string is one strategy for every seat, not one seat per letter."""
+    from rummysim import simulate
+
+    r = simulate(hands=20, players=3, strategies="random", seed=1, workers=1)
+    assert [s["name"] for s in r.spec["strategies"]] == ["random"] * 3
+    assert len(r.hands) == 20
+
+
+def test_chunk_size_bound_comes_from_the_chunk_arrays():
+    """Row 8: the largest chunk size is worked out from the kernel's per-game arrays and a memory budget."""
+    from rummysim import run as R
+
+    basic = R.HAND_CAPACITY * (R.K.HAND_COLS + 4 * R.K.SEAT_COLS) * 4
+    shanghai = R.ROUNDS * (R.SK.ROUND_COLS + 8 * R.SK.SEAT_COLS) * 4
+    assert R.MAX_CHUNK_SIZE * max(basic, shanghai) <= R.CHUNK_MEMORY
+    assert R.MAX_CHUNK_SIZE >= max(R.DEFAULT_CHUNK_GAMES, R.DEFAULT_CHUNK_HANDS, R.DEFAULT_CHUNK_SHANGHAI_GAMES)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["run", "--games", str(10**13 + 1)], ["--games", "at most 10,000,000,000,000"]),
+    (["run", "--hands", str(10**14)], ["--hands", "at most 10,000,000,000,000"]),
+    (["run", "--chunk-size", str(10**9)], ["--chunk-size", "at most", "fit in memory"]),
+    (["compare", "greedy", "random", "--hands", str(10**14)], ["--hands", "at most"]),
+])
+def test_cli_counts_are_bounded(args, words, saved, cwd, capsys):
+    """Row 8: the CLI bounds --games/--hands and --chunk-size as the API does; nothing is written."""
+    before = snapshot(saved)
+    code, _, err = run_cli(args, capsys)
+    one_line(code, err, *words)
+    # the same with --overwrite of saved results: they stay as they were
+    code, _, err = run_cli([*args, "--out", saved / "hands", "--overwrite"], capsys)
+    one_line(code, err, *words)
+    check_untouched(before, saved, cwd)
