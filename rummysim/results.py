@@ -175,7 +175,8 @@ class ChunkStore:
     chunks in order to ``<table>.parquet.tmp`` (one row group per chunk), re-hashing each file and
     passing its tables to ``check`` (the caller's content check: which games, how many rows) first;
     ``finish`` renames the Parquet files into place and only then removes the chunks. A chunk that
-    fails a check while being joined raises ``ChunkError``: nothing is renamed and the chunks stay.
+    fails a check while being joined is deleted and raises ``ChunkError``: nothing is renamed, the
+    other chunks stay, and a resumed run plays that one again.
     """
 
     def __init__(self, out_dir: Path, run_id: str, keep: bool = False):
@@ -305,10 +306,14 @@ class ChunkStore:
         run's chunks, which takes no memory however many) that are next in line."""
         while self.joined < len(order) and self._path(order[self.joined], "json").exists():
             key = order[self.joined]
-            tables = self.read(key)
-            why = check(key, tables) if check else None
-            if why is not None:
-                raise ChunkError(f"chunk {self.stem(key)}: {why}")
+            try:
+                tables = self.read(key)
+                why = check(key, tables) if check else None
+                if why is not None:
+                    raise ChunkError(f"chunk {self.stem(key)}: {why}")
+            except ChunkError:
+                self.discard(key)   # so that a resumed run plays it again
+                raise
             for name in sorted(set(tables) & set(TABLES)):   # a chunk's other tables are its own
                 if name not in self.writers:
                     self.writers[name] = pq.ParquetWriter(self.out_dir / f"{name}.parquet.tmp", tables[name].schema)

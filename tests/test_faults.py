@@ -305,3 +305,277 @@ def test_cli_counts_are_bounded(args, words, saved, cwd, capsys):
     code, _, err = run_cli([*args, "--out", saved / "hands", "--overwrite"], capsys)
     one_line(code, err, *words)
     check_untouched(before, saved, cwd)
+
+
+# --- resume and faults (issue section 3) ---
+
+import json  # noqa: E402
+
+import pandas as pd  # noqa: E402
+
+from rummysim.compare import compare as compare_api  # noqa: E402
+from rummysim.results import ChunkStore, prepare_out_dir  # noqa: E402
+from rummysim.rules import parse_rule_options  # noqa: E402
+from rummysim.run import RunSpec, run_to_dir  # noqa: E402
+from rummysim.strategy import load_strategy, seat_strategies  # noqa: E402
+
+
+def tables(out: Path) -> dict:
+    return {p.stem: pd.read_parquet(p) for p in sorted(Path(out).glob("*.parquet"))}
+
+
+def same_rows(a: Path, b: Path) -> None:
+    ta, tb = tables(a), tables(b)
+    assert ta.keys() == tb.keys() and ta
+    for name in ta:
+        pd.testing.assert_frame_equal(ta[name], tb[name], check_exact=True)
+
+
+def cut_run(out: Path, spec: RunSpec, chunk_size: int, stop_after: int) -> dict:
+    """``spec`` played into ``out`` and interrupted (as Ctrl-C does) after ``stop_after`` chunks."""
+    seen = []
+
+    def stop(done, hands, seconds):
+        seen.append(done)
+        if len(seen) >= stop_after:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_to_dir(spec, prepare_out_dir(out), workers=1, chunk_size=chunk_size, on_chunk=stop)
+    record = json.loads((out / "run.json").read_text())
+    assert record["status"] == "interrupted"
+    return record
+
+
+def whole_run(out: Path, spec: RunSpec, chunk_size: int) -> Path:
+    run_to_dir(spec, prepare_out_dir(out), workers=1, chunk_size=chunk_size)
+    return out
+
+
+def basic_spec(**kw) -> RunSpec:
+    return RunSpec(2, seat_strategies(["greedy", "expert"], 2), seed=kw.pop("seed", 11), **kw)
+
+
+def resume_cli(out: Path, capsys) -> tuple[int, dict | None, str]:
+    code, stdout, err = run_cli(["run", "--resume", out, "--json", "--workers", "1"], capsys)
+    return code, (json.loads(stdout) if code == 0 else None), err
+
+
+def damage(chunks: Path, how: str) -> str:
+    """Damage chunk 1 of a cut run as a fault would; returns the stem of the chunk damaged."""
+    stem = ChunkStore.stem(1)
+    hands, record = chunks / f"{stem}.hands.arrow", chunks / f"{stem}.json"
+    if how == "deleted":
+        hands.unlink()
+    elif how == "truncated":
+        hands.write_bytes(hands.read_bytes()[: hands.stat().st_size // 2])
+    elif how == "corrupt":   # same size, one byte flipped in the middle
+        data = bytearray(hands.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        hands.write_bytes(bytes(data))
+    elif how == "malformed record":
+        record.write_text('{"units": 250, "rows"')
+    elif how == "record gone":   # the files of a chunk killed while being written
+        record.unlink()
+    return stem
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize("how", ["deleted", "truncated", "corrupt", "malformed record", "record gone"])
+def test_resume_plays_a_damaged_chunk_again(how, tmp_path, capsys):
+    """A cut run whose chunk 1 was deleted, truncated, corrupted or half written: --resume plays that
+    chunk again and the run ends with exactly the rows of an uninterrupted run (it used to finish
+    'complete' with the chunk's rows missing, and deleted chunks/ so it could not be repaired)."""
+    spec = basic_spec(hands=3000)
+    cut = tmp_path / "cut"
+    cut_run(cut, spec, 250, stop_after=5)
+    stem = damage(cut / "chunks", how)
+    code, record, err = resume_cli(cut, capsys)
+    assert code == 0, err
+    assert record["status"] == "complete" and record["hands_played"] == 3000
+    if how != "record gone":   # an unfinished chunk is simply not finished: nothing to report
+        assert stem in record["replayed_chunks"]
+    same_rows(cut, whole_run(tmp_path / "whole", spec, 250))
+
+
+@pytest.mark.engine
+def test_a_killed_run_with_a_deleted_chunk_is_resumed_exactly(tmp_path, capsys):
+    """The issue's case end to end: a real run process killed with SIGKILL, one chunk file deleted."""
+    from test_scale import _rummysim, _wait_for_chunks
+
+    args = ["--hands", "200000", "--chunk-size", "2000", "--seed", "4", "--workers", "1"]
+    out = tmp_path / "killed"
+    proc = subprocess.Popen(_rummysim("run", *args, "--out", str(out)), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    _wait_for_chunks(out, 3, proc)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=60)
+    (out / "chunks" / f"{ChunkStore.stem(1)}.seats.arrow").unlink()
+    code, record, err = resume_cli(out, capsys)
+    assert code == 0, err
+    assert ChunkStore.stem(1) in record["replayed_chunks"] and record["hands_played"] == 200000
+    whole = tmp_path / "whole"
+    assert subprocess.run(_rummysim("run", *args, "--out", str(whole)), capture_output=True).returncode == 0
+    same_rows(out, whole)
+
+
+@pytest.mark.engine
+def test_a_chunk_with_foreign_rows_is_caught_by_the_join_and_played_again(tmp_path, capsys):
+    """A chunk whose files and record agree but hold another chunk's games (here chunk 2's, record and
+    all): the final join's content check refuses it before anything is deleted; the run is not
+    'complete', and the next --resume plays that chunk again."""
+    spec = basic_spec(games=120)
+    cut = tmp_path / "cut"
+    cut_run(cut, spec, 10, stop_after=6)
+    chunks = cut / "chunks"
+    one, two = ChunkStore.stem(1), ChunkStore.stem(2)
+    for f in chunks.glob(f"{two}.*"):
+        (chunks / f.name.replace(two, one)).write_bytes(f.read_bytes())
+    record = json.loads((chunks / f"{one}.json").read_text())
+    good = json.loads((chunks / f"{ChunkStore.stem(0)}.json").read_text())
+    record.update(first=good["stop"], stop=good["stop"] + 10)   # the record claims chunk 1's range
+    (chunks / f"{one}.json").write_text(json.dumps(record))
+    code, _, err = resume_cli(cut, capsys)
+    one_line(code, err, one, "does not hold", f"rummysim run --resume {cut}")
+    status = json.loads((cut / "run.json").read_text())
+    assert status["status"] == "failed" and not (cut / "hands.parquet").exists()
+    assert (chunks / f"{ChunkStore.stem(3)}.json").exists()   # the good chunks are kept
+    code, final, err = resume_cli(cut, capsys)
+    assert code == 0 and final["status"] == "complete", err
+    same_rows(cut, whole_run(tmp_path / "whole", spec, 10))
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize("field, value", [("seed", 12), ("chunk_size", 500), ("count", 6000), ("players", 3),
+                                          ("first", 5), ("rules", {"reshuffles": 0})])
+def test_resume_refuses_an_edited_run_json_naming_the_field(field, value, tmp_path, capsys):
+    """Editing run.json before --resume gave rows from two seeds or duplicated games, exit 0."""
+    cut = tmp_path / "cut"
+    cut_run(cut, basic_spec(hands=3000), 250, stop_after=3)
+    record = json.loads((cut / "run.json").read_text())
+    record[field] = {**record[field], **value} if isinstance(value, dict) else value
+    (cut / "run.json").write_text(json.dumps(record))
+    before = snapshot(cut)
+    code, _, err = resume_cli(cut, capsys)
+    one_line(code, err, f"field '{field}' was changed")
+    assert snapshot(cut) == before
+
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from rummysim.results import hold_results_dir
+with hold_results_dir(Path(sys.argv[1])):
+    print("held", flush=True)
+    time.sleep(60)
+"""
+
+
+@pytest.mark.engine
+def test_one_writer_per_results_directory(saved, tmp_path, capsys):
+    """Two rummysim processes on one --out crashed with tracebacks and mixed their seeds; now the second
+    gets one line naming the directory and the holder's PID, whatever it asked, and nothing changes."""
+    out = saved / "hands"
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(out)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        before = snapshot(saved)
+        for args in (["run", "--hands", "100", "--out", out, "--overwrite"],
+                     ["run", "--resume", out],
+                     ["compare", "greedy", "random", "--hands", "100", "--out", out, "--overwrite"]):
+            code, _, err = run_cli(args, capsys)
+            one_line(code, err, str(out), f"process {holder.pid}")
+        assert snapshot(saved) == before
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+#: a non-default value of every rule option of each variant, all at once
+EVERY_OPTION = {
+    "basic": ["max_melds_per_turn=1", "ace=high_or_low", "reshuffles=unlimited", "reshuffle_mode=turn_over",
+              "must_discard_to_go_out=true", "rummy_multiplier=3", "target=60", "turn_limit=900"],
+    "shanghai": ["jokers=2", "decks=3", "max_buys=2", "layoff_on_contract_turn=true", "joker_swap=false",
+                 "ace=low", "must_discard_to_go_out=true", "one_turn_bonus=-10/-20", "turn_limit=1500"],
+}
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize("variant", ["basic", "shanghai"])
+def test_every_rule_option_round_trips_through_resume_and_replay(variant, tmp_path, capsys):
+    """Resume and replay --from rebuilt the rules without every 'unlimited' value: a resumed run
+    played its remaining chunks under other rules, and replay showed hands the run never had.
+    With a non-default value of every option, a cut and resumed run equals an uninterrupted one, and
+    replay --from reproduces the rows it saved (Shanghai: a Shanghai resume)."""
+    rules = parse_rule_options(EVERY_OPTION[variant], variant=variant)
+    if variant == "basic":
+        spec = RunSpec(4, seat_strategies(["greedy", "random", "expert", "cautious"], 4), 61, rules, games=40)
+        size = 5
+    else:
+        spec = RunSpec(4, seat_strategies(["greedy", "buyer", "random", "expert"], 4, "shanghai"), 61, rules,
+                       games=8, variant="shanghai")
+        size = 2
+    cut = tmp_path / "cut"
+    record = cut_run(cut, spec, size, stop_after=2)
+    assert record["rules"] == rules.as_dict(4)
+    code, final, err = resume_cli(cut, capsys)
+    assert code == 0 and final["status"] == "complete", err
+    same_rows(cut, whole_run(tmp_path / "whole", spec, size))
+    rows = tables(cut)["rounds" if variant == "shanghai" else "hands"]
+    sample = rows.iloc[[0, len(rows) // 2, len(rows) - 1]]
+    for _, row in sample.iterrows():
+        where = ["--round", int(row["round"])] if variant == "shanghai" else ["--hand", int(row["hand"])]
+        code, out, err = run_cli(["replay", "--from", cut, "--game", int(row["game"]), *where, "--json"], capsys)
+        assert code == 0, err
+        end = [json.loads(line) for line in out.splitlines()][-1]
+        assert end["event"] == "end"
+        assert end["winner"] == row["winner"] and end["outcome"] == row["outcome"]
+        if variant == "basic":
+            assert end["points"] == row["points"]
+
+
+@pytest.mark.engine
+def test_default_output_names_are_unique_within_a_second(cwd, capsys, monkeypatch):
+    """Two runs started in the same second wrote into one directory; now the second gets -2."""
+    import time as time_module
+
+    monkeypatch.setattr(time_module, "strftime", lambda fmt, *a: "20261201-120000")
+    for _ in range(2):
+        code, _, err = run_cli(["run", "--hands", "50", "--workers", "1"], capsys)
+        assert code == 0, err
+    made = sorted(p.name for p in (cwd / "results").iterdir())
+    assert made == ["run-20261201-120000-seed0", "run-20261201-120000-seed0-2"]
+    for name in made:
+        assert json.loads((cwd / "results" / name / "run.json").read_text())["status"] == "complete"
+
+
+@pytest.mark.engine
+def test_an_interrupted_comparison_is_finished_by_resume(tmp_path, capsys):
+    """compare stopped by Ctrl-C said its finished pairs were in compare.json, which held none; now
+    it keeps its chunks, and compare --resume DIR ends with the rows and figures of an uninterrupted
+    comparison (a damaged chunk is played again)."""
+    strategies = [load_strategy(s) for s in ("greedy", "expert", "cautious")]
+    rules = parse_rule_options([])
+    cut = prepare_out_dir(tmp_path / "cut")
+    calls = []
+
+    def stop(done, hands):
+        calls.append(done)
+        if len(calls) == 5:   # within the second pair
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        compare_api(strategies, 2, 5, rules, None, 1200, 1, 400, out_dir=cut, on_chunk=stop)
+    saved_record = json.loads((cut / "compare.json").read_text())
+    assert saved_record["status"] == "interrupted" and saved_record["finished_chunks"] == 5
+    (cut / "chunks" / f"{ChunkStore.stem((1, 0))}.blocks.arrow").unlink()
+    code, out, err = run_cli(["compare", "--resume", cut, "--json"], capsys)
+    assert code == 0, err
+    resumed = json.loads(out)
+    whole = prepare_out_dir(tmp_path / "whole")
+    fresh = compare_api(strategies, 2, 5, rules, None, 1200, 1, 400, out_dir=whole)
+    assert resumed["pairs"] == json.loads(json.dumps(fresh["pairs"]))
+    assert resumed["status"] == "complete" and not (cut / "chunks").exists()
+    same_rows(cut, whole)
+    code, _, err = run_cli(["compare", "--resume", cut], capsys)
+    one_line(code, err, "already complete")
