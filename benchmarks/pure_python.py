@@ -11,7 +11,7 @@ both seats played by the *greedy* bot (``rummysim/strategies/greedy.toml``):
 
 Written the way a typical pure-Python engine is: cards are ints, hands are
 sets, melds are frozensets, the table is a list; no numba, no numpy. It
-follows the Numba kernels decision by decision (``rummysim.core.basic``,
+follows the Numba kernels decision by decision (``rummysim.variants.basic.kernel``,
 ``core.bots``, ``core.melds``) and draws the same SplitMix64 streams
 (``core.rng``), so hand ``g`` of ``measure``/``agreement`` is game ``g``,
 hand 0 of ``rummysim.run.simulate(hands=N, players=2, seed=S)``.

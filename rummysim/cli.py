@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from .core.basic import MAX_HANDS_PER_GAME
+from .variants.basic.kernel import MAX_HANDS_PER_GAME
 from .results import json_safe
 from .rules import RuleError, parse_rule_options
 from .strategy import StrategyError, seat_strategies
@@ -356,7 +356,7 @@ def replay(variant, seed, game, hand, round_no, players, strategy_names, from_di
             raise UserError(f"--from {from_dir}: strategy {r['source']} has changed since the run "
                             f"(sha256 {s.sha256}, recorded {r['sha256']}): the hand would not be the same")
     if variant == "shanghai":
-        from .shanghai_replay import format_event, trace_round
+        from .variants.shanghai.replay import format_event, trace_round
 
         try:
             rules.check_players(players)
@@ -364,7 +364,7 @@ def replay(variant, seed, game, hand, round_no, players, strategy_names, from_di
             raise UserError(str(e)) from None
         events = trace_round(seed, game, round_no, players, rules.to_array(players), params_matrix(strategies))
     else:
-        from .replay import format_event, hands_in_game, trace_hand
+        from .variants.basic.replay import format_event, hands_in_game, trace_hand
 
         if from_dir is None and hand > 0:  # only playing the game tells how many hands it has
             n = hands_in_game(seed, game, players, rules.to_array(players), params_matrix(strategies))

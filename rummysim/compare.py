@@ -35,9 +35,9 @@ import numpy as np
 
 from . import __version__
 from . import intervals as I
-from .core import basic as K
-from .core import shanghai as SK
-from .core.state import OUT_WIN
+from .variants.basic import kernel as K
+from .variants.shanghai import kernel as SK
+from .engine.codes import OUT_WIN
 import numba
 
 from .results import SCHEMA_VERSION, ChunkStore, hold_results_dir, write_json_atomic

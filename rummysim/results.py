@@ -31,8 +31,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .core import basic as K
-from .core.state import OUTCOMES
+from .variants.basic import kernel as K
+from .engine.codes import OUTCOMES
 
 SCHEMA_VERSION = 1
 TABLES = ("hands", "rounds", "seats", "games")

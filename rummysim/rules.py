@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .core import state as S
+from .variants.basic import state as S
 
 RULES_VERSION = 1
 TARGET_BY_PLAYERS = {2: 100, 3: 150, 4: 200}
@@ -228,7 +228,7 @@ class ShanghaiRules:
 
     def to_array(self, players: int) -> np.ndarray:
         """int64[SR_SIZE] rule vector for the kernels (``core.shanghai_state.SR_*``)."""
-        from .core import shanghai_state as SS
+        from .variants.shanghai import state as SS
 
         r = np.zeros(SS.SR_SIZE, dtype=np.int64)
         r[SS.SR_DECKS] = self.decks_for(players)

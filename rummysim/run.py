@@ -29,12 +29,12 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from . import __version__
-from .core import basic as K
-from .core import melds as M
-from .core import shanghai as SK
-from .core.bots import N_PARAMS
-from .core.shanghai_bots import N_SHANGHAI_PARAMS
-from .core.shanghai_state import ROUNDS
+from .variants.basic import kernel as K
+from .variants.basic import melds as M
+from .variants.shanghai import kernel as SK
+from .variants.basic.bots import N_PARAMS
+from .variants.shanghai.bots import N_SHANGHAI_PARAMS
+from .variants.shanghai.state import ROUNDS
 from .results import (SCHEMA_VERSION, ChunkError, ChunkStore, games_table, hands_table, hold_results_dir, seats_table,
                       write_json_atomic)
 from .rules import RULES_VERSION, BasicRules, ShanghaiRules

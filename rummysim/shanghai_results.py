@@ -24,9 +24,9 @@ import math
 import numpy as np
 import pyarrow as pa
 
-from .core import shanghai as K
-from .core.shanghai_state import ROUNDS
-from .core.state import OUTCOMES, OUT_WIN
+from .variants.shanghai import kernel as K
+from .variants.shanghai.state import ROUNDS
+from .engine.codes import OUTCOMES, OUT_WIN
 from .summary import mean_from_sums, rate
 
 BONUSES = ("none", "one_turn", "one_turn_no_joker")

@@ -24,9 +24,9 @@ import numpy as np
 import pandas as pd
 
 from . import stats as S
-from .core.contracts import CONTRACTS
-from .core.shanghai_state import ROUNDS
-from .core.state import OUTCOMES
+from .variants.shanghai.contracts import CONTRACTS
+from .variants.shanghai.state import ROUNDS
+from .engine.codes import OUTCOMES
 from .shanghai_results import win_shares
 
 #: per round number (and strategy), summed over blocks. Per seat-round: seat-rounds, seats that laid their

@@ -30,7 +30,7 @@ import pyarrow.parquet as pq
 
 from .compare import sprt_words
 from .intervals import ratio_ci, wilson
-from .core.state import OUTCOMES
+from .engine.codes import OUTCOMES
 from .shanghai_results import BONUSES
 
 LEVEL = 0.95

@@ -2,8 +2,8 @@
 
 A strategy file is data, never code: it is parsed with ``tomllib`` and every
 key is checked against ``SPEC`` below (type, allowed values, default). The
-meaning of each parameter is documented in ``rummysim.core.bots`` (Basic
-Rummy, ``SPEC``), ``rummysim.core.shanghai_bots`` (Shanghai, ``SHANGHAI_SPEC``)
+meaning of each parameter is documented in ``rummysim.variants.basic.bots`` (Basic
+Rummy, ``SPEC``), ``rummysim.variants.shanghai.bots`` (Shanghai, ``SHANGHAI_SPEC``)
 and in the README. A name without a path (``greedy``) means a file shipped in
 ``rummysim/strategies/`` (Shanghai: ``rummysim/strategies/shanghai/``), also
 reachable as ``strategies/`` at the top of the repository.
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .core import bots as B
-from .core import shanghai_bots as SB
+from .variants.basic import bots as B
+from .variants.shanghai import bots as SB
 
 BUILTIN_DIR = Path(__file__).parent / "strategies"
 

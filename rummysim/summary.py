@@ -11,9 +11,9 @@ import math
 
 import numpy as np
 
-from .core import basic as K
+from .variants.basic import kernel as K
 from .intervals import wilson
-from .core.state import OUTCOMES
+from .engine.codes import OUTCOMES
 
 Z95 = 1.959963984540054
 

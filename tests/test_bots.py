@@ -1,8 +1,8 @@
-"""Basic Rummy bots, parameter by parameter (``rummysim.core.bots``, ``rummysim.strategy.SPEC``).
+"""Basic Rummy bots, parameter by parameter (``rummysim.variants.basic.bots``, ``rummysim.strategy.SPEC``).
 
 For every key of a strategy file a hand-built position in which changing that
 one key changes the bot's play exactly as the module docstring of
-``rummysim.core.bots`` says, with the moves written out both ways. Every bot
+``rummysim.variants.basic.bots`` says, with the moves written out both ways. Every bot
 is *greedy* (``load_strategy("greedy")``) with the keys a test names set by
 ``with_override``; the other seat plays plain greedy unless a test says so.
 
@@ -26,7 +26,7 @@ from collections import Counter
 
 import pytest
 
-from rummysim.replay import play_position
+from rummysim.variants.basic.replay import play_position
 from rummysim.rules import parse_rule_options
 from rummysim.strategy import Strategy, load_strategy, params_matrix, with_override
 from positions import moves

@@ -8,7 +8,7 @@ import pytest
 from rummysim import intervals as I
 from rummysim.cli import main
 from rummysim.compare import Blocks, _chunk_blocks, compare, summarise_pair
-from rummysim.core import basic as K
+from rummysim.variants.basic import kernel as K
 from rummysim.rules import BasicRules
 from rummysim.run import Chunk
 from rummysim.strategy import load_strategy

@@ -30,7 +30,7 @@ def _child_env(tmp_path: Path, **extra: str) -> dict[str, str]:
 def test_the_cache_dir_in_use_is_outside_the_package():
     import numba.core.config
 
-    import rummysim.core  # noqa: F401  sets the cache dir
+    import rummysim.engine  # noqa: F401  sets the cache dir
 
     cache = Path(numba.core.config.CACHE_DIR)
     assert os.environ["NUMBA_CACHE_DIR"] == str(cache)
@@ -42,7 +42,7 @@ def test_a_cold_run_writes_its_kernels_under_the_version_keyed_user_cache(tmp_pa
     before = _cache_files_in_package()
     probe = ("import json, numba.core.config, rummysim\n"
              "rummysim.simulate(hands=10)\n"
-             "from rummysim.core import basic\n"
+             "from rummysim.variants.basic import kernel as basic\n"
              "print(json.dumps([numba.core.config.CACHE_DIR, basic.play_games.stats.cache_path]))\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=900,
                           env=_child_env(tmp_path), cwd=tmp_path)
@@ -60,8 +60,8 @@ def test_a_cold_run_writes_its_kernels_under_the_version_keyed_user_cache(tmp_pa
 def test_an_unwritable_cache_dir_falls_back_quietly(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    probe = ("import numba.core.config, rummysim.core\n"
-             "from rummysim.core import rng\n"
+    probe = ("import numba.core.config, rummysim.engine\n"
+             "from rummysim.engine import rng\n"
              "rng.stream_key(1, 2, 3, 4, 5)\n"
              "print(numba.core.config.CACHE_DIR)\n")
     before = _cache_files_in_package()

@@ -319,7 +319,7 @@ def test_shanghai_replay_without_from_is_the_round_the_run_saved(tmp_path, capsy
         assert kinds.count("reshuffle") == row.reshuffles
         assert [sum(e["event"] == "swap" and e["player"] == q for e in events) for q in range(4)] == seat.swaps.tolist()
         # the text form: each event as format_event writes it, the round's end last
-        from rummysim.shanghai_replay import format_event
+        from rummysim.variants.shanghai.replay import format_event
 
         text = _ok(common, capsys)
         assert text == "".join(format_event(e) + "\n" for e in events)

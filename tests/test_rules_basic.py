@@ -2,7 +2,7 @@
 
 Section 1 (1.1-1.7, every option of 1.7 with its default) and the rulings of
 section 3 that apply to Basic Rummy (3.1, 3.2, 3.3, 3.5, 3.6). Each test is a
-hand-built position played by ``rummysim.replay.play_position`` (or a kernel
+hand-built position played by ``rummysim.variants.basic.replay.play_position`` (or a kernel
 called on small arrays), with the outcome, winner, points, going rummy, the
 cards left and, where it matters, the exact sequence of moves written out.
 
@@ -31,12 +31,13 @@ import numpy as np
 import pytest
 
 from rummysim.cards import FULL_DECK_MASK, card_id, card_name, cards_of, mask_of
-from rummysim.core import basic as K
-from rummysim.core import bots as B
-from rummysim.core import melds as M
-from rummysim.core import state as S
-from rummysim.core.rng import KIND_DEAL, shuffle, stream_key
-from rummysim.replay import play_position, trace_hand
+from rummysim.variants.basic import kernel as K
+from rummysim.variants.basic import bots as B
+from rummysim.variants.basic import melds as M
+from rummysim.engine import codes as C
+from rummysim.variants.basic import state as S
+from rummysim.engine.rng import KIND_DEAL, shuffle, stream_key
+from rummysim.variants.basic.replay import play_position, trace_hand
 from rummysim.rules import BasicRules, parse_rule_options
 from rummysim.strategy import params_matrix, seat_strategies
 from positions import moves
@@ -522,10 +523,10 @@ def test_1_6_stalemate_nobody_scores():
     stalemates = 0
     for i in range(6):
         rows = hand_rows[i * 256: i * 256 + n_hands[i]]
-        stalemates += int((rows[:, K.H_OUTCOME] != S.OUT_WIN).sum())
-        assert (rows[rows[:, K.H_OUTCOME] != S.OUT_WIN][:, K.H_POINTS] == 0).all()
+        stalemates += int((rows[:, K.H_OUTCOME] != C.OUT_WIN).sum())
+        assert (rows[rows[:, K.H_OUTCOME] != C.OUT_WIN][:, K.H_POINTS] == 0).all()
         for q in range(4):
-            won = rows[(rows[:, K.H_OUTCOME] == S.OUT_WIN) & (rows[:, K.H_WINNER] == q)]
+            won = rows[(rows[:, K.H_OUTCOME] == C.OUT_WIN) & (rows[:, K.H_WINNER] == q)]
             assert game_rows[i, 2 + q] == won[:, K.H_POINTS].sum()
     assert stalemates > 0
 
@@ -541,7 +542,7 @@ def test_1_6_game_to_100_150_200_by_players_winner_takes_all(players, target):
         scores = np.zeros(players, dtype=np.int64)
         for h, row in enumerate(rows):
             assert scores.max() < target                      # nobody had reached it before
-            if row[K.H_OUTCOME] == S.OUT_WIN:
+            if row[K.H_OUTCOME] == C.OUT_WIN:
                 scores[row[K.H_WINNER]] += row[K.H_POINTS]    # only the hand's winner scores
         assert list(game_rows[i, 2:]) == scores.tolist()
         winner = game_rows[i, 0]
@@ -722,7 +723,7 @@ def test_1_7_target_any_positive_integer():
         rows = hand_rows[i * 256: i * 256 + n_hands[i] - 1]
         before = np.zeros(3, dtype=np.int64)
         for row in rows:
-            if row[K.H_OUTCOME] == S.OUT_WIN:
+            if row[K.H_OUTCOME] == C.OUT_WIN:
                 before[row[K.H_WINNER]] += row[K.H_POINTS]
         assert before.max() < 40          # the game stopped at the first hand that reached 40
 
@@ -804,7 +805,7 @@ def test_3_5_stalemate_counts_as_a_hand_with_its_cause():
         for h in range(n_hands[i]):
             row = hand_rows[i * 256 + h]
             assert row[K.H_GAME] == i and row[K.H_HAND] == h and row[K.H_TURNS] > 0
-            if row[K.H_OUTCOME] == S.OUT_STALEMATE_STOCK:
+            if row[K.H_OUTCOME] == C.OUT_STALEMATE_STOCK:
                 seen += 1
                 assert row[K.H_WINNER] == -1 and row[K.H_POINTS] == 0 and row[K.H_RESHUFFLES] == 0
                 seats = seat_rows[i * 256 + h]
@@ -824,7 +825,7 @@ def test_3_6_every_hand_ends(players, options):
     # random bots: they rarely go out, so the stock rules must end the hand; never the cap
     hand_rows, _, _, _ = run_games(players, 300, *options, names_=("random",), single_hand=True,
                                    capacity=1)
-    assert (hand_rows[:, K.H_OUTCOME] != S.OUT_TURN_LIMIT).all()
+    assert (hand_rows[:, K.H_OUTCOME] != C.OUT_TURN_LIMIT).all()
     assert (hand_rows[:, K.H_TURNS] > 0).all()
     # the greedy bots, with unlimited reshuffles: bounded by the turn cap all the same
     hand_rows, _, _, _ = run_games(players, 100, "reshuffles=unlimited", "turn_limit=200",

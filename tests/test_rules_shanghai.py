@@ -2,7 +2,7 @@
 
 Section 2 (2.1-2.8, every option of 2.8 with its default) and the rulings of
 section 3 that apply to Shanghai (3.1, 3.2, 3.4, 3.5, 3.6). Each test is a
-hand-built position played by ``rummysim.shanghai_replay.play_round_position``
+hand-built position played by ``rummysim.variants.shanghai.replay.play_round_position``
 (or a kernel called on small arrays), with the outcome, winner, bonus, scores,
 the cards left and, where it matters, the exact sequence of moves written out.
 
@@ -48,22 +48,22 @@ import numpy as np
 import pytest
 
 from rummysim.cards import card_id
-from rummysim.core import shanghai as K
-from rummysim.core import shanghai_bots as B
-from rummysim.core.contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, best_contract
-from rummysim.core.rng import KIND_DEAL, shuffle, stream_key
-from rummysim.core.shanghai_state import (
+from rummysim.variants.shanghai import kernel as K
+from rummysim.variants.shanghai import bots as B
+from rummysim.variants.shanghai.contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, best_contract
+from rummysim.engine.rng import KIND_DEAL, shuffle, stream_key
+from rummysim.variants.shanghai.state import (
     JOKER, MELD_RUN, SI_PILE_N, SI_STOCK_N, SR_ACE_HIGH, SR_BONUS, SR_BONUS_NO_JOKER, SR_DECKS, SR_JOKER_SWAP,
     SR_JOKERS, SR_LAYOFF_ON_CONTRACT_TURN, SR_MAX_BUYS, SR_MUST_DISCARD, SR_TURN_LIMIT, T_COLS, T_HI, T_JOKERS,
     T_KIND, T_LO, T_NATURALS, T_RANK, T_SUIT, T_SUIT_COUNT,
 )
-from rummysim.core.shanghai_table import (
+from rummysim.variants.shanghai.table import (
     FIT_HIGH, FIT_LOW, FIT_NONE, FIT_SET, POINTS, contract_ok, fit, hand_points, lay_off, meld_ok, swap_in,
     swap_position,
 )
-from rummysim.core.state import OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
+from rummysim.engine.codes import OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
 from rummysim.rules import RuleError, ShanghaiRules, parse_rule_options
-from rummysim.shanghai_replay import parse_table_meld, play_round_position, trace_round
+from rummysim.variants.shanghai.replay import parse_table_meld, play_round_position, trace_round
 from rummysim.shanghai_results import game_winners, win_shares
 from rummysim.strategy import params_matrix, seat_strategies
 

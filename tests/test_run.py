@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 
 from rummysim import simulate
-from rummysim.core import basic as K
-from rummysim.core.state import R_CHECK
-from rummysim.replay import trace_hand
+from rummysim.variants.basic import kernel as K
+from rummysim.variants.basic.state import R_CHECK
+from rummysim.variants.basic.replay import trace_hand
 from rummysim.rules import BasicRules
 from rummysim.run import RunSpec, play_chunk
 from rummysim.strategy import params_matrix, seat_strategies

@@ -181,7 +181,7 @@ def test_a_second_invocation_loads_every_kernel_from_the_cache():
     # no recursion under cache=True (a cached recursive kernel crashes a second process with "Symbol not
     # found"): whatever the first process did, the second one compiles nothing, for both variants' game kernels
     probe = ("from rummysim.run import warm_up\n"
-             "from rummysim.core import basic, shanghai\n"
+             "from rummysim.variants.basic import kernel as basic; from rummysim.variants.shanghai import kernel as shanghai\n"
              "warm_up(2); warm_up(4, 'shanghai')\n"
              "s = [k.play_games.stats for k in (basic, shanghai)]\n"
              "print(sum(sum(x.cache_hits.values()) for x in s), sum(sum(x.cache_misses.values()) for x in s))\n")

@@ -1,10 +1,10 @@
-"""The Shanghai bots' measure of a hand's distance to its contract (``rummysim.core.shanghai_bots``)."""
+"""The Shanghai bots' measure of a hand's distance to its contract (``rummysim.variants.shanghai.bots``)."""
 
 import numpy as np
 import pytest
 
-from rummysim.core import shanghai_bots as B
-from rummysim.core.contracts import CONTRACTS, best_contract, MAX_RUN_CANDIDATES, RUN_COLS
+from rummysim.variants.shanghai import bots as B
+from rummysim.variants.shanghai.contracts import CONTRACTS, best_contract, MAX_RUN_CANDIDATES, RUN_COLS
 
 pytestmark = pytest.mark.engine
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import shanghai_reference as R
-from rummysim.core import contracts as C
+from rummysim.variants.shanghai import contracts as C
 
 pytestmark = pytest.mark.engine
 

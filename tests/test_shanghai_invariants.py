@@ -17,16 +17,16 @@ import numba
 import numpy as np
 import pytest
 
-from rummysim.core import shanghai as K
-from rummysim.core.shanghai_state import (
+from rummysim.variants.shanghai import kernel as K
+from rummysim.variants.shanghai.state import (
     JOKER, ROUNDS, SI_DOWN_TURN_SEAT, SI_N_TABLE, SI_PILE_N, SI_STOCK_N, SR_ACE_HIGH, SR_BONUS, SR_BONUS_NO_JOKER,
     SR_CHECK, SR_JOKER_SWAP, SR_TURN_LIMIT,
 )
-from rummysim.core.shanghai_table import FIT_NONE, fit, swap_position
-from rummysim.core.state import OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
+from rummysim.variants.shanghai.table import FIT_NONE, fit, swap_position
+from rummysim.engine.codes import OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
 from rummysim.rules import ShanghaiRules
 from rummysim.run import RunSpec, iter_chunks, play_chunk
-from rummysim.shanghai_replay import trace_round
+from rummysim.variants.shanghai.replay import trace_round
 from rummysim.strategy import params_matrix, seat_strategies
 from shanghai_reference import meets_contract
 

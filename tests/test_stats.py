@@ -15,9 +15,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from rummysim import stats as S
-from rummysim.core import basic as K
+from rummysim.variants.basic import kernel as K
 from rummysim.intervals import mean_ci, ratio_ci, wilson
-from rummysim.core.state import OUTCOMES
+from rummysim.engine.codes import OUTCOMES
 from rummysim.results import games_table, hands_table, seats_table
 
 T1 = 12.7062

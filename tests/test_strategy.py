@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from rummysim.core import bots as B
+from rummysim.variants.basic import bots as B
 from rummysim.strategy import SHANGHAI_SPEC, SPEC, StrategyError, builtin_names, load_strategy, seat_strategies
 
 HEAD = 'name = "t"\nvariant = "basic"\ndescription = "test"\n'
@@ -115,7 +115,7 @@ def test_readme_documents_every_key_with_its_default(spec, section):
 
 
 def test_shipped_shanghai_strategies_load_with_their_own_keys():
-    from rummysim.core.shanghai_bots import N_SHANGHAI_PARAMS, SP_BUY_MAX_CARDS, SP_DOWN, SP_RANDOM
+    from rummysim.variants.shanghai.bots import N_SHANGHAI_PARAMS, SP_BUY_MAX_CARDS, SP_DOWN, SP_RANDOM
 
     names = builtin_names("shanghai")
     assert {"random", "greedy", "buyer", "patient", "expert"} <= set(names)

@@ -21,18 +21,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import JOKER, RANKS, card_id, card_name
-from .core import shanghai as K
-from .core.contracts import card_at
-from .core.shanghai_state import (
+from ...cards import JOKER, RANKS, card_id, card_name
+from . import kernel as K
+from .contracts import card_at
+from .state import (
     MELD_RUN, MELD_SET, SI_BUYS_SEAT, SI_DISCARDER, SI_DOWN_TURN_SEAT, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_PILE_N,
     SI_ROUND, SI_STOCK_N, SR_ACE_HIGH, T_COLS, T_HI, T_JOKER_POS, T_JOKERS, T_KIND, T_LO, T_NATURALS, T_OWNER, T_RANK, T_SUIT, T_SUIT_COUNT,
 )
-from .core.shanghai_table import meld_listing, meld_ok
-from .core.state import OUTCOMES
-from .replay import card_names, play_logged
-from .replay import format_event as basic_format_event
-from .shanghai_results import BONUSES
+from .table import meld_listing, meld_ok
+from ...engine.codes import OUTCOMES
+from ..basic.replay import card_names, play_logged
+from ..basic.replay import format_event as basic_format_event
+from ...shanghai_results import BONUSES
 
 
 def _hand_names(counts) -> list[str]:

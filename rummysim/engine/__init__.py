@@ -1,4 +1,8 @@
-"""The compiled core: Numba kernels on plain arrays (no files, pandas or Python objects).
+"""The compiled engine shared by every variant (rng, deck, codes), and where compiled kernels are cached.
+
+Every Numba kernel (here and in ``rummysim.variants.<name>``) takes plain arrays: no files, pandas
+or Python objects. ``rummysim.variants`` imports this package first, so the cache directory below is
+set before any kernel is defined.
 
 Where the compiled kernels (``cache=True``) are kept
 ----------------------------------------------------
@@ -22,10 +26,12 @@ directory (removed at exit) is used instead: the kernels are then compiled
 afresh in each process, and never written into the package.
 
 Numba's cache checks only the source file of the function it loads, so a
-kernel in ``basic.py`` could be loaded stale after a change in ``bots.py`` or
-``melds.py`` that it calls. On import we therefore fingerprint every source
-file of this package and drop the cached kernels when the fingerprint
+kernel in ``variants/basic/kernel.py`` could be loaded stale after a change in
+``bots.py`` or ``melds.py`` that it calls. On import we therefore fingerprint
+the compiled modules (the files that use ``njit``) of each directory, with the
+engine's, and drop that directory's cached kernels when its fingerprint
 changes; the stamp holding the fingerprint lives in the cache directory too.
+A variant's kernels call only the engine and their own directory.
 """
 
 import atexit
@@ -78,20 +84,26 @@ def _use_cache_dir() -> None:
     os.environ["NUMBA_CACHE_DIR"] = str(cache)
     config.CACHE_DIR = str(cache)
 
-    # Numba's own folder for this package's kernels inside the cache dir
-    here = Path(__file__).parent
-    folder = cache / _CacheLocator.get_suitable_cache_subpath(str(here / "basic.py"))
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(here.glob("*.py")))).hexdigest()
-    stamp = folder / _STAMP
-    try:
-        if stamp.exists() and stamp.read_text() == digest:
-            return
-        for f in list(folder.glob("*.nbi")) + list(folder.glob("*.nbc")):
-            f.unlink(missing_ok=True)
-        folder.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(digest)
-    except OSError:
-        pass  # kernels already dropped or not: at worst they are compiled again
+    # each directory of compiled modules (engine/, variants/<name>/) gets a fingerprint of its own
+    # files and the engine's, kept in Numba's folder for that directory inside the cache dir: an
+    # edit to one variant does not drop the other's kernels
+    package = Path(__file__).parent.parent
+    compiled = [p for d in ("engine", "variants") for p in (package / d).rglob("*.py") if "njit" in p.read_text()]
+    engine = sorted(p for p in compiled if p.parent.name == "engine")
+    for directory in sorted({p.parent for p in compiled}):
+        sources = sorted(set(engine) | {p for p in compiled if p.parent == directory})
+        digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
+        folder = cache / _CacheLocator.get_suitable_cache_subpath(str(directory / "kernel.py"))
+        stamp = folder / _STAMP
+        try:
+            if stamp.exists() and stamp.read_text() == digest:
+                continue
+            for f in list(folder.glob("*.nbi")) + list(folder.glob("*.nbc")):
+                f.unlink(missing_ok=True)
+            folder.mkdir(parents=True, exist_ok=True)
+            stamp.write_text(digest)
+        except OSError:
+            pass  # kernels already dropped or not: at worst they are compiled again
 
 
 _use_cache_dir()

@@ -59,13 +59,6 @@ RESHUFFLE_SHUFFLE_ALL = 0
 RESHUFFLE_KEEP_TOP = 1
 RESHUFFLE_TURN_OVER = 2
 
-# hand outcomes (results schema)
-OUT_WIN = 0
-OUT_STALEMATE_STOCK = 1
-OUT_STALEMATE_BLOCKED = 2
-OUT_TURN_LIMIT = 3
-#: names of the outcome codes, in code order (the ``outcome`` column of the results)
-OUTCOMES = ("win", "stalemate_stock", "stalemate_blocked", "turn_limit")
 
 # actions a bot returns from its meld/lay-off step
 ACT_STOP = 0

@@ -40,11 +40,12 @@ A turn (2.4-2.6):
 import numpy as np
 from numba import njit, prange
 
-from . import shanghai_bots as B
-from .basic import dealer_of
+from ...engine.codes import OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
+from ...engine.deck import dealer_of
+from ...engine.rng import KIND_BOT, KIND_DEAL, KIND_RESHUFFLE, shuffle, stream_key
+from . import bots as B
 from .contracts import MAX_RUN_CANDIDATES, RUN_COLS
-from .rng import KIND_BOT, KIND_DEAL, KIND_RESHUFFLE, shuffle, stream_key
-from .shanghai_state import (
+from .state import (
     CARDS_DEALT, JOKER, MAX_TABLE, ROUNDS, SI_BUYS, SI_BUYS_SEAT, SI_DISCARDER, SI_DISTANCE_SEAT, SI_DOWN_TURN_SEAT,
     SI_DRAWN, SI_LAID_OFF_SEAT, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_PILE_N, SI_RESHUFFLES, SI_ROUND,
     SI_SIZE, SI_STOCK_N, SI_SWAPS_SEAT, SI_TURN, SI_UPCARDS_SEAT, SR_ACE_HIGH, SR_BONUS,
@@ -52,11 +53,10 @@ from .shanghai_state import (
     SR_MAX_BUYS,
     SR_MUST_DISCARD, SR_TURN_LIMIT, T_COLS, T_JOKERS, T_KIND, T_LO, T_RANK, MELD_RUN,
 )
-from .shanghai_table import (
+from .table import (
     FIT_NONE, contract_ok, fit, hand_points, hand_size, lay_off, meld_cards_into, meld_listing, place, swap_in,
     swap_position, table_counts,
 )
-from .state import OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
 
 # event log (replay): one row per event, int16[EV_WIDTH]: type, player, card, meld, n cards, cards...
 EV_DRAW_STOCK = 1

@@ -13,6 +13,8 @@ knows which end its ace is on).
 import numpy as np
 from numba import njit
 
+from ...engine.bits import bit, lowest_card, popcount  # noqa: F401  (used as M.bit etc. by the kernels)
+
 U64 = np.uint64
 LANE = U64(0xFFFF)
 RANKS13 = U64(0x1FFF1FFF1FFF1FFF)   # ranks A..K of every lane
@@ -31,26 +33,6 @@ CARD_VALUE = np.zeros(64, dtype=np.int64)
 for _s in range(4):
     for _r in range(13):
         CARD_VALUE[16 * _s + _r] = min(_r + 1, 10)
-
-
-@njit(cache=True, inline="always")
-def popcount(x):
-    """Number of set bits of a ``uint64``."""
-    x = x - ((x >> U64(1)) & U64(0x5555555555555555))
-    x = (x & U64(0x3333333333333333)) + ((x >> U64(2)) & U64(0x3333333333333333))
-    x = (x + (x >> U64(4))) & U64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * U64(0x0101010101010101)) >> U64(56))
-
-
-@njit(cache=True, inline="always")
-def lowest_card(x):
-    """Bit index of the lowest set bit of a non-zero ``uint64``."""
-    return popcount((x & (~x + U64(1))) - U64(1))
-
-
-@njit(cache=True, inline="always")
-def bit(card):
-    return U64(1) << U64(card)
 
 
 @njit(cache=True)

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import card_name, cards_of, format_mask, mask_of, parse_cards
-from .core import basic as K
-from .core import melds as M
-from .core.state import (I_HAS_PLAYED_SEAT, I_N_TABLE, I_PILE_N, I_STOCK_N, M_HAND, M_LAYABLE, M_PILE,
-                          M_TABLE, OUTCOMES)
+from ...cards import card_name, cards_of, format_mask, mask_of, parse_cards
+from . import kernel as K
+from . import melds as M
+from ...engine.codes import OUTCOMES
+from .state import (I_HAS_PLAYED_SEAT, I_N_TABLE, I_PILE_N, I_STOCK_N, M_HAND, M_LAYABLE, M_PILE,
+                                   M_TABLE)
 
 
 

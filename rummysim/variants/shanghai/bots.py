@@ -62,13 +62,13 @@ import numpy as np
 from numba import njit
 
 from .contracts import CONTRACTS, best_contract
-from .melds import popcount
-from .rng import below
-from .shanghai_state import (
+from ...engine.bits import popcount
+from ...engine.rng import below
+from .state import (
     JOKER, SI_DISTANCE_SEAT, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_RESHUFFLES, SI_ROUND, SR_ACE_HIGH,
     SR_JOKER_SWAP, SR_MAX_BUYS, SR_MUST_DISCARD, SI_BUYS_SEAT,
 )
-from .shanghai_table import (
+from .table import (
     FIT_NONE, POINTS, fit, hand_size, lay_off, materialize, swap_in, swap_position,
 )
 

@@ -44,7 +44,7 @@ import numpy as np
 from numba import njit
 
 from . import melds as M
-from .rng import below
+from ...engine.rng import below
 from .state import (
     ACT_LAYOFF, ACT_MELD, ACT_STOP, I_ABANDONED_SEAT, I_DRAWN, I_HAS_PLAYED_SEAT,
     I_MELDS_THIS_TURN, I_N_TABLE, I_OWN_TURNS_SEAT, I_PLAYED_THIS_TURN,

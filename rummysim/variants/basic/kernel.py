@@ -21,15 +21,16 @@ the upcard, and the rest is the stock with the following card on top.
 import numpy as np
 from numba import njit, prange
 
+from ...engine.codes import OUT_STALEMATE_BLOCKED, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
+from ...engine.deck import dealer_of
+from ...engine.rng import KIND_BOT, KIND_DEAL, KIND_RESHUFFLE, shuffle, stream_key
 from . import bots as B
 from . import melds as M
-from .rng import KIND_BOT, KIND_DEAL, KIND_RESHUFFLE, shuffle, stream_key
 from .state import (
     ACT_MELD, ACT_STOP, I_DISCARD_DRAWS_SEAT, I_DRAWN, I_HAS_PLAYED_SEAT,
     I_LAID_OFF_SEAT, I_MELDS_LAID_SEAT, I_MELDS_THIS_TURN, I_N_TABLE, I_OWN_TURNS_SEAT,
     I_PILE_N, I_PLAYED_THIS_TURN, I_RESHUFFLES, I_STOCK_N, I_TURN, INTS_SIZE, M_HAND,
-    M_LAYABLE, M_PICKED, M_PILE, M_TABLE, MASKS_SIZE, OUT_STALEMATE_BLOCKED,
-    OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN, R_ACE_HIGH, R_MUST_DISCARD, R_RESHUFFLE_MODE,
+    M_LAYABLE, M_PICKED, M_PILE, M_TABLE, MASKS_SIZE, R_ACE_HIGH, R_MUST_DISCARD, R_RESHUFFLE_MODE,
     R_CHECK, R_MAX_MELDS, R_RESHUFFLES, R_RUMMY_MULT, R_TARGET, R_TURN_LIMIT, RESHUFFLE_KEEP_TOP,
     RESHUFFLE_TURN_OVER,
 )
@@ -53,12 +54,6 @@ S_CARDS_LEFT, S_VALUE_LEFT, S_MELDS_LAID, S_CARDS_LAID_OFF, S_DISCARD_DRAWS = ra
 SEAT_COLS = 5
 CARDS_DEALT = (0, 0, 10, 7, 7)  # by number of players (rules 1.1)
 MAX_HANDS_PER_GAME = 100_000  # safety cap: a game stopped there has winner -1
-
-
-@njit(cache=True)
-def dealer_of(game, hand, players):
-    """Dealer of hand ``hand`` of game ``game``; the starter is the next seat."""
-    return (game + hand + players - 1) % players
 
 
 @njit(cache=True)

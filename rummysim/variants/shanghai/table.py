@@ -12,7 +12,7 @@ the engine validates each move a bot proposes with these tests first.
 from numba import njit
 
 from .contracts import CONTRACTS, JOKER_VALUE, RC_HI, RC_JOKER_POS, RC_JOKERS, RC_LO, RC_SUIT, SHANGHAI_VALUE, card_at
-from .shanghai_state import (
+from .state import (
     JOKER, MELD_RUN, MELD_SET, T_COLS, T_HI, T_JOKER_POS, T_JOKERS, T_KIND, T_LO, T_NATURALS, T_OWNER,
     T_RANK, T_SUIT, T_SUIT_COUNT,
 )

@@ -1,0 +1,1 @@
+"""Basic Rummy (docs/rules.md section 1)."""

@@ -1,0 +1,1 @@
+"""Shanghai Rummy (docs/rules.md section 2)."""
