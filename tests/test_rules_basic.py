@@ -145,8 +145,9 @@ def test_1_1_left_of_dealer_starts_and_deal_passes_left(players):
             assert dealers[h] == (dealers[h - 1] + 1) % players
         assert sorted(dealers[:players]) == list(range(players))   # everyone deals in turn
         for h in range(players):
-            work = K.new_work(players)
-            assert K.start_hand(11, game, h, players, work) == (dealers[h] + 1) % players
+            state = K.new_state(players, rules(players), M.CARD_VALUE, np.zeros((0, K.EV_WIDTH), np.int16),
+                                np.zeros(1, np.int64))
+            assert K.start_hand(state, 11, game, h, B.new_scratch(players)[5]) == (dealers[h] + 1) % players
             events = trace_hand(11, game, h, players, rules(players), strategy(players))
             assert events[0]["event"] == "deal" and events[0]["dealer"] == dealers[h]
             assert [len(x) for x in events[0]["hands"]] == [K.CARDS_DEALT[players]] * players

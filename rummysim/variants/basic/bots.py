@@ -1,15 +1,20 @@
-"""Basic Rummy bots: one decision function per decision point, driven by a parameter vector.
+"""Basic Rummy bots as policies: ``choose(state, params, seat, scratch) -> move``.
 
 Every seat has a float64 parameter vector (``P_*`` indices, built from a
 strategy file by ``rummysim.strategy``) and its own random stream keyed by
-(deal, seat). The engine asks three things each turn:
+(deal, seat). ``choose`` returns an action of ``moves`` (its encoding table)
+for the decision the state is at, one helper per decision point:
 
 * ``choose_draw``: stock or discard pile (rules 1.3.1);
 * ``next_action``: repeatedly, a meld, a lay-off or stop (1.3.2-3);
 * ``choose_discard``: the card to throw (1.3.4).
 
-The engine checks the legality of what it is told and applies it; the bots
-only ever propose legal moves.
+A policy reads only what its seat may see: its own hand, the table, the
+discard pile, the other seats' card counts and the cards they took from the
+pile, the counters; never another hand's cards nor the stock order. It
+writes one thing, its own ``I_ABANDONED_SEAT`` slot (it gave up holding for
+rummy). Legality is the rules layer's (``moves``): the driver checks every
+move with ``moves.is_legal`` before applying it.
 
 ``P_RANDOM`` = 1 is the *random* bot: uniform over the legal choices at every
 decision point (a yardstick). Otherwise the parametrised family plays:
@@ -45,10 +50,14 @@ from numba import njit
 
 from . import melds as M
 from ...engine.rng import below
+from .moves import (
+    DRAW_STOCK, MAX_LEGAL, STOP, TAKE_DISCARD, discard_move, drawn_bit, layoff_move, legal_after,
+    legal_moves, meld_move,
+)
 from .state import (
-    ACT_LAYOFF, ACT_MELD, ACT_STOP, I_ABANDONED_SEAT, I_DRAWN, I_HAS_PLAYED_SEAT,
-    I_MELDS_THIS_TURN, I_N_TABLE, I_OWN_TURNS_SEAT, I_PLAYED_THIS_TURN,
-    M_HAND, M_LAYABLE, M_PICKED, M_PILE, M_TABLE, R_ACE_HIGH, R_MAX_MELDS, R_MUST_DISCARD,
+    I_ABANDONED_SEAT, I_HAS_PLAYED_SEAT, I_MELDS_THIS_TURN, I_N_TABLE, I_OWN_TURNS_SEAT, I_PHASE,
+    I_PILE_N, I_PLAYED_THIS_TURN, I_PLAYERS, M_HAND, M_LAYABLE, M_PICKED, M_PILE, M_TABLE, PH_DRAW, PH_PLAY,
+    R_ACE_HIGH, R_MAX_MELDS, R_MUST_DISCARD,
 )
 
 U64 = np.uint64
@@ -67,18 +76,36 @@ P_TIEBREAK_RANDOM = 10
 N_PARAMS = 11
 
 
-@njit(cache=True, inline="always")
-def drawn_bit(ints):
-    """Mask of the card taken from the discard pile this turn (0 if none)."""
-    return M.bit(ints[I_DRAWN]) if ints[I_DRAWN] >= 0 else U64(0)
+@njit(cache=True)
+def new_scratch(players):
+    """The policies' scratch: ``(melds uint64[64], stack_r uint64[1024], stack_d int64[1024],
+    stack_m uint64[1024], legal int64[MAX_LEGAL], rngs uint64[players, 1])``; ``rngs[p]`` is seat
+    p's stream (seeded per hand by ``kernel.start_hand``)."""
+    return (np.empty(64, dtype=np.uint64), np.empty(1024, dtype=np.uint64),
+            np.empty(1024, dtype=np.int64), np.empty(1024, dtype=np.uint64),
+            np.empty(MAX_LEGAL, dtype=np.int64), np.empty((players, 1), dtype=np.uint64))
 
 
-@njit(cache=True, inline="always")
-def legal_after(after, drawn, must_discard):
-    """May a meld or lay-off leave ``after`` in hand? (rules 1.3, 1.7 ``must_discard_to_go_out``)"""
-    if after == 0:
-        return not must_discard
-    return after != drawn
+@njit(cache=True)
+def choose(state, params, p, scratch):
+    """Seat p's move (an action of ``moves``) at the state's decision.
+
+    ``params`` float64[players, N_PARAMS]; ``scratch`` from ``new_scratch``. ``P_RANDOM``: uniform
+    over ``moves.legal_moves`` with one draw ``below(n)`` from the seat's stream."""
+    melds, sr, sd, sm, legal, rngs = scratch
+    if params[p, P_RANDOM] > 0:
+        return legal[below(rngs[p], legal_moves(state, legal))]
+    phase = state.ints[I_PHASE]
+    if phase == PH_DRAW:
+        upcard = state.pile[state.ints[I_PILE_N] - 1]
+        if choose_draw(p, params, state.masks, state.rules, state.card_value, (melds, sr, sd, sm), upcard):
+            return TAKE_DISCARD
+        return DRAW_STOCK
+    if phase == PH_PLAY:
+        return next_action(p, params, state.masks, state.ints, state.rules, state.ints[I_PLAYERS],
+                           state.card_value, state.t_lay, (melds, sr, sd, sm))
+    return discard_move(choose_discard(p, params, state.masks, state.ints, state.rules,
+                                       state.ints[I_PLAYERS], state.card_value, rngs))
 
 
 @njit(cache=True)
@@ -131,10 +158,8 @@ def _deadwood_after_discard(hand, ace_high, card_value, keep, scratch):
 
 
 @njit(cache=True, inline="always")
-def choose_draw(p, params, masks, ints, rules, card_value, rngs, scratch, upcard):
-    """True to take ``upcard`` from the discard pile, False to draw from the stock."""
-    if params[p, P_RANDOM] > 0:
-        return below(rngs[p], 2) == 1
+def choose_draw(p, params, masks, rules, card_value, scratch, upcard):
+    """True to take ``upcard`` from the discard pile, False to draw from the stock (not the random bot)."""
     mode = params[p, P_DRAW]
     if mode == 0:
         return False
@@ -149,37 +174,6 @@ def choose_draw(p, params, masks, ints, rules, card_value, rngs, scratch, upcard
 
 
 # --------------------------------------------------------------- meld/lay-off
-@njit(cache=True)
-def _random_action(p, masks, ints, rules, t_lay, rng, melds, out):
-    """Uniform over every legal meld, every legal (card, table meld) lay-off, and stopping."""
-    hand = masks[M_HAND + p]
-    drawn = drawn_bit(ints)
-    must = rules[R_MUST_DISCARD] != 0
-    n = 0
-    if rules[R_MAX_MELDS] == 0 or ints[I_MELDS_THIS_TURN] < rules[R_MAX_MELDS]:
-        nm = M.list_melds(hand, rules[R_ACE_HIGH] != 0, melds)
-        for i in range(nm):
-            if legal_after(hand & ~melds[i], drawn, must):
-                out[n, 0] = ACT_MELD
-                out[n, 1] = np.int64(melds[i])
-                n += 1
-    lay = hand & masks[M_LAYABLE]
-    while lay:
-        c = M.lowest_card(lay)
-        lay &= lay - U64(1)
-        if legal_after(hand & ~M.bit(c), drawn, must):
-            for k in range(ints[I_N_TABLE]):
-                if t_lay[k] & M.bit(c):
-                    out[n, 0] = ACT_LAYOFF
-                    out[n, 1] = c
-                    out[n, 2] = k
-                    n += 1
-    pick = below(rng, n + 1)
-    if pick == n:
-        return ACT_STOP, 0, 0
-    return out[pick, 0], out[pick, 1], out[pick, 2]
-
-
 @njit(cache=True, inline="always")
 def _holding(p, params, masks, ints, players, card_value, dw, hand):
     """Rummy-holding state of seat p this turn; gives up for the hand when a trigger fires.
@@ -201,17 +195,12 @@ def _holding(p, params, masks, ints, players, card_value, dw, hand):
 
 
 @njit(cache=True, inline="always")
-def next_action(p, params, masks, ints, rules, players, card_value, t_mask, t_kind, t_lay,
-                rngs, scratch, action_buf):
-    """The seat's next meld or lay-off this turn, or stop: ``(ACT_*, a, b)``.
+def next_action(p, params, masks, ints, rules, players, card_value, t_lay, scratch):
+    """The seat's next meld or lay-off this turn, or ``STOP`` (not the random bot): a move of ``moves``.
 
-    ``ACT_MELD``: a = meld mask (card space, as int64); ``ACT_LAYOFF``: a = card, b = table meld.
-    ``scratch`` = (melds uint64[64], stack_r uint64[1024], stack_d int64[1024], stack_m uint64[1024]);
-    ``action_buf`` int64[512, 3] scratch for the random bot.
+    ``scratch`` = (melds uint64[64], stack_r uint64[1024], stack_d int64[1024], stack_m uint64[1024]).
     """
     melds, sr, sd, sm = scratch
-    if params[p, P_RANDOM] > 0:
-        return _random_action(p, masks, ints, rules, t_lay, rngs[p], melds, action_buf)
     hand = masks[M_HAND + p]
     ace_high = rules[R_ACE_HIGH] != 0
     must = rules[R_MUST_DISCARD] != 0
@@ -243,14 +232,14 @@ def next_action(p, params, masks, ints, rules, players, card_value, t_mask, t_ki
         if rules[R_MAX_MELDS] > 0 and M.popcount(chosen) > rules[R_MAX_MELDS] - ints[I_MELDS_THIS_TURN]:
             going_out = False  # the split needs more melds than max_melds_per_turn still allows
         if holding and not going_out:
-            return ACT_STOP, 0, 0
+            return STOP
     if may_meld and melded:
         c = chosen
         while c:
             i = M.lowest_card(c)
             c &= c - U64(1)
             if legal_after(hand & ~melds[i], drawn, must):
-                return ACT_MELD, np.int64(melds[i]), 0
+                return meld_move(melds[i])
         # no meld of the best split may be laid (it would empty the hand under
         # must_discard_to_go_out, or strand the discard-pile card): the most valuable legal meld
         best_meld = U64(0)
@@ -261,28 +250,24 @@ def next_action(p, params, masks, ints, rules, players, card_value, t_mask, t_ki
                 best_meld = melds[i]
                 best_value = v
         if best_meld:
-            return ACT_MELD, np.int64(best_meld), 0
+            return meld_move(best_meld)
     if params[p, P_LAYOFF] == 0 or going_out:
         lay = hand & masks[M_LAYABLE] & ~melded
         while lay:
             c = M.lowest_card(lay)
             lay &= lay - U64(1)
             if legal_after(hand & ~M.bit(c), drawn, must):
-                return ACT_LAYOFF, c, meld_of_table(t_lay, ints[I_N_TABLE], c)
-    return ACT_STOP, 0, 0
+                return layoff_move(c, meld_of_table(t_lay, ints[I_N_TABLE], c))
+    return STOP
 
 
 # ------------------------------------------------------------------ discard
 @njit(cache=True, inline="always")
 def choose_discard(p, params, masks, ints, rules, players, card_value, rngs):
-    """The card seat p discards: never the card taken from the discard pile this turn."""
+    """The card id seat p discards: never the card taken from the discard pile this turn
+    (not the random bot; ``rngs`` for ``P_TIEBREAK_RANDOM``)."""
     hand = masks[M_HAND + p]
     cand = hand & ~drawn_bit(ints)
-    if params[p, P_RANDOM] > 0:
-        k = below(rngs[p], M.popcount(cand))
-        for _ in range(k):
-            cand &= cand - U64(1)
-        return M.lowest_card(cand)
     ace_high = rules[R_ACE_HIGH] != 0
     in_meld = M.melded_cards(hand, ace_high)
     partial = partial_cards(hand, ace_high)

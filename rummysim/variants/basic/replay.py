@@ -15,20 +15,21 @@ from __future__ import annotations
 import numpy as np
 
 from ...cards import card_name, cards_of, format_mask, mask_of, parse_cards
+from . import bots as B
 from . import kernel as K
 from . import melds as M
+from . import moves as MV
 from ...engine.codes import OUTCOMES
-from .state import (I_HAS_PLAYED_SEAT, I_N_TABLE, I_PILE_N, I_STOCK_N, M_HAND, M_LAYABLE, M_PILE,
-                                   M_TABLE)
-
+from .state import (I_GAME, I_HAND, I_HAS_PLAYED_SEAT, I_N_TABLE, I_PILE_N, I_PLAYERS, I_SEED, I_STOCK_N,
+                    M_HAND, M_LAYABLE, M_PILE, M_TABLE)
 
 
 def card_names(cards) -> list[str]:
     return [card_name(int(c)) for c in cards]
 
 
-def _deal_event(work, players: int, dealer: int) -> dict:
-    masks, ints, stock, pile = work[0], work[1], work[2], work[3]
+def _deal_event(state, players: int, dealer: int) -> dict:
+    masks, ints, stock, pile = state.masks, state.ints, state.stock, state.pile
     n_stock, n_pile = int(ints[I_STOCK_N]), int(ints[I_PILE_N])
     return {
         "event": "deal",
@@ -59,8 +60,9 @@ def _decode(ev: np.ndarray, n: int) -> list[dict]:
 
 
 def copy_work(work):
-    """A deep copy of a kernel work tuple (arrays, nested tuples of arrays)."""
-    return tuple(copy_work(w) if isinstance(w, tuple) else w.copy() for w in work)
+    """A deep copy of a kernel work tuple (arrays, nested tuples and named tuples of arrays)."""
+    items = [copy_work(w) if isinstance(w, tuple) else w.copy() for w in work]
+    return type(work)(*items) if hasattr(work, "_fields") else tuple(items)
 
 
 def play_logged(finish, work, row_cols: int, seat_shape: tuple, width: int, rows: int):
@@ -79,13 +81,16 @@ def play_logged(finish, work, row_cols: int, seat_shape: tuple, width: int, rows
         rows *= 4
 
 
-def _play_logged(seed, game, hand, players, rules_array, params, work, first) -> tuple[list[dict], np.ndarray, np.ndarray]:
+def _play_logged(players, params, state, scratch) -> tuple[list[dict], np.ndarray, np.ndarray]:
+    """Play ``state`` (a hand in play) to its end with the event log on, policies' ``scratch`` seeded."""
     def finish(trial, row, seats, ev, n_ev):
-        K.finish_hand(seed, game, hand, players, rules_array, params, M.CARD_VALUE, trial, first, row, seats, ev, n_ev)
+        trial_state, trial_scratch = trial
+        K.finish_hand(trial_state._replace(ev=ev, n_ev=n_ev), params, trial_scratch, row, seats)
 
-    ev, n, hand_row, seat_rows, work = play_logged(finish, work, K.HAND_COLS, (players, K.SEAT_COLS), K.EV_WIDTH, 4096)
+    ev, n, hand_row, seat_rows, trial = play_logged(finish, (state, scratch), K.HAND_COLS, (players, K.SEAT_COLS),
+                                                    K.EV_WIDTH, 4096)
     events = _decode(ev, n)
-    masks = work[0]
+    masks = trial[0].masks
     events.append({
         "event": "end",
         "outcome": OUTCOMES[hand_row[K.H_OUTCOME]],
@@ -100,11 +105,17 @@ def _play_logged(seed, game, hand, players, rules_array, params, work, first) ->
 def trace_hand(seed: int, game: int, hand: int, players: int, rules_array: np.ndarray,
                params: np.ndarray) -> list[dict]:
     """Every event of hand ``hand`` of game ``game``, deal first and end last."""
-    work = K.new_work(players)
-    first = K.start_hand(seed, game, hand, players, work)
-    deal = _deal_event(work, players, (first + players - 1) % players)
-    events, _, _ = _play_logged(seed, game, hand, players, rules_array, params, work, first)
+    state = _new_state(players, rules_array)
+    scratch = B.new_scratch(players)
+    first = K.start_hand(state, seed, game, hand, scratch[5])
+    deal = _deal_event(state, players, (first + players - 1) % players)
+    events, _, _ = _play_logged(players, params, state, scratch)
     return [deal] + events
+
+
+def _new_state(players: int, rules_array: np.ndarray):
+    return K.new_state(players, np.ascontiguousarray(rules_array, dtype=np.int64), M.CARD_VALUE,
+                       np.zeros((0, K.EV_WIDTH), dtype=np.int16), np.zeros(1, dtype=np.int64))
 
 
 def hands_in_game(seed: int, game: int, players: int, rules_array: np.ndarray, params: np.ndarray) -> int:
@@ -156,11 +167,14 @@ def play_position(players: int, hands: list[str], stock: str, pile: str, rules_a
     "hands", "turns", "reshuffles", "seats"}`` where ``seats`` holds the
     per-seat result rows (cards left, value left, melds, lay-offs, discard draws).
     """
-    work = K.new_work(players)
-    masks, ints, stock_arr, pile_arr, t_mask, t_kind, t_lay = work[:7]
-    K.start_hand(seed, 0, 0, players, work)  # seeds the bot streams; the deal is replaced below
+    state = _new_state(players, rules_array)
+    scratch = B.new_scratch(players)
+    masks, ints, stock_arr, pile_arr = state.masks, state.ints, state.stock, state.pile
+    t_mask, t_kind, t_lay = state.t_mask, state.t_kind, state.t_lay
+    K.start_hand(state, seed, 0, 0, scratch[5])  # seeds the bot streams; the deal is replaced below
     masks[:] = 0
     ints[:] = 0
+    ints[I_PLAYERS], ints[I_SEED], ints[I_GAME], ints[I_HAND] = players, seed, 0, 0
     ace_high = bool(rules_array[1])
     seen = np.uint64(0)
     for p, h in enumerate(hands):
@@ -191,7 +205,8 @@ def play_position(players: int, hands: list[str], stock: str, pile: str, rules_a
         if seen & m:
             raise ValueError(f"card(s) placed twice in the position: {format_mask(seen & m)}")
         seen |= m
-    events, hand_row, seat_rows = _play_logged(seed, 0, 0, players, rules_array, params, work, first)
+    MV.begin(state, first)
+    events, hand_row, seat_rows = _play_logged(players, params, state, scratch)
     end = events[-1]
     return {
         "events": events, "outcome": end["outcome"], "winner": end["winner"], "points": end["points"],

@@ -1,7 +1,9 @@
-"""Layout of the per-hand state arrays shared by the Basic Rummy engine and its bots.
+"""The state of a Basic Rummy hand: a named tuple of flat arrays (``State``).
 
-A hand in play is held in a few flat arrays so that kernels pass them around
-cheaply and bots can read everything a player may see:
+A hand in play is one ``State`` (``collections.namedtuple``, built and read
+inside njit code), self-contained: ``moves.apply`` needs nothing else to play
+a move and everything automatic after it (scoring, reshuffles, the log).
+Fields:
 
 ``masks``  uint64[MASKS_SIZE]
     ``M_HAND + p``: seat p's hand; ``M_TABLE``: every card on the table;
@@ -13,10 +15,25 @@ cheaply and bots can read everything a player may see:
 ``stock``  int64[64], top at ``stock[ints[I_STOCK_N] - 1]``
 ``pile``   int64[64], top at ``pile[ints[I_PILE_N] - 1]``
 ``t_mask`` uint64[32], ``t_kind`` int64[32], ``t_lay`` uint64[32]
-    table melds in the order laid (see ``core.melds``) and each one's lay-off cards.
+    table melds in the order laid (see ``melds``) and each one's lay-off cards.
+``rules``  int64[RULES_SIZE], indexed by ``R_*`` (built by ``rummysim.rules``).
+``card_value`` int64[64]: points of each card id (rules 1.6).
+``ev``     int16[n, EV_WIDTH] event log (``kernel.EV_*``), n = 0 when not logging;
+``n_ev``   int64[1] events written.
+``rng``    uint64[1]: scratch stream of the reshuffles (keyed by seed, game, hand, k).
+``buf``    uint64[64]: scratch of the rules layer (the melds of a hand).
 
-Rules are an int64 vector indexed by ``R_*`` (built by ``rummysim.rules``).
+The decision point is in ``ints``: ``I_PHASE`` (``PH_*``) and ``I_SEAT`` (the
+seat to act); ``I_SEED``/``I_GAME``/``I_HAND`` key the reshuffles;
+``I_OUTCOME``/``I_WINNER``/``I_POINTS``/``I_RUMMY`` hold the result once the
+phase is ``PH_OVER``. ``I_ABANDONED_SEAT + p`` is the one slot a policy writes:
+seat p's own memory that it gave up holding for rummy (no rule reads it).
 """
+
+from collections import namedtuple
+
+State = namedtuple("State", ("masks", "ints", "stock", "pile", "t_mask", "t_kind", "t_lay",
+                             "rules", "card_value", "ev", "n_ev", "rng", "buf"))
 
 MAX_SEATS = 4
 
@@ -41,7 +58,24 @@ I_MELDS_LAID_SEAT = 16
 I_LAID_OFF_SEAT = 20
 I_DISCARD_DRAWS_SEAT = 24
 I_OWN_TURNS_SEAT = 28
-INTS_SIZE = 32
+I_PLAYERS = 32
+I_PHASE = 33          # PH_*: the decision the seat to act faces
+I_SEAT = 34           # the seat to act
+I_DEALER = 35
+I_SEED = 36           # seed, game, hand: the keys of the reshuffle streams
+I_GAME = 37
+I_HAND = 38
+I_OUTCOME = 39        # result, once I_PHASE is PH_OVER (engine.codes OUT_*)
+I_WINNER = 40         # -1 unless won
+I_POINTS = 41
+I_RUMMY = 42
+INTS_SIZE = 48
+
+# decision points (rules 1.3)
+PH_DRAW = 0           # 1.3.1: the stock or the discard pile
+PH_PLAY = 1           # 1.3.2-3: melds and lay-offs in any order, or stop
+PH_DISCARD = 2        # 1.3.4
+PH_OVER = 3           # the hand has ended
 
 # rule vector (rules.md 1.7)
 R_MAX_MELDS = 0        # 0 = unlimited
@@ -59,8 +93,3 @@ RESHUFFLE_SHUFFLE_ALL = 0
 RESHUFFLE_KEEP_TOP = 1
 RESHUFFLE_TURN_OVER = 2
 
-
-# actions a bot returns from its meld/lay-off step
-ACT_STOP = 0
-ACT_MELD = 1
-ACT_LAYOFF = 2
