@@ -70,8 +70,8 @@ def compare_vs_run(hands: int, repeats: int) -> tuple[float, float]:
     """Hands/s (all cores) of ``compare greedy rummy-seeker`` and of ``run`` with the same two strategies."""
     import statistics as st
 
-    from rummysim.compare import play_pair
-    from rummysim.rules import BasicRules
+    from rummysim.analysis.compare import play_pair
+    from rummysim.variants.basic.rules import BasicRules
     from rummysim.run import RunSpec, iter_chunks, warm_up
     from rummysim.strategy import load_strategy
 

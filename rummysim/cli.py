@@ -17,6 +17,7 @@ import click
 from .variants.basic.kernel import MAX_HANDS_PER_GAME
 from .results import json_safe
 from .rules import RuleError, parse_rule_options
+from .variants import NAMES, variant_named
 from .strategy import StrategyError, seat_strategies
 
 EXIT_USAGE = 2
@@ -29,12 +30,12 @@ class UserError(click.ClickException):
 
 
 def _positive(ctx, param, value):
-    """A positive count: at most MAX_COUNT games or hands, a chunk within MAX_CHUNK_SIZE (its arrays in memory)."""
-    from .run import MAX_CHUNK_SIZE, MAX_COUNT
+    """A positive count: at most MAX_COUNT games or hands, a chunk within max_chunk_size() (its arrays in memory)."""
+    from .run import MAX_COUNT, max_chunk_size
 
     if value is not None and value <= 0:
         raise click.BadParameter(f"must be a positive integer, got {value}")
-    high = MAX_CHUNK_SIZE if param.name == "chunk_size" else MAX_COUNT
+    high = max_chunk_size() if param.name == "chunk_size" else MAX_COUNT
     if value is not None and value > high:
         what = " (a chunk's arrays must fit in memory)" if param.name == "chunk_size" else ""
         raise click.BadParameter(f"at most {high:,}{what}, got {value}")
@@ -44,7 +45,7 @@ def _positive(ctx, param, value):
 def _rules(rule_pairs, rules_file, variant="basic", players=None):
     try:
         rules = parse_rule_options(rule_pairs, rules_file, variant)
-        if variant == "shanghai" and players is not None:
+        if players is not None:
             rules.check_players(players)
         return rules
     except RuleError as e:
@@ -58,23 +59,19 @@ def _strategies(names, players, variant="basic"):
         raise UserError(str(e)) from None
 
 
-PLAYERS = {"basic": (2, 4, 2), "shanghai": (3, 8, 4)}   # fewest, most, default
-
-
 def _players(players, variant):
-    """The number of players, checked against the variant (Basic Rummy 2-4, Shanghai 3-8)."""
-    low, high, default = PLAYERS[variant]
+    """The number of players, checked against the variant's range (its default if not given)."""
+    v = variant_named(variant)
+    low, high, default = v.players
     if players is None:
         return default
     if not low <= players <= high:
-        name = "Basic Rummy" if variant == "basic" else "Shanghai Rummy"
-        raise UserError(f"--players {players}: {name} takes {low} to {high} players")
+        raise UserError(f"--players {players}: {v.title} takes {low} to {high} players")
     return players
 
 
-variant_option = click.option("--variant", type=click.Choice(["basic", "shanghai"]), default="basic",
-                              show_default=True,
-                              help="Basic Rummy (docs/rules.md 1) or Shanghai Rummy (docs/rules.md 2).")
+variant_option = click.option("--variant", type=click.Choice(NAMES), default="basic", show_default=True,
+                              help="basic: Basic Rummy (docs/rules.md 1); shanghai: Shanghai Rummy (docs/rules.md 2).")
 players_option = click.option("--players", type=int, default=None,
                               help="Players at the table: Basic Rummy 2-4 (default 2), Shanghai 3-8 (default 4).")
 
@@ -157,9 +154,7 @@ def run(ctx, variant, games, hands, players, strategy_names, seed, workers, out_
         _resume_conflicts(ctx)
         return _resume(resume_dir, workers, scheduler, dask_local, as_json, report_dir)
     players = _players(players, variant)
-    if variant == "shanghai" and hands is not None:
-        raise UserError("--hands: Shanghai is played in games of ten rounds; give --games")
-    games, hands = _count(games, hands, "games", 10_000 if variant == "basic" else 1_000)
+    games, hands = _count(games, hands, variant_named(variant), "run_default")
     rules = _rules(rule_pairs, rules_file, variant, players)
     strategies = _strategies(strategy_names, players, variant)
     try:
@@ -182,13 +177,10 @@ def run(ctx, variant, games, hands, players, strategy_names, seed, workers, out_
 
 
 def _show(record, out, as_json, report_dir, console):
-    from .shanghai_results import render as render_shanghai
-    from .summary import render
-
     if as_json:
         click.echo(json.dumps(json_safe(record), default=str))
     else:
-        (render_shanghai if record["variant"] == "shanghai" else render)(record["summary"], console)
+        variant_named(record["variant"]).render(record["summary"], console)
         console.print(f"results: {out}")
     if report_dir is not None:
         _write_report(out, report_dir, console)
@@ -262,7 +254,7 @@ def _report_dir(report_dir):
 def _write_report(results, report_dir, console):
     """Write the report of ``results``; say which results were used if chosen among several, and where."""
     from .report import ReportError, write_report
-    from .stats import ResultsError
+    from .analysis.stats import ResultsError
 
     try:
         written = write_report(results, report_dir)
@@ -288,7 +280,10 @@ def _run_with_progress(spec, out, workers, chunk_size, console, client):
         total, unit, variant = saved.get("count", 0), saved.get("mode", "games"), saved.get("variant", "basic")
     else:
         total, unit, variant = spec.count, "games" if spec.games is not None else "hands", spec.variant
-    what = "rounds" if variant == "shanghai" else "hands"
+    try:
+        what = variant_named(variant).table
+    except ValueError:   # a damaged run.json: resume_run says what is wrong with it
+        what = "hands"
     columns = [TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} " + unit),
                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn()]
     with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
@@ -305,7 +300,7 @@ def _run_with_progress(spec, out, workers, chunk_size, console, client):
 
 
 @cli.command()
-@click.option("--variant", type=click.Choice(["basic", "shanghai"]), default=None,
+@click.option("--variant", type=click.Choice(NAMES), default=None,
               help="basic (default) or shanghai; with --from, the run's.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None, help="Master seed (default 0, or the run's).")
 @click.option("--game", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
@@ -341,44 +336,38 @@ def replay(variant, seed, game, hand, round_no, players, strategy_names, from_di
     else:
         variant = variant or "basic"
         rules = _rules(rule_pairs, rules_file, variant)
+    v = variant_named(variant)
     players = _players(players, variant)
     seed = seed or 0
-    if variant == "shanghai" and hand is not None:
-        raise UserError("--hand is for Basic Rummy; Shanghai replays --round")
-    if variant == "basic" and round_no is not None:
-        raise UserError("--round is for Shanghai; Basic Rummy replays --hand")
-    hand, round_no = hand or 0, round_no or 1
+    given = {"hand": hand, "round": round_no}
+    for unit, value in given.items():
+        if value is not None and unit != v.unit:
+            raise UserError(f"--{unit} is not for {v.title}; it replays --{v.unit}")
+    number = given[v.unit] if given[v.unit] is not None else v.first_unit
     if from_dir is not None:
-        _check_played(from_dir, saved, game, hand)
+        _check_played(from_dir, saved, game)
     strategies = _strategies(strategy_names, players, variant)
     for s, r in zip(strategies, recorded):
         if s.sha256 != r["sha256"]:
             raise UserError(f"--from {from_dir}: strategy {r['source']} has changed since the run "
-                            f"(sha256 {s.sha256}, recorded {r['sha256']}): the hand would not be the same")
-    if variant == "shanghai":
-        from .variants.shanghai.replay import format_event, trace_round
-
-        try:
-            rules.check_players(players)
-        except RuleError as e:
-            raise UserError(str(e)) from None
-        events = trace_round(seed, game, round_no, players, rules.to_array(players), params_matrix(strategies))
+                            f"(sha256 {s.sha256}, recorded {r['sha256']}): the {v.unit} would not be the same")
+    try:
+        rules.check_players(players)
+    except RuleError as e:
+        raise UserError(str(e)) from None
+    rules_array, params = rules.to_array(players), params_matrix(strategies)
+    if from_dir is not None and saved.get("mode") == "hands":
+        last = v.first_unit   # independent hands: one a game index
     else:
-        from .variants.basic.replay import format_event, hands_in_game, trace_hand
-
-        if from_dir is None and hand > 0:  # only playing the game tells how many hands it has
-            n = hands_in_game(seed, game, players, rules.to_array(players), params_matrix(strategies))
-            if hand >= n:
-                raise UserError(f"--hand {hand}: game {game} ended after {n} hands (0..{n - 1})")
-        events = trace_hand(seed, game, hand, players, rules.to_array(players), params_matrix(strategies))
-    for e in events:
-        click.echo(json.dumps(e) if as_json else format_event(e))
+        last = v.first_unit + v.units_in_game(seed, game, players, rules_array, params) - 1
+    if number > last:   # only playing the game tells how many hands it has
+        raise UserError(f"--{v.unit} {number}: game {game} ended after {v.unit} {last}")
+    for e in v.replay(seed, game, number, players, rules_array, params):
+        click.echo(json.dumps(e) if as_json else v.format_event(e))
 
 
-def _check_played(from_dir, saved, game, hand):
-    """That the run in ``from_dir`` (its run.json ``saved``) played game ``game`` and its hand ``hand``."""
-    from .results import read_results_table
-
+def _check_played(from_dir, saved, game):
+    """That the run in ``from_dir`` (its run.json ``saved``) played game ``game``."""
     try:
         first, count, mode = int(saved.get("first", 0)), int(saved["count"]), saved["mode"]
     except (KeyError, TypeError, ValueError) as e:
@@ -386,33 +375,18 @@ def _check_played(from_dir, saved, game, hand):
     if not first <= game < first + count:
         what = "games" if mode == "games" else "game indices (one hand each)"
         raise UserError(f"--game {game}: the run in {from_dir} played {what} {first}..{first + count - 1}")
-    if mode == "hands":
-        if hand != 0:
-            raise UserError(f"--hand {hand}: the run in {from_dir} played independent hands, "
-                            f"one a game index: give --hand 0")
-        return
-    if saved.get("variant", "basic") == "shanghai":
-        return  # every Shanghai game has its ten rounds
-    try:
-        import pyarrow.compute as pc
-
-        games = read_results_table(from_dir, "games").select(["game", "hands"])
-        rows = games.filter(pc.equal(games["game"], game))
-    except (OSError, ValueError, KeyError) as e:
-        raise UserError(f"--from {from_dir}: cannot read its games ({str(e).splitlines()[0] if str(e) else e})") from None
-    if rows.num_rows == 0:
-        raise UserError(f"--game {game}: not among the finished games of the run in {from_dir} (it is unfinished)")
-    n = int(rows["hands"][0].as_py())
-    if hand >= n:
-        raise UserError(f"--hand {hand}: game {game} of the run in {from_dir} ended after {n} hands (0..{n - 1})")
 
 
-def _count(games, hands, default_kind, default_count):
-    """``(games, hands)``: exactly one of them, ``default_count`` of ``default_kind`` if neither was given."""
+def _count(games, hands, variant, which):
+    """``(games, hands)``: exactly one of them, the variant's default (``which``: ``run_default`` or
+    ``compare_default``) if neither was given; ``--hands`` only where the variant plays single hands."""
     if games is not None and hands is not None:
         raise UserError("give --games or --hands, not both")
+    if hands is not None and not variant.hands_mode:
+        raise UserError(f"--hands: {variant.title} is played in whole games; give --games")
     if games is None and hands is None:
-        return (default_count, None) if default_kind == "games" else (None, default_count)
+        kind, count = getattr(variant, which)
+        return (count, None) if kind == "games" else (None, count)
     return games, hands
 
 
@@ -470,7 +444,7 @@ def compare(ctx, strategy_files, variant, games, hands, players, seed, workers, 
     """Is A really better than B? Duplicate deals, paired intervals, optional SPRT."""
     from rich.console import Console
 
-    from .compare import compare as run_compare
+    from .analysis.compare import compare as run_compare
     from .results import ChunkError
     from .strategy import load_strategy
 
@@ -488,12 +462,7 @@ def compare(ctx, strategy_files, variant, games, hands, players, seed, workers, 
         raise UserError("--sprt works on 2-player pentanomial results: use --players 2")
     if sprt is not None and sprt[0] >= sprt[1]:
         raise UserError(f"--sprt {sprt[0]:g} {sprt[1]:g}: ELO0 must be below ELO1")
-    if variant == "shanghai":
-        if hands is not None:
-            raise UserError("--hands: Shanghai is played in games of ten rounds; give --games")
-        games, hands = _count(games, hands, "games", 1_000)
-    else:
-        games, hands = _count(games, hands, "hands", 20_000)
+    games, hands = _count(games, hands, variant_named(variant), "compare_default")
     rules = _rules(rule_pairs, rules_file, variant, players)
     try:
         strategies = [load_strategy(f, variant) for f in strategy_files]
@@ -527,7 +496,7 @@ def _compare_interrupted(out, console):
 def _resume_compare(resume_dir, workers, as_json, report_dir):
     from rich.console import Console
 
-    from .compare import resume_compare
+    from .analysis.compare import resume_compare
     from .results import ChunkError, ResultsBusy
     from .run import ResumeError
 
@@ -545,7 +514,7 @@ def _resume_compare(resume_dir, workers, as_json, report_dir):
 
 
 def _show_compare(result, out, as_json, report_dir, console):
-    from .compare import render
+    from .analysis.compare import render
 
     if as_json:
         click.echo(json.dumps(json_safe(result)))
@@ -568,7 +537,7 @@ def report(results, out_dir):
     """
     from rich.console import Console
 
-    from .stats import ResultsError, find_results
+    from .analysis.stats import ResultsError, find_results
 
     if out_dir is None:
         try:
@@ -583,30 +552,32 @@ def report(results, out_dir):
 @click.option("--param", "key", required=True, help="Strategy key to vary, e.g. meld.abandon_turn.")
 @click.option("--values", required=True, help="Comma-separated values, e.g. 4,8,12,16.")
 @click.option("--baseline", default="greedy", show_default=True, help="Strategy every value plays against.")
+@variant_option
 @with_match_options
 @click.option("--json", "as_json", is_flag=True)
-def sweep(strategy_file, key, values, baseline, games, hands, players, seed, workers, out_dir, overwrite,
+def sweep(strategy_file, key, values, baseline, variant, games, hands, players, seed, workers, out_dir, overwrite,
           chunk_size, rule_pairs, rules_file, as_json):
     """Play each value of one strategy key against a baseline: where does it stop paying?"""
     from rich.console import Console
 
+    from .analysis.sweep import render_sweep, run_sweep
     from .strategy import load_strategy, with_override
-    from .sweep import render_sweep, run_sweep
 
-    players = _players(players, "basic")
-    games, hands = _count(games, hands, "hands", 20_000)
-    rules = _rules(rule_pairs, rules_file)
+    players = _players(players, variant)
+    games, hands = _count(games, hands, variant_named(variant), "compare_default")
+    rules = _rules(rule_pairs, rules_file, variant, players)
     items = [v.strip() for v in values.split(",") if v.strip()]
     if not items:
         raise UserError("--values: give at least one value")
     try:
-        base = load_strategy(strategy_file)
-        variants = [with_override(base, key, v) for v in items]
-        against = load_strategy(baseline)
+        base = load_strategy(strategy_file, variant)
+        variants = [with_override(base, key, v, variant) for v in items]
+        against = load_strategy(baseline, variant)
     except StrategyError as e:
         raise UserError(str(e)) from None
     with _out(out_dir, overwrite, "sweep", seed) as out:
-        result = run_sweep(variants, items, key, against, players, seed, rules, games, hands, workers, chunk_size, out)
+        result = run_sweep(variants, items, key, against, players, seed, rules, games, hands, workers, chunk_size, out,
+                           variant)
     if as_json:
         click.echo(json.dumps(json_safe(result)))
     else:

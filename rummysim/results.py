@@ -1,22 +1,12 @@
-"""Results schema, kernel rows -> Arrow tables, Parquet written chunk by chunk, atomic run.json.
-
-Schema version ``SCHEMA_VERSION`` (documented in the README, "Results"):
-
-``hands.parquet`` one row per hand:
-    game int64, hand int32, seed uint64, players int8, dealer int8, starter int8,
-    outcome dictionary<string> (win, stalemate_stock, stalemate_blocked, turn_limit),
-    winner int8 (-1 if none), turns int16, reshuffles int16, points int32, going_rummy bool
-``seats.parquet`` one row per seat and hand:
-    game int64, hand int32, seat int8, strategy dictionary<string>, cards_left int8,
-    value_left int16, melds_laid int8, cards_laid_off int8, discard_draws int16
-``games.parquet`` one row per game (only for ``--games`` runs):
-    game int64, winner int8 (-1: stopped by the hands-per-game cap), hands int32,
-    score_0 ... score_{players-1} int32 (final scores)
+"""Results on disk: the schema toolkit (``Column``, ``Table``, ``arrow_table``; each variant declares
+its tables in ``rummysim.variants.<name>.schema``), chunk files joined into Parquet (``ChunkStore``),
+one writer per results directory, atomic JSON records and results directories.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import math
@@ -31,8 +21,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .variants.basic import kernel as K
-from .engine.codes import OUTCOMES
 
 SCHEMA_VERSION = 1
 TABLES = ("hands", "rounds", "seats", "games")
@@ -43,54 +31,94 @@ LOCK_FILE = ".rummysim.lock"
 OWNER_FILE = ".rummysim.owner"
 
 
-def hands_table(rows: np.ndarray, seed: int, players: int) -> pa.Table:
-    """``rows`` int32[n, HAND_COLS] from the kernel -> the ``hands`` table."""
-    n = len(rows)
-    return pa.table({
-        "game": pa.array(rows[:, K.H_GAME].astype(np.int64)),
-        "hand": pa.array(rows[:, K.H_HAND]),
-        "seed": pa.array(np.full(n, seed, dtype=np.uint64)),
-        "players": pa.array(np.full(n, players, dtype=np.int8)),
-        "dealer": pa.array(rows[:, K.H_DEALER].astype(np.int8)),
-        "starter": pa.array(rows[:, K.H_STARTER].astype(np.int8)),
-        "outcome": pa.DictionaryArray.from_arrays(pa.array(rows[:, K.H_OUTCOME].astype(np.int8)), pa.array(OUTCOMES)),
-        "winner": pa.array(rows[:, K.H_WINNER].astype(np.int8)),
-        "turns": pa.array(rows[:, K.H_TURNS].astype(np.int16)),
-        "reshuffles": pa.array(rows[:, K.H_RESHUFFLES].astype(np.int16)),
-        "points": pa.array(rows[:, K.H_POINTS]),
-        "going_rummy": pa.array(rows[:, K.H_RUMMY].astype(bool)),
-    })
+@dataclasses.dataclass
+class Chunk:
+    """One chunk's kernel rows: ``hand_rows`` int32[n, width of the main table] (hands or rounds),
+    ``seat_rows`` int32[n, players, width of the seats table], ``games`` int64[g] (the game indices)
+    and ``game_rows`` int32[g, width of the games table] (None in hands mode)."""
+
+    hand_rows: np.ndarray
+    seat_rows: np.ndarray
+    games: np.ndarray
+    game_rows: np.ndarray | None
 
 
-def seats_table(hand_rows: np.ndarray, seat_rows: np.ndarray, strategy_names: list[str]) -> pa.Table:
-    """``seat_rows`` int32[n, players, SEAT_COLS] -> the ``seats`` table (hand-major, seat-minor)."""
-    n, players = seat_rows.shape[:2]
-    names = sorted(set(strategy_names))
-    seat_code = np.array([names.index(s) for s in strategy_names], dtype=np.int8)
-    flat = seat_rows.reshape(n * players, K.SEAT_COLS)
-    return pa.table({
-        "game": pa.array(np.repeat(hand_rows[:, K.H_GAME].astype(np.int64), players)),
-        "hand": pa.array(np.repeat(hand_rows[:, K.H_HAND], players)),
-        "seat": pa.array(np.tile(np.arange(players, dtype=np.int8), n)),
-        "strategy": pa.DictionaryArray.from_arrays(pa.array(np.tile(seat_code, n)), pa.array(names)),
-        "cards_left": pa.array(flat[:, K.S_CARDS_LEFT].astype(np.int8)),
-        "value_left": pa.array(flat[:, K.S_VALUE_LEFT].astype(np.int16)),
-        "melds_laid": pa.array(flat[:, K.S_MELDS_LAID].astype(np.int8)),
-        "cards_laid_off": pa.array(flat[:, K.S_CARDS_LAID_OFF].astype(np.int8)),
-        "discard_draws": pa.array(flat[:, K.S_DISCARD_DRAWS].astype(np.int16)),
-    })
+@dataclasses.dataclass(frozen=True)
+class Column:
+    """One column of a results table: its name, Arrow type, meaning, and where its values come
+    from: ``kernel`` (the column of the kernel's rows array it is read from; the kernels take their
+    column constants from the same list) or, when None, from the caller (``arrow_table(given=)``).
+    ``labels``: for a ``dictionary`` column, the names of its codes in code order."""
+
+    name: str
+    dtype: str
+    meaning: str
+    kernel: int | None = None
+    labels: tuple[str, ...] = ()
 
 
-def games_table(games: np.ndarray, game_rows: np.ndarray, players: int) -> pa.Table:
-    """``game_rows`` int32[g, 2 + players] (winner, hands, scores) -> the ``games`` table."""
-    cols = {
-        "game": pa.array(games.astype(np.int64)),
-        "winner": pa.array(game_rows[:, 0].astype(np.int8)),
-        "hands": pa.array(game_rows[:, 1]),
-    }
-    for q in range(players):
-        cols[f"score_{q}"] = pa.array(game_rows[:, 2 + q])
-    return pa.table(cols)
+@dataclasses.dataclass(frozen=True)
+class Table:
+    """A results table (``<name>.parquet``), declared once: the Arrow tables, the kernels' column
+    indices, the column checks of ``report`` and the README's schema tables all come from it."""
+
+    name: str
+    rows: str                    # what one row is, for people: "one row per hand"
+    columns: tuple[Column, ...]
+
+    def index(self, name: str) -> int:
+        """The kernel column of ``name``."""
+        return next(c.kernel for c in self.columns if c.name == name)
+
+    @property
+    def width(self) -> int:
+        """Columns of the kernel's rows array."""
+        return 1 + max(c.kernel for c in self.columns if c.kernel is not None)
+
+    def markdown(self) -> str:
+        """The README's table of this schema."""
+        lines = [f"`{self.name}.parquet`, {self.rows}:", "", "| column | type | meaning |", "|---|---|---|"]
+        for c in self.columns:
+            kind = c.dtype if not c.labels else "dictionary: " + ", ".join(f"`{x}`" for x in c.labels)
+            lines.append(f"| `{c.name}` | {kind} | {c.meaning} |")
+        return "\n".join(lines)
+
+
+def kernel_columns(table: Table, *names: str) -> tuple[int, ...]:
+    """The kernel column indices of ``names``, checked to be every kernel column in order: how a
+    variant's kernel constants (``H_GAME, H_HAND, ... = kernel_columns(HANDS, "game", "hand", ...)``)
+    are taken from its schema."""
+    kernel = [c.name for c in sorted((c for c in table.columns if c.kernel is not None), key=lambda c: c.kernel)]
+    if list(names) != kernel or [table.index(n) for n in names] != list(range(len(names))):
+        raise AssertionError(f"{table.name}: kernel columns {kernel}, asked for {list(names)}")
+    return tuple(range(len(names)))
+
+
+def arrow_table(table: Table, rows: np.ndarray, given: dict[str, np.ndarray] | None = None) -> pa.Table:
+    """The Arrow table of ``table`` from the kernel's ``rows`` (int[n, width]) and the ``given``
+    columns (arrays of n values, for the columns no kernel writes), typed as the schema says."""
+    given = given or {}
+    out = {}
+    for c in table.columns:
+        values = given[c.name] if c.kernel is None else rows[:, c.kernel]
+        if c.dtype == "dictionary" and not c.labels:   # labels of the run's own: (codes, labels)
+            codes, labels = values
+            out[c.name] = pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(list(labels)))
+        elif c.labels:
+            out[c.name] = pa.DictionaryArray.from_arrays(pa.array(np.asarray(values).astype(np.int8)),
+                                                         pa.array(list(c.labels)))
+        elif c.dtype == "bool":
+            out[c.name] = pa.array(np.asarray(values).astype(bool))
+        else:
+            out[c.name] = pa.array(np.asarray(values).astype(c.dtype))
+    return pa.table(out)
+
+
+def strategy_codes(strategy_names: list[str], n: int) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The ``strategy`` column of a seats table of ``n`` hands or rounds (seat-minor): codes int8 into
+    the sorted distinct names, and those names."""
+    names = tuple(sorted(set(strategy_names)))
+    return np.tile(np.array([names.index(s) for s in strategy_names], dtype=np.int8), n), names
 
 
 def json_safe(value):

@@ -29,34 +29,22 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from . import __version__
-from .variants.basic import kernel as K
-from .variants.basic import melds as M
-from .variants.shanghai import kernel as SK
-from .variants.basic.bots import N_PARAMS
-from .variants.shanghai.bots import N_SHANGHAI_PARAMS
-from .variants.shanghai.state import ROUNDS
-from .results import (SCHEMA_VERSION, ChunkError, ChunkStore, games_table, hands_table, hold_results_dir, seats_table,
-                      write_json_atomic)
-from .rules import RULES_VERSION, BasicRules, ShanghaiRules
-from . import shanghai_results as SR
+from .analysis.summary import add_state, summary_state
+from .results import (SCHEMA_VERSION, Chunk, ChunkError, ChunkStore, hold_results_dir, write_json_atomic)
+from .rules import RULES_VERSION
 from .strategy import Strategy, params_matrix
-from .summary import RunSummary, add_state, summary_state
+from .variants import NAMES, UnknownVariant, Variant, variant_named
 
-#: games start with room for this many hands each; a longer game is replayed with more room
-HAND_CAPACITY = 32
-DEFAULT_CHUNK_GAMES = 16384
-DEFAULT_CHUNK_HANDS = 131072
-DEFAULT_CHUNK_SHANGHAI_GAMES = 1024   # 10,240 rounds: a few seconds a chunk
 #: the most games (or hands) a run can ask for: what a cluster could play
 MAX_COUNT = 10**13
 #: the kernel's arrays of one chunk stay within this many bytes
 CHUNK_MEMORY = 2**30
-#: bytes of kernel arrays per game of a chunk, at its largest: Basic Rummy games of 4 players with
-#: room for HAND_CAPACITY hands, or Shanghai games of 8 players (ROUNDS rounds); int32 rows, int64 indices
-_UNIT_BYTES = max(HAND_CAPACITY * (K.HAND_COLS + 4 * K.SEAT_COLS) * 4 + (2 + 4) * 4 + 8 + 8,
-                  ROUNDS * (SK.ROUND_COLS + 8 * SK.SEAT_COLS) * 4 + 8 * 4 + 8)
-#: the largest chunk size: its arrays fit in CHUNK_MEMORY whatever the variant, mode and players
-MAX_CHUNK_SIZE = CHUNK_MEMORY // _UNIT_BYTES
+
+
+def max_chunk_size() -> int:
+    """The largest chunk size: a chunk's kernel arrays fit in CHUNK_MEMORY whatever the variant, mode
+    and players (each variant says how many bytes a game takes at its most players)."""
+    return CHUNK_MEMORY // max(variant_named(n).unit_bytes for n in NAMES)
 
 
 class UsageError(ValueError):
@@ -76,8 +64,8 @@ def check_count(name: str, value, high: int = MAX_COUNT) -> int:
 
 
 def check_chunk_size(chunk_size) -> int | None:
-    """``chunk_size`` (None: the default) checked: a whole number from 1 to ``MAX_CHUNK_SIZE``."""
-    return None if chunk_size is None else check_count("chunk_size", chunk_size, MAX_CHUNK_SIZE)
+    """``chunk_size`` (None: the default) checked: a whole number from 1 to ``max_chunk_size()``."""
+    return None if chunk_size is None else check_count("chunk_size", chunk_size, max_chunk_size())
 
 
 def check_workers(workers) -> int | None:
@@ -92,26 +80,27 @@ class RunSpec:
     players: int
     strategies: list[Strategy]
     seed: int = 0
-    rules: BasicRules | ShanghaiRules | None = None   # None: the variant's defaults
+    rules: object = None          # the variant's rules object (``BasicRules``...); None: its defaults
     games: int | None = None      # full games (to the target; Shanghai: ten rounds) ...
-    hands: int | None = None      # ... or independent hands (Basic Rummy only)
+    hands: int | None = None      # ... or independent hands (variants with ``hands_mode``)
     first: int = 0                # first game index (lets a run be split across machines)
     variant: str = "basic"
 
     def __post_init__(self):
         """Check every field (``UsageError``, one line naming it): the CLI and the API both build a RunSpec."""
-        if self.variant not in ("basic", "shanghai"):
-            raise UsageError(f"variant {self.variant!r}: allowed basic, shanghai")
+        try:
+            v = variant_named(self.variant)
+        except UnknownVariant as e:
+            raise UsageError(str(e)) from None
+        low, high, _ = v.players
         if not _whole(self.players):
-            raise UsageError(f"players = {self.players!r}: allowed a whole number "
-                             f"({'2 to 4' if self.variant == 'basic' else '3 to 8'})")
+            raise UsageError(f"players = {self.players!r}: allowed a whole number ({low} to {high})")
         self.players = int(self.players)
         if self.rules is None:
-            self.rules = BasicRules() if self.variant == "basic" else ShanghaiRules()
-        kind = BasicRules if self.variant == "basic" else ShanghaiRules
-        if not isinstance(self.rules, kind):
+            self.rules = v.rules()
+        if not isinstance(self.rules, v.rules):
             got = repr(self.rules) if isinstance(self.rules, str) else f"a {type(self.rules).__name__}"
-            raise UsageError(f"rules: got {got}; allowed a {kind.__name__} object, a dict of rule options "
+            raise UsageError(f"rules: got {got}; allowed a {v.rules.__name__} object, a dict of rule options "
                              "(e.g. {'turn_limit': 500}) or None")
         if (self.games is None) == (self.hands is None):
             raise UsageError("give exactly one of games or hands")
@@ -125,14 +114,11 @@ class RunSpec:
         if not _whole(self.first) or not 0 <= self.first <= 2**63 - 1 - self.count:
             raise UsageError(f"first = {self.first!r}: allowed a whole number from 0 to 2**63 - 1 - the count")
         self.first = int(self.first)
-        if self.variant == "basic" and self.players not in (2, 3, 4):
-            raise UsageError(f"players = {self.players}: Basic Rummy takes 2, 3 or 4")
-        if self.variant == "shanghai":
-            if not 3 <= self.players <= 8:
-                raise UsageError(f"players = {self.players}: Shanghai Rummy takes 3 to 8")
-            if self.hands is not None:
-                raise UsageError("Shanghai is played in games of ten rounds: give --games, not --hands")
-            self.rules.check_players(self.players)
+        if not low <= self.players <= high:
+            raise UsageError(f"players = {self.players}: {v.title} takes {low} to {high}")
+        if self.hands is not None and not v.hands_mode:
+            raise UsageError(f"{v.title} is played in whole games: give --games, not --hands")
+        self.rules.check_players(self.players)
         if not isinstance(self.strategies, (list, tuple)) or not all(isinstance(s, Strategy) for s in self.strategies):
             raise UsageError("strategies: allowed a list of Strategy objects, one per seat")
         if len(self.strategies) != self.players:
@@ -142,6 +128,11 @@ class RunSpec:
     @property
     def count(self) -> int:
         return self.games if self.games is not None else self.hands
+
+    @property
+    def kind(self) -> Variant:
+        """The variant played."""
+        return variant_named(self.variant)
 
     def describe(self) -> dict:
         """The canonical record of the run's inputs (written to run.json and reports)."""
@@ -161,57 +152,10 @@ class RunSpec:
         }
 
 
-@dataclasses.dataclass
-class Chunk:
-    """One chunk's rows: ``hand_rows`` int32[n, HAND_COLS], ``seat_rows`` int32[n, players, SEAT_COLS],
-    ``games`` int64[g] and ``game_rows`` int32[g, 2 + players] (None in hands mode)."""
-
-    hand_rows: np.ndarray
-    seat_rows: np.ndarray
-    games: np.ndarray
-    game_rows: np.ndarray | None
-
-
-def _play(spec: RunSpec, games: np.ndarray, rules: np.ndarray, params: np.ndarray, cap: int):
-    """One kernel call with room for ``cap`` hands per game; returns the raw arrays."""
-    g, p = len(games), spec.players
-    hand_rows = np.empty((g * cap, K.HAND_COLS), dtype=np.int32)
-    seat_rows = np.empty((g * cap, p, K.SEAT_COLS), dtype=np.int32)
-    game_rows = np.empty((g, 2 + p), dtype=np.int32)
-    n_hands = np.empty(g, dtype=np.int64)
-    K.play_games(spec.seed, games, p, rules, params, M.CARD_VALUE, spec.hands is not None, cap,
-                 hand_rows, seat_rows, game_rows, n_hands)
-    keep = (np.arange(cap)[None, :] < n_hands[:, None]).ravel()
-    return hand_rows[keep], seat_rows[keep], game_rows, n_hands
-
-
 def play_chunk(spec: RunSpec, games: np.ndarray, rules: np.ndarray, params: np.ndarray) -> Chunk:
-    """Play the given game indices (whole games, or one hand each in hands mode).
-
-    Games longer than ``HAND_CAPACITY`` hands (rare) are replayed on their own
-    with room for all their hands, and their rows put back in game order.
-    Shanghai games always have ten rounds: ``hand_rows`` holds the rounds and
-    ``game_rows`` the final totals int32[g, players].
-    """
-    if spec.variant == "shanghai":
-        g, p = len(games), spec.players
-        round_rows = np.empty((g * ROUNDS, SK.ROUND_COLS), dtype=np.int32)
-        seat_rows = np.empty((g * ROUNDS, p, SK.SEAT_COLS), dtype=np.int32)
-        totals = np.empty((g, p), dtype=np.int32)
-        SK.play_games(spec.seed, games, p, rules, params, round_rows, seat_rows, totals)
-        return Chunk(round_rows, seat_rows, games, totals)
-    single = spec.hands is not None
-    hand_rows, seat_rows, game_rows, n_hands = _play(spec, games, rules, params, 1 if single else HAND_CAPACITY)
-    long_games = np.flatnonzero(n_hands > HAND_CAPACITY)
-    if len(long_games) and not single:
-        h2, s2, _, _ = _play(spec, games[long_games], rules, params, int(n_hands[long_games].max()))
-        short = np.repeat(n_hands <= HAND_CAPACITY, np.minimum(n_hands, HAND_CAPACITY))
-        position = np.concatenate([np.repeat(np.flatnonzero(n_hands <= HAND_CAPACITY), n_hands[n_hands <= HAND_CAPACITY]),
-                                   np.repeat(long_games, n_hands[long_games])])
-        order = np.argsort(position, kind="stable")
-        hand_rows = np.concatenate([hand_rows[short], h2])[order]
-        seat_rows = np.concatenate([seat_rows[short], s2])[order]
-    return Chunk(hand_rows, seat_rows, games, None if single else game_rows)
+    """Play the game indices ``games`` int64[g] of ``spec`` (whole games, or one hand each in hands
+    mode) with its variant's kernel; ``rules`` and ``params`` are the packed rules and strategies."""
+    return spec.kind.play_chunk(spec.seed, games, spec.players, spec.hands is not None, rules, params)
 
 
 def iter_chunks(spec: RunSpec, chunk_size: int | None = None, workers: int | None = None) -> Iterator[Chunk]:
@@ -224,43 +168,21 @@ def iter_chunks(spec: RunSpec, chunk_size: int | None = None, workers: int | Non
 def warm_up(players: int, variant: str = "basic") -> float:
     """Compile (or load from the cache) the kernels outside any timing; returns the seconds it took."""
     start = time.perf_counter()
-    if variant == "shanghai":
-        spec = RunSpec(players, [_WARM_SHANGHAI] * players, games=1, variant="shanghai")
-    else:
-        spec = RunSpec(players, [_WARM_STRATEGY] * players, hands=1)
+    v = variant_named(variant)
+    warm = Strategy("warm-up", "", "builtin", "", tuple([1.0] + [0.0] * (v.n_params - 1)))   # the random bot
+    spec = RunSpec(players, [warm] * players, games=1, variant=variant)
     play_chunk(spec, np.zeros(1, dtype=np.int64), spec.rules.to_array(players), params_matrix(spec.strategies))
     return time.perf_counter() - start
 
 
-_WARM_STRATEGY = Strategy("warm-up", "", "builtin", "", tuple([0.0] * N_PARAMS))
-_WARM_SHANGHAI = Strategy("warm-up", "", "builtin", "", tuple([1.0] + [0.0] * (N_SHANGHAI_PARAMS - 1)))
-
-
 def new_summary(spec: RunSpec):
     """The summary accumulator of the run's variant."""
-    names = [s.name for s in spec.strategies]
-    return SR.ShanghaiSummary(spec.players, names) if spec.variant == "shanghai" else RunSummary(spec.players, names)
-
-
-def add_chunk(summary, chunk: Chunk) -> None:
-    if isinstance(summary, SR.ShanghaiSummary):
-        summary.add(chunk.hand_rows, chunk.seat_rows, chunk.game_rows)
-    else:
-        summary.add(chunk.hand_rows, chunk.game_rows)
+    return spec.kind.summary(spec.players, [s.name for s in spec.strategies])
 
 
 def chunk_tables(spec: RunSpec, chunk: Chunk) -> dict[str, pa.Table]:
     """The Arrow tables of one chunk, by file name (``hands``/``rounds``, ``seats``, ``games``)."""
-    names = [s.name for s in spec.strategies]
-    if spec.variant == "shanghai":
-        return {"rounds": SR.rounds_table(chunk.hand_rows, spec.seed, spec.players),
-                "seats": SR.seats_table(chunk.hand_rows, chunk.seat_rows, names),
-                "games": SR.games_table(chunk.games, chunk.game_rows, spec.players)}
-    out = {"hands": hands_table(chunk.hand_rows, spec.seed, spec.players),
-           "seats": seats_table(chunk.hand_rows, chunk.seat_rows, names)}
-    if chunk.game_rows is not None:
-        out["games"] = games_table(chunk.games, chunk.game_rows, spec.players)
-    return out
+    return spec.kind.tables(chunk, spec.seed, spec.players, [s.name for s in spec.strategies])
 
 
 @dataclasses.dataclass
@@ -277,7 +199,7 @@ class Results:
 
 def simulate(games: int | None = None, hands: int | None = None, players: int = 2,
              strategies: str | list[str] | tuple[str, ...] = ("greedy",), seed: int = 0,
-             rules: BasicRules | ShanghaiRules | dict | None = None, workers: int | None = None,
+             rules: object | dict | None = None, workers: int | None = None,
              chunk_size: int | None = None, variant: str = "basic") -> Results:
     """Play ``games`` full games or ``hands`` independent hands and return the results in memory.
 
@@ -293,11 +215,12 @@ def simulate(games: int | None = None, hands: int | None = None, players: int = 
     from .rules import rules_from_mapping
     from .strategy import seat_strategies
 
-    if variant not in ("basic", "shanghai"):
-        raise UsageError(f"variant {variant!r}: allowed basic, shanghai")
+    try:
+        v = variant_named(variant)
+    except UnknownVariant as e:
+        raise UsageError(str(e)) from None
     if not _whole(players):
-        raise UsageError(f"players = {players!r}: allowed a whole number "
-                         f"({'2 to 4' if variant == 'basic' else '3 to 8'})")
+        raise UsageError(f"players = {players!r}: allowed a whole number ({v.players[0]} to {v.players[1]})")
     if isinstance(strategies, (str, Strategy)):
         strategies = [strategies]   # one strategy for every seat
     if not isinstance(strategies, (list, tuple)) or not all(isinstance(s, (str, Strategy)) for s in strategies):
@@ -309,27 +232,26 @@ def simulate(games: int | None = None, hands: int | None = None, players: int = 
     names = [s for s in strategies if isinstance(s, str)]
     loaded = dict(zip(names, seat_strategies(names, len(names), variant))) if names else {}
     seats = [loaded[s] if isinstance(s, str) else s for s in strategies]
-    if len(seats) == 1 and 1 <= players <= 8:   # else RunSpec says what players may be
+    if len(seats) == 1 and v.players[0] <= players <= v.players[1]:   # else RunSpec says what players may be
         seats = seats * players
     spec = RunSpec(players, seats, seed, rules, games, hands, variant=variant)
     summary = new_summary(spec)
-    tables: dict[str, list[pa.Table]] = {"hands": [], "rounds": [], "seats": [], "games": []}
+    tables: dict[str, list[pa.Table]] = {v.table: [], "seats": [], "games": []}
     warm_up(players, variant)
     start = time.perf_counter()
     for chunk in iter_chunks(spec, chunk_size, workers):
-        add_chunk(summary, chunk)
+        summary.add(chunk)
         for name, table in chunk_tables(spec, chunk).items():
             tables[name].append(table)
     wall = time.perf_counter() - start
     frames = {k: pa.concat_tables(v).to_pandas() if v else pd.DataFrame() for k, v in tables.items()}
-    return Results(frames["rounds" if variant == "shanghai" else "hands"], frames["seats"], frames["games"],
+    return Results(frames[v.table], frames["seats"], frames["games"],
                    summary.as_dict(wall), spec.describe())
 
 
 def chunk_size_for(spec: RunSpec, chunk_size: int | None = None) -> int:
     """Games (or hands) per chunk: the given size, or the default of the run's kind."""
-    return chunk_size or (DEFAULT_CHUNK_HANDS if spec.hands is not None else
-                          DEFAULT_CHUNK_SHANGHAI_GAMES if spec.variant == "shanghai" else DEFAULT_CHUNK_GAMES)
+    return chunk_size or spec.kind.chunk_size["hands" if spec.hands is not None else "games"]
 
 
 def chunk_games(spec: RunSpec, k: int, size: int) -> np.ndarray:
@@ -400,7 +322,7 @@ def options_digest(record: dict, names: tuple[str, ...] = OPTION_FIELDS) -> dict
 def chunk_check(spec: RunSpec, size: int):
     """The content check of a run's chunk ``k`` (``ChunkStore.join``): exactly the chunk's game
     indices, each once and in order, with the rows a game of them must have. Returns why not, or None."""
-    hands_name = "rounds" if spec.variant == "shanghai" else "hands"
+    hands_name = spec.kind.table
 
     def check(k: int, tables: dict[str, pa.Table]) -> str | None:
         games = chunk_games(spec, k, size)
@@ -410,13 +332,9 @@ def chunk_check(spec: RunSpec, size: int):
         if spec.games is not None:
             if "games" not in tables:
                 return "no games table"
-            g = tables["games"]
-            if not np.array_equal(g.column("game").to_numpy(), games):
+            if not np.array_equal(tables["games"].column("game").to_numpy(), games):
                 return f"its games table does not hold games {games[0]}..{games[-1]} once each"
-            per_game = np.full(len(games), ROUNDS) if spec.variant == "shanghai" else g.column("hands").to_numpy()
-            expected = np.repeat(games, per_game)
-        else:
-            expected = games
+        expected = np.repeat(games, spec.kind.rows_per_game(tables, games))
         if not np.array_equal(game_col, expected):
             return f"its {hands_name} table does not hold the {hands_name} of games {games[0]}..{games[-1]} once each"
         seats = tables["seats"].column("game").to_numpy()
@@ -498,7 +416,7 @@ def _run_held(spec, out_dir, workers, chunk_size, on_chunk, client, resume) -> d
         for k, chunk in stream:
             now = time.perf_counter()
             part = new_summary(spec)
-            add_chunk(part, chunk)
+            part.add(chunk)
             if pending is not None:
                 pending.result()
             state = summary_state(part)
@@ -535,7 +453,7 @@ def _run_held(spec, out_dir, workers, chunk_size, on_chunk, client, resume) -> d
             done = sum(rec.get("units", 0) for rec in kept.values())
             played = sum(rec.get("rows", 0) for rec in kept.values())
         wall = earlier + time.perf_counter() - start  # resumed: the kept chunks' play time too
-        record.update({"done": done, ("rounds_played" if spec.variant == "shanghai" else "hands_played"): played,
+        record.update({"done": done, f"{spec.kind.table}_played": played,
                        "wall_seconds": round(wall, 3),
                        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "summary": summary.as_dict(wall)})
         write_json_atomic(out_dir / "run.json", record)

@@ -2,8 +2,8 @@
 
 A strategy file is data, never code: it is parsed with ``tomllib`` and every
 key is checked against ``SPEC`` below (type, allowed values, default). The
-meaning of each parameter is documented in ``rummysim.variants.basic.bots`` (Basic
-Rummy, ``SPEC``), ``rummysim.variants.shanghai.bots`` (Shanghai, ``SHANGHAI_SPEC``)
+meaning of each parameter is documented in ``rummysim.variants.<name>.bots``, and each key in
+``rummysim.variants.<name>.spec`` (``SPEC``)
 and in the README. A name without a path (``greedy``) means a file shipped in
 ``rummysim/strategies/`` (Shanghai: ``rummysim/strategies/shanghai/``), also
 reachable as ``strategies/`` at the top of the repository.
@@ -18,8 +18,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .variants.basic import bots as B
-from .variants.shanghai import bots as SB
 
 BUILTIN_DIR = Path(__file__).parent / "strategies"
 
@@ -55,66 +53,7 @@ class Param:
         return float(value)
 
 
-#: Every key a Basic Rummy strategy file may set (besides name, variant, description).
-SPEC = (
-    Param("bot", B.P_RANDOM, "family", ("family", "random"),
-          doc="'random' plays uniformly at random (every other key is then ignored)"),
-    Param("draw.mode", B.P_DRAW, "meld", ("never", "meld", "gain"),
-          doc="take the discard: never / when it goes into a meld / when it lowers deadwood by min_gain"),
-    Param("draw.min_gain", B.P_DRAW_GAIN, 1, low=0, high=100, doc="points of deadwood the discard must save (mode 'gain')"),
-    Param("meld.mode", B.P_MELD, "at_once", ("at_once", "hold_for_rummy"),
-          doc="lay melds down at once, or hold everything until the hand can go out in one turn"),
-    Param("meld.abandon_opponent_cards", B.P_ABANDON_OPP_CARDS, -1, low=-1, high=10,
-          doc="stop holding when an opponent has at most this many cards (-1: never)"),
-    Param("meld.abandon_turn", B.P_ABANDON_TURN, 0, low=0, high=1000,
-          doc="stop holding from this own turn on (0: never)"),
-    Param("meld.abandon_deadwood", B.P_ABANDON_DEADWOOD, 0, low=0, high=200,
-          doc="stop holding when deadwood is above this (0: never)"),
-    Param("layoff.mode", B.P_LAYOFF, "at_once", ("at_once", "when_going_out"),
-          doc="lay off at once, or only in the turn the hand goes out"),
-    Param("discard.mode", B.P_DISCARD, "highest", ("highest", "least_useful"),
-          doc="throw the highest card outside melds and partial melds, or the one with fewest live connectors"),
-    Param("discard.avoid_feeding", B.P_AVOID_FEED, 0, low=0, high=1000,
-          doc="points taken off a card's discard score when an opponent could use it"),
-    Param("discard.tiebreak", B.P_TIEBREAK_RANDOM, "highest_card", ("highest_card", "random"),
-          doc="break ties by highest card, or at random from the seat's seeded stream"),
-)
-#: Every key a Shanghai strategy file may set (besides name, variant, description).
-SHANGHAI_SPEC = (
-    Param("bot", SB.SP_RANDOM, "family", ("family", "random"),
-          doc="'random' decides every choice at random (every other key is then ignored)"),
-    Param("draw.mode", SB.SP_DRAW, "helps", ("never", "helps"),
-          doc="take the upcard: never / when it brings the contract closer by min_gain cards (once down: when it can be laid off)"),
-    Param("draw.min_gain", SB.SP_DRAW_GAIN, 1, low=1, high=5, doc="cards closer to the contract the upcard must bring"),
-    Param("buy.mode", SB.SP_BUY, "helps", ("never", "helps"), doc="buy the upcard: never / when it brings the contract closer"),
-    Param("buy.min_gain", SB.SP_BUY_GAIN, 1, low=1, high=5, doc="cards closer to the contract a buy must bring"),
-    Param("buy.keep", SB.SP_BUY_KEEP, 0, low=0, high=100, doc="buys held in reserve in rounds 1-7 (from round 8 the contract needs buys)"),
-    Param("buy.from_round", SB.SP_BUY_MIN_ROUND, 1, low=1, high=10, doc="buy only from this round on"),
-    Param("buy.max_cards", SB.SP_BUY_MAX_CARDS, 0, low=0, high=60, doc="never buy holding this many cards or more (0: no limit)"),
-    Param("down.mode", SB.SP_DOWN, "at_once", ("at_once", "one_turn"),
-          doc="lay down the contract at once, or wait to go out in one turn for the bonus"),
-    Param("down.abandon_turn", SB.SP_ABANDON_TURN, 0, low=0, high=2000, doc="stop waiting from this own turn on (0: never)"),
-    Param("down.abandon_opponent_down", SB.SP_ABANDON_OPP_DOWN, "no", ("no", "yes"),
-          doc="stop waiting once an opponent has gone down"),
-    Param("down.abandon_opponent_cards", SB.SP_ABANDON_OPP_CARDS, -1, low=-1, high=60,
-          doc="stop waiting when an opponent has at most this many cards (-1: never)"),
-    Param("jokers.contract", SB.SP_JOKERS, "most", ("most", "fewest"),
-          doc="lay the contract leaving the least value in hand (spare jokers go in), or with the fewest jokers"),
-    Param("jokers.swap", SB.SP_SWAP, "yes", ("no", "yes"), doc="swap a natural for a table joker when the joker can be laid off"),
-    Param("layoff.mode", SB.SP_LAYOFF, "at_once", ("at_once", "when_going_out"),
-          doc="lay off at once, or only in a turn the hand can be emptied"),
-    Param("discard.mode", SB.SP_DISCARD, "highest", ("highest", "least_useful"),
-          doc="throw the card the contract needs least, highest first; or keep cards with more connectors"),
-    Param("discard.avoid_feeding", SB.SP_AVOID_FEED, 0, low=0, high=1000,
-          doc="points added to the keep-score of a card that fits a table meld"),
-    Param("discard.tiebreak", SB.SP_TIEBREAK_RANDOM, "highest_card", ("highest_card", "random"),
-          doc="break ties by highest card, or at random from the seat's seeded stream"),
-)
-_SPECS = {"basic": (SPEC, B.N_PARAMS), "shanghai": (SHANGHAI_SPEC, SB.N_SHANGHAI_PARAMS)}
-_BY_KEY = {p.key: p for p in SPEC}
-_BY_KEY_OF = {v: {p.key: p for p in spec} for v, (spec, _) in _SPECS.items()}
 _TOP_KEYS = ("name", "variant", "description")
-VARIANTS = ("basic", "shanghai")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -152,12 +91,15 @@ def parse_strategy(text: str, where: str, variant: str = "basic") -> tuple[str, 
             raise StrategyError(f"{where}: missing key '{key}'")
         if not isinstance(flat[key], str) or not flat[key].strip():
             raise StrategyError(f"{where}: key '{key}' must be a non-empty string")
-    if flat["variant"] not in VARIANTS:
-        raise StrategyError(f"{where}: key 'variant' = {flat['variant']!r}: allowed 'basic' or 'shanghai'")
+    from .variants import NAMES, variant_named
+
+    if flat["variant"] not in NAMES:
+        raise StrategyError(f"{where}: key 'variant' = {flat['variant']!r}: allowed {' or '.join(map(repr, NAMES))}")
     if flat["variant"] != variant:
         raise StrategyError(f"{where}: key 'variant' = {flat['variant']!r}, but this run plays {variant!r}")
-    spec, n_params = _SPECS[variant]
-    by_key = _BY_KEY_OF[variant]
+    v = variant_named(variant)
+    spec, n_params = v.spec, v.n_params
+    by_key = {p.key: p for p in spec}
     params = [0.0] * n_params
     for p in spec:
         params[p.index] = p.convert(p.default, "default")
@@ -172,7 +114,9 @@ def parse_strategy(text: str, where: str, variant: str = "basic") -> tuple[str, 
 
 def builtin_dir(variant: str = "basic") -> Path:
     """Where the shipped strategy files of a variant are."""
-    return BUILTIN_DIR if variant == "basic" else BUILTIN_DIR / variant
+    from .variants import variant_named
+
+    return BUILTIN_DIR / variant_named(variant).strategy_dir
 
 
 def builtin_names(variant: str = "basic") -> list[str]:
@@ -186,8 +130,9 @@ def load_strategy(name_or_path: str, variant: str = "basic") -> Strategy:
     if path.suffix != ".toml" and path.parent == Path("."):
         path = shipped / f"{name_or_path}.toml"
         if not path.exists():
-            which = " for Shanghai" if variant == "shanghai" else ""
-            raise StrategyError(f"unknown strategy {name_or_path!r}; shipped{which}: "
+            from .variants import variant_named
+
+            raise StrategyError(f"unknown strategy {name_or_path!r}; shipped for {variant_named(variant).title}: "
                                 f"{', '.join(builtin_names(variant))}, or give a .toml file")
     try:
         raw = path.read_bytes()
@@ -221,11 +166,14 @@ def params_matrix(strategies: list[Strategy]) -> np.ndarray:
     return np.stack([s.vector() for s in strategies])
 
 
-def with_override(strategy: Strategy, key: str, text: str) -> Strategy:
+def with_override(strategy: Strategy, key: str, text: str, variant: str = "basic") -> Strategy:
     """``strategy`` with one key set from command-line text (``--param draw.min_gain --values 3``)."""
-    if key not in _BY_KEY:
-        raise StrategyError(f"--param {key!r}: unknown key; allowed: {', '.join(_BY_KEY)}")
-    spec = _BY_KEY[key]
+    from .variants import variant_named
+
+    by_key = {p.key: p for p in variant_named(variant).spec}
+    if key not in by_key:
+        raise StrategyError(f"--param {key!r}: unknown key; allowed: {', '.join(by_key)}")
+    spec = by_key[key]
     value: object = text
     if not spec.choices:
         try:

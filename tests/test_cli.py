@@ -40,7 +40,7 @@ def run_cli(args, capsys):
     (["run", "--variant", "shanghai", "--rule", "jokers=many"], ["jokers", "integer"]),
     (["run", "--variant", "shanghai", "--rule", "reshuffles=0"], ["unknown rule option 'reshuffles' of Shanghai"]),
     (["run", "--variant", "shanghai", "--players", "8", "--rule", "decks=1"], ["decks=1", "need at least 90"]),
-    (["run", "--variant", "shanghai", "--hands", "10"], ["--hands", "ten rounds"]),
+    (["run", "--variant", "shanghai", "--hands", "10"], ["--hands", "whole games"]),
     (["compare", "greedy", "cautious", "--variant", "shanghai"], ["unknown strategy 'cautious'", "Shanghai"]),
     (["run", "--players", "1"], ["--players"]),
     (["run", "--games", "0"], ["--games", "positive"]),

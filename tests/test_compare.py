@@ -5,11 +5,11 @@ import json
 import numpy as np
 import pytest
 
-from rummysim import intervals as I
+from rummysim.analysis import intervals as I
 from rummysim.cli import main
-from rummysim.compare import Blocks, _chunk_blocks, compare, summarise_pair
+from rummysim.analysis.compare import Blocks, _chunk_blocks, compare, summarise_pair
 from rummysim.variants.basic import kernel as K
-from rummysim.rules import BasicRules
+from rummysim.variants.basic.rules import BasicRules
 from rummysim.run import Chunk
 from rummysim.strategy import load_strategy
 

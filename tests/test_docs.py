@@ -4,7 +4,7 @@
 * docs/rules.md has every numbered rule (1.1-1.7, 2.1-2.8) and ruling (3.1-3.11) as a heading;
 * every "rules.md N.N" / "ruling N.N" citation in the code, the tests and the README names a
   number that docs/rules.md has;
-* every rule option of both variants (``rummysim/rules.py``) is in the option table of its variant,
+* every rule option of both variants (``rummysim/variants/<name>/rules.py``) is in the option table of its variant,
   with the bounds the engine accepts.
 
 Plain text and ``ast`` only: nothing here imports the engine.
@@ -99,12 +99,19 @@ def test_every_citation_names_a_rule_that_exists():
     assert not bad, "citations of rules docs/rules.md does not have:\n" + "\n".join(bad)
 
 
+RULES_FILES = ("rummysim/rules.py", "rummysim/variants/basic/rules.py", "rummysim/variants/shanghai/rules.py")
+
+
 def rules_module():
-    return ast.parse((ROOT / "rummysim" / "rules.py").read_text(encoding="utf-8"))
+    """The shared rules module and each variant's, as one parsed body."""
+    tree = ast.Module(body=[], type_ignores=[])
+    for name in RULES_FILES:
+        tree.body += ast.parse((ROOT / name).read_text(encoding="utf-8")).body
+    return tree
 
 
 def option_names(tree, cls):
-    """The fields of the dataclass ``cls`` in rummysim/rules.py."""
+    """The fields of the dataclass ``cls`` of the rules modules."""
     node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
     return [s.target.id for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
 
@@ -124,7 +131,7 @@ def test_every_rule_option_is_in_its_option_table(cls, start, end):
 
 
 def test_the_option_tables_give_the_bounds_the_engine_accepts():
-    """Every MAX_* bound of rummysim/rules.py is written in the option tables (as 10,000 or 4)."""
+    """Every MAX_* bound of the rules modules is written in the option tables (as 10,000 or 4)."""
     values = {}
     for node in rules_module().body:
         if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)

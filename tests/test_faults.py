@@ -283,11 +283,16 @@ def test_simulate_takes_one_strategy_name_for_every_seat():
 def test_chunk_size_bound_comes_from_the_chunk_arrays():
     """Row 8: the largest chunk size is worked out from the kernel's per-game arrays and a memory budget."""
     from rummysim import run as R
+    from rummysim.variants import NAMES, variant_named
+    from rummysim.variants.basic import play as BP
+    from rummysim.variants.basic import schema as BS
+    from rummysim.variants.shanghai import schema as SS
+    from rummysim.variants.shanghai.state import ROUNDS
 
-    basic = R.HAND_CAPACITY * (R.K.HAND_COLS + 4 * R.K.SEAT_COLS) * 4
-    shanghai = R.ROUNDS * (R.SK.ROUND_COLS + 8 * R.SK.SEAT_COLS) * 4
-    assert R.MAX_CHUNK_SIZE * max(basic, shanghai) <= R.CHUNK_MEMORY
-    assert R.MAX_CHUNK_SIZE >= max(R.DEFAULT_CHUNK_GAMES, R.DEFAULT_CHUNK_HANDS, R.DEFAULT_CHUNK_SHANGHAI_GAMES)
+    basic = BP.HAND_CAPACITY * (BS.HAND_COLS + 4 * BS.SEAT_COLS) * 4
+    shanghai = ROUNDS * (SS.ROUND_COLS + 8 * SS.SEAT_COLS) * 4
+    assert R.max_chunk_size() * max(basic, shanghai) <= R.CHUNK_MEMORY
+    assert R.max_chunk_size() >= max(size for n in NAMES for size in variant_named(n).chunk_size.values())
 
 
 @pytest.mark.parametrize("args, words", [
@@ -313,7 +318,7 @@ import json  # noqa: E402
 
 import pandas as pd  # noqa: E402
 
-from rummysim.compare import compare as compare_api  # noqa: E402
+from rummysim.analysis.compare import compare as compare_api  # noqa: E402
 from rummysim.results import ChunkStore, prepare_out_dir  # noqa: E402
 from rummysim.rules import parse_rule_options  # noqa: E402
 from rummysim.run import RunSpec, run_to_dir  # noqa: E402

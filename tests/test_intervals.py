@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from rummysim.intervals import (
+from rummysim.analysis.intervals import (
     PAIR_BINS,
     block_bootstrap_ci,
     elo,

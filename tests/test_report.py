@@ -6,7 +6,7 @@ import re
 import pytest
 
 from rummysim.cli import main
-from rummysim.stats import QUANTITIES
+from rummysim.analysis.stats import QUANTITIES
 
 FIGURES_RUN = ["win_rate_by_seat", "convergence", "starter_advantage", "hand_endings", "going_rummy",
                "turns_per_hand", "points_per_winning_hand", "cards_left"]

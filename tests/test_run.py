@@ -9,7 +9,7 @@ from rummysim import simulate
 from rummysim.variants.basic import kernel as K
 from rummysim.variants.basic.state import R_CHECK
 from rummysim.variants.basic.replay import trace_hand
-from rummysim.rules import BasicRules
+from rummysim.variants.basic.rules import BasicRules
 from rummysim.run import RunSpec, play_chunk
 from rummysim.strategy import params_matrix, seat_strategies
 
@@ -113,12 +113,13 @@ def test_results_schema():
 def test_games_longer_than_the_row_capacity_are_replayed_in_place(monkeypatch):
     """A game with more hands than the kernel's room is replayed alone; rows stay in game order."""
     import rummysim.run as R
+    from rummysim.variants.basic import play as BP
 
     spec = RunSpec(2, seat_strategies(["random"], 2), seed=5, games=500)
     rules, params = spec.rules.to_array(2), params_matrix(spec.strategies)
     games = np.arange(500, dtype=np.int64)
     roomy = R.play_chunk(spec, games, rules, params)
-    monkeypatch.setattr(R, "HAND_CAPACITY", 4)
+    monkeypatch.setattr(BP, "HAND_CAPACITY", 4)
     tight = R.play_chunk(spec, games, rules, params)
     assert (roomy.game_rows[:, 1] > 4).sum() > 100  # many games did overflow
     np.testing.assert_array_equal(roomy.hand_rows, tight.hand_rows)

@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from rummysim import shanghai_stats as H
-from rummysim import stats as S
+from rummysim.variants.shanghai import stats as H
+from rummysim.analysis import stats as S
 from rummysim.cli import main
-from rummysim.intervals import wilson
+from rummysim.analysis.intervals import wilson
 from test_report import check_self_contained, expected_files, run_cli
 
 FIGURES_RUN = ["final_totals_by_seat", "final_totals", "per_round", "per_round_by_strategy"]

@@ -14,11 +14,29 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from rummysim import stats as S
+from rummysim.analysis import stats as S
 from rummysim.variants.basic import kernel as K
-from rummysim.intervals import mean_ci, ratio_ci, wilson
+from rummysim.analysis.intervals import mean_ci, ratio_ci, wilson
 from rummysim.engine.codes import OUTCOMES
-from rummysim.results import games_table, hands_table, seats_table
+from rummysim.results import Chunk
+from rummysim.variants.basic.schema import tables as basic_tables
+
+
+def hands_table(h, seed, players):
+    """The ``hands`` table of kernel rows ``h``, as a run writes it."""
+    return basic_tables(Chunk(h, np.zeros((len(h), players, 5), np.int32), np.zeros(0), None), seed, players,
+                        ["x"] * players)["hands"]
+
+
+def seats_table(h, s, names):
+    """The ``seats`` table of kernel rows ``h`` and seat rows ``s``, as a run writes it."""
+    return basic_tables(Chunk(h, s, np.zeros(0), None), 0, len(names), names)["seats"]
+
+
+def games_table(games, game_rows, players):
+    """The ``games`` table of a chunk's games, as a run writes it."""
+    return basic_tables(Chunk(np.zeros((0, 10), np.int32), np.zeros((0, players, 5), np.int32), games, game_rows),
+                        0, players, ["x"] * players)["games"]
 
 T1 = 12.7062
 
@@ -351,8 +369,8 @@ def test_game_win_rate_of_a_games_comparison(tmp_path):
     """A --games comparison: each strategy's game wins, over the seat-games it played."""
     import json
 
-    from rummysim.compare import compare
-    from rummysim.rules import BasicRules
+    from rummysim.analysis.compare import compare
+    from rummysim.variants.basic.rules import BasicRules
     from rummysim.strategy import load_strategy
 
     compare([load_strategy("greedy"), load_strategy("expert")], 2, 3, BasicRules(), 200, None, out_dir=tmp_path)

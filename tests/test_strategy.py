@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 
 from rummysim.variants.basic import bots as B
-from rummysim.strategy import SHANGHAI_SPEC, SPEC, StrategyError, builtin_names, load_strategy, seat_strategies
+from rummysim.strategy import StrategyError, builtin_names, load_strategy, seat_strategies
+from rummysim.variants.basic.spec import SPEC
+from rummysim.variants.shanghai.spec import SPEC as SHANGHAI_SPEC
 
 HEAD = 'name = "t"\nvariant = "basic"\ndescription = "test"\n'
 
@@ -58,7 +60,7 @@ def test_bad_headers(tmp_path, head, words):
 def test_unreadable_and_unknown(tmp_path):
     with pytest.raises(StrategyError, match="cannot read"):
         load_strategy(str(tmp_path / "missing.toml"))
-    with pytest.raises(StrategyError, match="unknown strategy 'nope'; shipped: .*greedy"):
+    with pytest.raises(StrategyError, match="unknown strategy .nope.; shipped for Basic Rummy: .*greedy"):
         load_strategy("nope")
     binary = tmp_path / "b.toml"
     binary.write_bytes(b"\xff\xfe\x00")

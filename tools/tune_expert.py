@@ -12,8 +12,8 @@ after it wins on fresh ones.
 import argparse
 import itertools
 
-from rummysim.compare import play_pair, summarise_pair
-from rummysim.rules import BasicRules
+from rummysim.analysis.compare import play_pair, summarise_pair
+from rummysim.variants.basic.rules import BasicRules
 from rummysim.run import warm_up
 from rummysim.strategy import load_strategy, with_override
 

@@ -1,7 +1,89 @@
-"""The variants of Rummy rummysim plays, one package each (``basic``, ``shanghai``).
+"""The variants of Rummy rummysim plays, as plugins: one ``Variant`` per variant, in ``VARIANTS``.
 
-Each holds its compiled rules, bots and kernels and its Python side (rules options,
-results schema, summary, replay).
+A variant is a package ``rummysim.variants.<name>`` holding its compiled rules layer, bots and
+kernel (``state``, ``moves``, ``bots``, ``kernel``: Numba) and its Python side (``rules``: the
+options; ``schema``: the results tables; ``play``: a chunk of games through the kernel;
+``summary``, ``replay``, ``stats``), and one ``Variant`` object in its ``__init__`` that names
+them. Everything else (``run``, ``analysis``, ``report``, ``cli``, the API) reaches a variant only
+through ``variant_named(name)``: adding a variant is adding a package and a line below.
 """
 
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
 from .. import engine  # noqa: F401  (first: Numba's cache directory is set before any kernel is defined)
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """What the rest of rummysim needs to know about a variant."""
+
+    name: str                          # "basic": the --variant value and the package name
+    title: str                         # "Basic Rummy"
+    unit: str                          # what one row of its main table is: "hand" or "round"
+    penalty: bool                      # its points are penalties (lower is better), not winnings
+    no_winner: str                     # how its results call a hand or round nobody won
+    players: tuple[int, int, int]      # fewest, most, default
+    hands_mode: bool                   # may play independent hands (--hands) besides whole games
+    run_default: tuple[str, int]       # what `run` plays when no count is given
+    compare_default: tuple[str, int]   # what `compare` plays when no count is given
+    chunk_size: dict                   # default chunk size per mode {"games": n, "hands": n}
+    unit_bytes: int                    # kernel bytes of one game of a chunk, at the most players
+    rules: type                        # its rules class (``as_dict``, ``digest``, ``check_players``, ``to_array``)
+    rule_options: dict                 # each rule option: what it may be, in words
+    convert_rule: Callable             # (option, value) -> the option's value; RuleError if not allowed
+    spec: dict                         # its strategy keys (``rummysim.strategy.Param`` by key)
+    n_params: int                      # length of a strategy's parameter vector
+    strategy_dir: str                  # shipped strategies, under rummysim/strategies/
+    play_chunk: Callable               # (seed, games, players, hands_mode, rules, params) -> Chunk
+    tables: Callable                   # (chunk, seed, players, strategy names) -> {file name: Arrow table}
+    schemas: Callable                  # (players, games mode) -> the results tables it writes (``results.Table``)
+    rows_per_game: Callable            # (chunk tables, game indices) -> rows each game has in the main table
+    summary: type                      # run-summary accumulator: (players, names); add(chunk); as_dict(wall)
+    render: Callable                   # (summary dict, console): the summary as tables
+    first_unit: int                    # the number of a game's first hand or round (0, or round 1)
+    units_in_game: Callable            # (seed, game, players, rules, params) -> hands or rounds the game has
+    replay: Callable                   # (seed, game, number, players, rules, params) -> events
+    format_event: Callable             # one event as a line of text
+    rotation_rows: Callable            # compare: one rotation's chunk as per-unit and per-game results
+    report_sections: str               # the name of its section builder in ``rummysim.report``
+    headline_words: dict               # a comparison's headline columns under its own words (penalty_per_round...)
+    interval_note: str                 # report: how its intervals are made
+    compare_intro: str                 # report: what a comparison's headline is ({players}, {mode}, {unit})
+
+    @property
+    def table(self) -> str:
+        """File name of its main results table: ``hands`` or ``rounds``."""
+        return self.unit + "s"
+
+    @property
+    def points_note(self) -> str:
+        """What its points are, for tables and figures: `` (penalty: lower is better)`` or nothing."""
+        return " (penalty: lower is better)" if self.penalty else ""
+
+
+class UnknownVariant(ValueError):
+    """A variant name that is not in ``VARIANTS``."""
+
+
+def _load() -> dict[str, Variant]:
+    from .basic import VARIANT as BASIC
+    from .shanghai import VARIANT as SHANGHAI
+
+    return {v.name: v for v in (BASIC, SHANGHAI)}
+
+
+_VARIANTS: dict[str, Variant] = {}
+#: the variant names, for option choices (no import of the variants needed)
+NAMES = ("basic", "shanghai")
+
+
+def variant_named(name) -> Variant:
+    """The variant called ``name``; ``UnknownVariant`` (one line, the names allowed) if there is none."""
+    if not _VARIANTS:
+        _VARIANTS.update(_load())
+    if not isinstance(name, str) or name not in _VARIANTS:
+        raise UnknownVariant(f"variant {name!r}: allowed {', '.join(NAMES)}")
+    return _VARIANTS[name]

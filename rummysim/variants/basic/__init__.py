@@ -1,1 +1,29 @@
-"""Basic Rummy (docs/rules.md section 1)."""
+"""Basic Rummy (docs/rules.md section 1): 2-4 players, one deck, hands to a target score.
+
+Compiled: ``state`` (the arrays of a hand in play), ``melds`` (bitmask melds), ``moves`` (the rules
+layer: legal moves, applying one), ``bots`` (the policies), ``kernel`` (the driver loop and the
+parallel game kernel). Python: ``rules`` (options), ``spec`` (strategy keys), ``schema`` (results
+tables), ``play`` (a chunk through the kernel), ``summary``, ``replay``.
+"""
+
+from .. import Variant
+from . import play, replay, rules, schema, spec, summary
+from .bots import N_PARAMS
+
+VARIANT = Variant(
+    name="basic", title="Basic Rummy", unit="hand", penalty=False, no_winner="stalemate rate", players=(2, 4, 2), hands_mode=True,
+    run_default=("games", 10_000), compare_default=("hands", 20_000),
+    chunk_size={"games": 16384, "hands": 131072}, unit_bytes=play.UNIT_BYTES,
+    rules=rules.BasicRules, rule_options=rules.ALLOWED, convert_rule=rules.convert, spec=spec.SPEC, n_params=N_PARAMS, strategy_dir=".",
+    play_chunk=play.play_chunk, tables=schema.tables, schemas=schema.schemas, rows_per_game=play.rows_per_game,
+    summary=summary.RunSummary, render=summary.render, first_unit=0, units_in_game=replay.hands_in_game,
+    replay=replay.trace_hand, format_event=replay.format_event,
+    rotation_rows=summary.rotation_rows, report_sections="basic_sections",
+    headline_words={},
+    interval_note="Every interval is 95%: Wilson for proportions; for points per hand, per game and per win, a "
+                  "t-interval over independent blocks (a game with --games, a hand with --hands, the deal in all its "
+                  "seatings in a comparison).",
+    compare_intro="Each match plays every {unit} once per seat rotation of the candidate A; the win share counts "
+                  "{mode} (a stalemate hand counts 1/{players}); intervals are over these duplicate blocks (from "
+                  "compare.json).",
+)

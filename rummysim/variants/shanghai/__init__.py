@@ -1,1 +1,36 @@
-"""Shanghai Rummy (docs/rules.md section 2)."""
+"""Shanghai Rummy (docs/rules.md section 2): 3-8 players, several decks and jokers, ten contract rounds.
+
+Compiled: ``state`` (the arrays of a round in play), ``contracts`` (the exact contract solver),
+``table`` (table melds), ``moves`` (the rules layer: legal moves, applying one), ``bots`` (the
+policies), ``kernel`` (the driver loop and the parallel game kernel). Python: ``rules`` (options),
+``spec`` (strategy keys), ``schema`` (results tables), ``play`` (a chunk through the kernel),
+``summary``, ``replay``, ``stats`` (its report tables).
+"""
+
+from .. import Variant
+from . import play, replay, rules, schema, spec, summary
+from .bots import N_SHANGHAI_PARAMS
+
+VARIANT = Variant(
+    name="shanghai", title="Shanghai Rummy", unit="round", penalty=True, no_winner="rounds with no winner",
+    players=(3, 8, 4), hands_mode=False,
+    run_default=("games", 1_000), compare_default=("games", 1_000),
+    chunk_size={"games": 1024}, unit_bytes=play.UNIT_BYTES,
+    rules=rules.ShanghaiRules, rule_options=rules.ALLOWED, convert_rule=rules.convert, spec=spec.SPEC, n_params=N_SHANGHAI_PARAMS, strategy_dir="shanghai",
+    play_chunk=play.play_chunk, tables=schema.tables, schemas=schema.schemas, rows_per_game=play.rows_per_game,
+    summary=summary.ShanghaiSummary, render=summary.render, first_unit=1, units_in_game=play.rounds_in_game,
+    replay=replay.trace_round,
+    format_event=replay.format_event, rotation_rows=summary.rotation_rows, report_sections="shanghai_sections",
+    headline_words={"hands": "rounds", "points_per_hand_diff": "penalty_per_round_diff",
+                    "points_per_game_diff": "penalty_per_game_diff", "stalemate_rate": "no_winner_rate"},
+    interval_note="Every interval is 95%: Wilson for rates over rounds and seat-rounds (the rounds of one game, the "
+                  "seats of one round and the rotations of one game in a comparison are not fully independent, so "
+                  "these are a little narrow); for means (final totals, win shares, penalty points, buys, reshuffles, "
+                  "turns) a t-interval over independent blocks (a game, in a comparison the game in all its "
+                  "seatings).",
+    compare_intro="Each match plays every game once per seat rotation of the candidate A (A in one seat, B in the "
+                  "others); the win share is A's share of the games won (lowest total after ten rounds; a tie "
+                  "shares the win), fair 1/{players}; penalty points: A minus B, lower is better; no winner: rounds "
+                  "that ended with nothing left to draw or at the turn limit; intervals are over these duplicate "
+                  "blocks (from compare.json).",
+)

@@ -30,19 +30,14 @@ import pyarrow.parquet as pq
 
 from .compare import sprt_words
 from .intervals import ratio_ci, wilson
-from .engine.codes import OUTCOMES
-from .shanghai_results import BONUSES
+from ..engine.codes import OUTCOMES
+from ..variants import Variant, variant_named
+from ..variants.shanghai.schema import BONUSES
 
 LEVEL = 0.95
 RECORDS = ("run.json", "compare.json")
 BATCH_ROWS = 1 << 16
-HAND_COLUMNS = ("game", "hand", "dealer", "outcome", "winner", "turns", "reshuffles", "points", "going_rummy")
-SEAT_COLUMNS = ("game", "hand", "seat", "cards_left", "value_left")
 PAIR_COLUMNS = ("pair", "rotation")
-#: Shanghai results: the columns each table must have (games also total_0 ... total_{players-1})
-SHANGHAI_COLUMNS = {"rounds": ("game", "round", "outcome", "winner", "turns", "reshuffles", "bonus"),
-                    "seats": ("game", "round", "seat", "score", "down_turn", "buys"),
-                    "games": ("game", "tied", "winner")}
 #: codes of the dictionary columns, in the order of their values
 CODES = {"outcome": OUTCOMES, "bonus": BONUSES}
 #: per seat and hand, summed over blocks: hands played, games started, hands won, stalemates, points won,
@@ -63,9 +58,6 @@ QUANTITIES = {
     "hands_per_game": "hands per game",
     "reshuffles_per_hand": "stock reshuffles per hand",
 }
-#: compare.json names -> headline columns of a Shanghai comparison (its points are penalty points)
-SHANGHAI_HEADLINE = {"hands": "rounds", "points_per_hand_diff": "penalty_per_round_diff",
-                     "points_per_game_diff": "penalty_per_game_diff", "stalemate_rate": "no_winner_rate"}
 _PAIR_SHIFT = 40  # block key of a comparison: pair << 40 | game
 
 
@@ -103,9 +95,14 @@ class SavedResults:
         return self.meta.get("variant", "basic")
 
     @property
+    def kind_of_game(self) -> Variant:
+        """The variant these results are of."""
+        return variant_named(self.variant)
+
+    @property
     def unit(self) -> str:
         """What a row of the hand table is, and its column: ``"hand"`` (``hands.parquet``), Shanghai ``"round"``."""
-        return "round" if self.variant == "shanghai" else "hand"
+        return self.kind_of_game.unit
 
     @property
     def mode(self) -> str:
@@ -181,12 +178,11 @@ def open_results(path: str | Path) -> SavedResults:
         raise ResultsError(f"{where}: the run is unfinished ({finished}{of} chunks); "
                            f"finish it with rummysim run --resume {where}")
     extra = PAIR_COLUMNS if kind == "compare" else ()
-    needed = {"hands": HAND_COLUMNS + extra, "seats": SEAT_COLUMNS}
-    if meta["mode"] == "games":
-        needed["games"] = ("game", "winner", "hands") + extra
-    if res.variant == "shanghai":
-        needed = {t: c + extra for t, c in SHANGHAI_COLUMNS.items()}
-        needed["games"] += tuple(f"total_{q}" for q in range(res.players))
+    try:
+        schemas = res.kind_of_game.schemas(res.players, meta["mode"] == "games")
+    except (ValueError, TypeError) as e:
+        raise ResultsError(f"{record}: not a rummysim record ({_line(e)})") from None
+    needed = {t.name: tuple(c.name for c in t.columns) + extra for t in schemas}
     for table, columns in needed.items():
         file = where / f"{table}.parquet"
         if not file.is_file():
@@ -597,11 +593,11 @@ def headline(results: SavedResults | str | Path) -> pd.DataFrame:
     """Comparison: the headline block per match from compare.json: win share of A,
     its excess over 1/players, Elo (2 players), points per hand (and game) of A minus B, stalemate rate,
     pairs [LL, LD, DD+WL, DW, WW], variance reduction from pairing, win share by A's seat, SPRT, verdict.
-    Shanghai: rounds, penalty points (lower is better) and rounds with no winner (``SHANGHAI_HEADLINE``)."""
+    Shanghai: rounds, penalty points (lower is better) and rounds with no winner (its ``headline_words``)."""
     res = _as_results(results)
     if res.kind != "compare":
         raise ValueError("headline: a comparison's results are needed (compare.json)")
-    words = SHANGHAI_HEADLINE if res.variant == "shanghai" else {}
+    words = res.kind_of_game.headline_words
     rows = []
     for match, p in zip(res.matches(), res.meta["pairs"]):
         row = {"match": match, "a": p["a"], "b": p["b"], "blocks": p["blocks"], words.get("hands", "hands"): p["hands"]}

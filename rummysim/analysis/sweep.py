@@ -6,24 +6,26 @@ import csv
 from pathlib import Path
 
 from .compare import play_pair, summarise_pair
-from .results import write_json_atomic
-from .rules import BasicRules
-from .run import warm_up
-from .strategy import Strategy
+from ..results import write_json_atomic
+from ..run import warm_up
+from ..strategy import Strategy
 
 
 def run_sweep(variants: list[Strategy], values: list[str], key: str, baseline: Strategy, players: int, seed: int,
-              rules: BasicRules, games: int | None, hands: int | None, workers: int | None,
-              chunk_size: int | None, out_dir: Path) -> dict:
-    """Estimates with intervals per value; writes sweep.json, sweep.csv and sweep.png to ``out_dir``."""
-    warm_up(players)
+              rules, games: int | None, hands: int | None, workers: int | None,
+              chunk_size: int | None, out_dir: Path, variant: str = "basic") -> dict:
+    """Estimates with intervals per value; writes sweep.json, sweep.csv and sweep.png to ``out_dir``.
+    The points of a Shanghai sweep are penalty points per round (lower is better)."""
+    warm_up(players, variant)
     rows = []
     for value, strategy in zip(values, variants):
-        blocks, _ = play_pair(strategy, baseline, players, seed, rules, games, hands, workers, chunk_size)
+        blocks, _ = play_pair(strategy, baseline, players, seed, rules, games, hands, workers, chunk_size,
+                              variant=variant)
         s = summarise_pair(blocks, players)
         rows.append({"value": value, "win_share": s["win_share"], "points_per_hand_diff": s["points_per_hand_diff"],
                      "blocks": s["blocks"], "hands": s["hands"]})
-    result = {"key": key, "baseline": baseline.name, "strategy": variants[0].source, "players": players,
+    result = {"variant": variant, "key": key, "baseline": baseline.name, "strategy": variants[0].source,
+              "players": players,
               "seed": seed, "mode": "games" if games is not None else "hands",
               "count": games if games is not None else hands, "rule_hash": rules.digest(players), "rows": rows}
     write_json_atomic(out_dir / "sweep.json", result)

@@ -23,11 +23,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import stats as S
-from .variants.shanghai.contracts import CONTRACTS
-from .variants.shanghai.state import ROUNDS
-from .engine.codes import OUTCOMES
-from .shanghai_results import win_shares
+from ...analysis import stats as S
+from ...engine.codes import OUTCOMES
+from .contracts import CONTRACTS
+from .summary import win_shares
+from .state import ROUNDS
 
 #: per round number (and strategy), summed over blocks. Per seat-round: seat-rounds, seats that laid their
 #: contract, went out, went out with the one-turn bonus, did not go out, the penalty of those, buys.

@@ -30,10 +30,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
-from . import shanghai_stats as H
-from . import stats as S
-from .rules import rule_flags
-from .strategy import BUILTIN_DIR
+from ..analysis import stats as S
+from ..variants.shanghai import stats as H
+from ..rules import rule_flags
+from ..strategy import BUILTIN_DIR
 
 DPI = 110
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -67,9 +67,8 @@ def reproduce_line(res: S.SavedResults) -> str:
     args = [_strategy_arg(s) for s in m["strategies"]]
     if len(set(args)) == 1:
         args = args[:1]
-    variant = [] if res.variant == "basic" else [f"--variant {res.variant}"]
-    command = " ".join([f"rummysim run --players {m['players']}",
-                        f"--{m['mode']} {m['count']} --seed {m['seed']}", *variant, *(f"--strategy {a}" for a in args),
+    command = " ".join([f"rummysim run --variant {res.variant} --players {m['players']}",
+                        f"--{m['mode']} {m['count']} --seed {m['seed']}", *(f"--strategy {a}" for a in args),
                         *rule_flags(m["rules"], m["players"], res.variant)])
     parts = [command, f"rummysim {m.get('rummysim_version', '?')}",
              f"rules {m['rule_hash']} (rules version {m.get('rules_version', '?')})",
@@ -395,10 +394,11 @@ def fig_forest(res: S.SavedResults, head: pd.DataFrame) -> Figure:
     fig, axes = _figure(10, 1.8 + 0.55 * len(head), 2)
     y = np.arange(len(head))
     fair = 1 / res.players
-    shanghai = res.variant == "shanghai"
+    v = res.kind_of_game
+    points = v.headline_words.get("points_per_hand_diff", "points_per_hand_diff")
     panels = [("win_share", 100, -100 * fair, f"win share of A minus 1/{res.players} (percentage points)"),
-              ("penalty_per_round_diff", 1, 0.0, "penalty points per round, A minus B (left of 0: A is better)")
-              if shanghai else ("points_per_hand_diff", 1, 0.0, "points per hand, A minus B (points)")]
+              (points, 1, 0.0, f"{'penalty ' if v.penalty else ''}points per {v.unit}, A minus B"
+                               f"{' (left of 0: A is better)' if v.penalty else ' (points)'}")]
     for ax, (col, scale, shift, xlabel) in zip(axes, panels):
         est = scale * head[col] + shift
         lo, hi = scale * head[f"{col}_lo"] + shift, scale * head[f"{col}_hi"] + shift
@@ -413,9 +413,9 @@ def fig_forest(res: S.SavedResults, head: pd.DataFrame) -> Figure:
         span = float(np.nanmax(np.abs(np.r_[lo, hi]))) * 1.25 or 1.0
         ax.set_xlim(-span, span)
         ax.set_xlabel(xlabel)
-    _title(fig, f"Each candidate A against B (paired duplicate {'games' if shanghai else 'deals'})", res,
+    _title(fig, f"Each candidate A against B (paired duplicate {'deals' if v.hands_mode else 'games'})", res,
            "95% t-intervals over duplicate blocks; " + ("A is better right of 0 in win share, left of 0 in penalty"
-                                                        if shanghai else "right of 0: A is better"))
+                                                        if v.penalty else "right of 0: A is better"))
     return fig
 
 
@@ -670,16 +670,7 @@ def _header(res: S.SavedResults) -> str:
     if m.get("status", "complete") != "complete":
         lines.append(f"<p class=\"note\">This run is {html.escape(m['status'])}: the tables cover the "
                      f"{m.get('done', 0):,} {m['mode']} finished.</p>")
-    if res.variant == "shanghai":
-        lines.append("<p>Every interval is 95%: Wilson for rates over rounds and seat-rounds (the rounds of one "
-                     "game, the seats of one round and the rotations of one game in a comparison are not fully "
-                     "independent, so these are a little narrow); for means (final totals, win shares, penalty "
-                     "points, buys, reshuffles, turns) a t-interval over independent blocks (a game, in a "
-                     "comparison the game in all its seatings).</p>")
-    else:
-        lines.append("<p>Every interval is 95%: Wilson for proportions; for points per hand, per game and per win, "
-                     "a t-interval over independent blocks (a game with --games, a hand with --hands, the deal in "
-                     "all its seatings in a comparison).</p>")
+    lines.append(f"<p>{res.kind_of_game.interval_note}</p>")
     lines.append(f"<p>To reproduce:</p><pre>{html.escape(reproduce_line(res))}</pre>")
     return "\n".join(lines)
 
@@ -687,16 +678,8 @@ def _header(res: S.SavedResults) -> str:
 def _compare_sections(page: _Page, res: S.SavedResults) -> None:
     """A comparison's headline per match, forest plot and crosstable (from compare.json)."""
     head = S.headline(res)
-    if res.variant == "shanghai":
-        page.heading("Headline", f"Each match plays every game once per seat rotation of the candidate A (A in "
-                     "one seat, B in the others); the win share is A's share of the games won (lowest total after "
-                     f"ten rounds; a tie shares the win), fair 1/{res.players}; penalty points: A minus B, lower is "
-                     "better; no winner: rounds that ended with nothing left to draw or at the turn limit; "
-                     "intervals are over these duplicate blocks (from compare.json).")
-    else:
-        page.heading("Headline", f"Each match plays every {res.mode[:-1]} once per seat rotation of the candidate "
-                     f"A; the win share counts {res.mode} (a stalemate hand counts 1/{res.players}); intervals are "
-                     "over these duplicate blocks (from compare.json).")
+    page.heading("Headline", res.kind_of_game.compare_intro.format(players=res.players, mode=res.mode,
+                                                                   unit=res.mode[:-1]))
     page.table("headline", "Headline per match", head)
     page.figure("forest", fig_forest(res, head), "Forest plot of each candidate against its opponent")
     cross = S.crosstable(res)
@@ -780,6 +763,10 @@ def _shanghai_sections(page: _Page, res: S.SavedResults) -> None:
         page.figure("per_round_by_strategy", fig_per_round(res, by), "Per round measures by strategy")
 
 
+#: each variant's sections, by the name its ``Variant.report_sections`` gives
+SECTIONS = {"basic_sections": _basic_sections, "shanghai_sections": _shanghai_sections}
+
+
 def write_report(results: str | Path, out_dir: str | Path) -> Written:
     """Read the results at ``results`` (see ``stats.find_results``) and write the report into ``out_dir``.
 
@@ -805,7 +792,7 @@ def write_report(results: str | Path, out_dir: str | Path) -> Written:
         page = _Page(staged)
         if res.kind == "compare":
             _compare_sections(page, res)
-        (_shanghai_sections if res.variant == "shanghai" else _basic_sections)(page, res)
+        SECTIONS[res.kind_of_game.report_sections](page, res)
         kind = "comparison" if res.kind == "compare" else "run"
         page.finish(f"rummysim report: {kind} {res.path.name}", _header(res))
         _put_in_place(staged, out)

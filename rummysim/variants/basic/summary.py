@@ -1,4 +1,4 @@
-"""The end-of-run summary, accumulated chunk by chunk from the kernel's rows.
+"""Basic Rummy's end-of-run summary, accumulated chunk by chunk from the kernel's rows.
 
 Counts and sums only, so a run of any length summarises in constant memory.
 Proportions get a 95% Wilson interval, means a normal interval from the
@@ -11,28 +11,9 @@ import math
 
 import numpy as np
 
-from .variants.basic import kernel as K
-from .intervals import wilson
-from .engine.codes import OUTCOMES
-
-Z95 = 1.959963984540054
-
-
-def mean_from_sums(total: float, total_sq: float, n: int) -> dict:
-    """Mean of ``n`` independent values from their sum and sum of squares, with a normal 95% interval."""
-    if n == 0:
-        return {"estimate": math.nan, "ci95": [math.nan, math.nan]}
-    mean = total / n
-    var = max(total_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
-    half = Z95 * math.sqrt(var / n)
-    return {"estimate": mean, "ci95": [mean - half, mean + half]}
-
-
-def rate(k: int, n: int) -> dict:
-    """Proportion ``k / n`` with its 95% Wilson interval."""
-    lo, hi = wilson(k, n) if n else (math.nan, math.nan)
-    return {"estimate": k / n if n else math.nan, "ci95": [lo, hi]}
-
+from ...analysis.summary import mean_from_sums, rate
+from ...engine.codes import OUTCOMES
+from . import schema as K
 
 class RunSummary:
     def __init__(self, players: int, strategy_names: list[str]):
@@ -52,8 +33,10 @@ class RunSummary:
         self.turns = 0.0
         self.turns_sq = 0.0
 
-    def add(self, hand_rows: np.ndarray, game_rows: np.ndarray | None) -> None:
-        """Fold in one chunk: ``hand_rows`` int32[n, HAND_COLS]; ``game_rows`` int32[g, 2 + players] or None."""
+    def add(self, chunk) -> None:
+        """Fold in one chunk (``results.Chunk``): ``hand_rows`` int32[n, HAND_COLS]; ``game_rows``
+        int32[g, 2 + players] or None."""
+        hand_rows, game_rows = chunk.hand_rows, chunk.game_rows
         self.hands += len(hand_rows)
         winner = hand_rows[:, K.H_WINNER]
         won = winner >= 0
@@ -146,28 +129,20 @@ def render(summary: dict, console) -> None:
     console.print("\n".join(lines))
 
 
-def summary_state(summary) -> dict:
-    """The counters of a summary accumulator (``RunSummary``, ``ShanghaiSummary``) as plain JSON
-    data: what a finished chunk leaves so that a resumed run can add it back."""
-    def plain(v):
-        if isinstance(v, np.ndarray):
-            return v.tolist()
-        if hasattr(v, "__dict__"):
-            return {k: plain(x) for k, x in vars(v).items()}
-        return v
-    return {k: plain(v) for k, v in vars(summary).items() if k not in ("players", "strategy_names")}
-
-
-def add_state(summary, state: dict) -> None:
-    """Add the counters of ``state`` (from ``summary_state``) into ``summary``, in place."""
-    def add(obj, data):
-        for k, v in data.items():
-            cur = getattr(obj, k)
-            if isinstance(cur, np.ndarray):
-                cur += np.asarray(v, dtype=cur.dtype)
-            elif hasattr(cur, "__dict__"):
-                add(cur, v)
-            else:
-                setattr(obj, k, cur + v)
-    add(summary, state)
-
+def rotation_rows(ch, r: int, k: int, games_mode: bool):
+    """A comparison's rotation (candidate A in seat r, ``k`` players) of one chunk ``ch``: per hand
+    ``(block index, A's points minus the mean of B's seats, no winner)``, per block A's score (won 1,
+    stalemate 1/k, lost 0; with ``games_mode`` the game's winner) and per game A's final score minus
+    B's mean (None for independent hands)."""
+    rows = ch.hand_rows
+    idx = np.searchsorted(ch.games, rows[:, K.H_GAME])
+    winner = rows[:, K.H_WINNER]
+    stale = winner < 0
+    a_won = winner == r
+    points = rows[:, K.H_POINTS].astype(np.float64)
+    diff = np.where(a_won, points, 0.0) - np.where(~a_won & ~stale, points, 0.0) / (k - 1)
+    if not games_mode:
+        return idx, diff, stale, np.where(a_won, 1.0, np.where(stale, 1.0 / k, 0.0)), None
+    final = ch.game_rows[:, 2:2 + k].astype(np.float64)
+    score = (ch.game_rows[:, 0] == r).astype(np.float64)
+    return idx, diff, stale, score, final[:, r] - (final.sum(axis=1) - final[:, r]) / (k - 1)

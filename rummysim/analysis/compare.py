@@ -33,20 +33,17 @@ from typing import Callable
 
 import numpy as np
 
-from . import __version__
+from .. import __version__
 from . import intervals as I
-from .variants.basic import kernel as K
-from .variants.shanghai import kernel as SK
-from .engine.codes import OUT_WIN
 import numba
 
-from .results import SCHEMA_VERSION, ChunkStore, hold_results_dir, write_json_atomic
-from .rules import RULES_VERSION, BasicRules, ShanghaiRules, rule_flags
-from .run import (RunSpec, _restore_sigterm, _sigterm_as_interrupt, chunk_games, chunk_size_for, chunk_tables,
+from ..results import SCHEMA_VERSION, ChunkStore, hold_results_dir, write_json_atomic
+from ..rules import RULES_VERSION, rule_flags
+from ..run import (RunSpec, _restore_sigterm, _sigterm_as_interrupt, chunk_games, chunk_size_for, chunk_tables,
                   options_digest, play_chunk, warm_up)
-from .strategy import params_matrix
-from .shanghai_results import win_shares
-from .strategy import Strategy
+from ..strategy import params_matrix
+from ..variants import variant_named
+from ..strategy import Strategy
 
 OUT_STALEMATE = (1, 2, 3)  # outcomes with no winner
 
@@ -83,7 +80,7 @@ class Blocks:
                 np.concatenate(self.by_seat) if self.by_seat else np.zeros((0, 0)))
 
 
-def _rotation_specs(a: Strategy, b: Strategy, players: int, seed: int, rules: BasicRules | ShanghaiRules,
+def _rotation_specs(a: Strategy, b: Strategy, players: int, seed: int, rules,
                     games: int | None, hands: int | None, variant: str = "basic") -> list[RunSpec]:
     specs = []
     for r in range(players):
@@ -93,39 +90,11 @@ def _rotation_specs(a: Strategy, b: Strategy, players: int, seed: int, rules: Ba
     return specs
 
 
-def _rotation_rows(ch, r: int, k: int, games_mode: bool, variant: str):
-    """One rotation's chunk (A in seat r) as ``(block index, A's points minus B's mean, no winner)``
-    per hand (Shanghai: per round, penalty points), and per game ``(A's score, A's final points
-    minus B's mean)``; the last is None in hands mode."""
-    rows = ch.hand_rows
-    if variant == "shanghai":
-        idx = np.searchsorted(ch.games, rows[:, SK.RW_GAME])
-        points = ch.seat_rows[:, :, SK.SS_SCORE].astype(np.float64)
-        diff = points[:, r] - (points.sum(axis=1) - points[:, r]) / (k - 1)
-        stale = rows[:, SK.RW_OUTCOME] != OUT_WIN
-        score = win_shares(ch.game_rows)[:, r]   # lowest total wins, ties share
-        final = ch.game_rows.astype(np.float64)
-    else:
-        idx = np.searchsorted(ch.games, rows[:, K.H_GAME])
-        winner = rows[:, K.H_WINNER]
-        stale = winner < 0
-        a_won = winner == r
-        points = rows[:, K.H_POINTS].astype(np.float64)
-        diff = np.where(a_won, points, 0.0) - np.where(~a_won & ~stale, points, 0.0) / (k - 1)
-        if games_mode:
-            score = (ch.game_rows[:, 0] == r).astype(np.float64)
-            final = ch.game_rows[:, 2:2 + k].astype(np.float64)
-        else:
-            score = np.where(a_won, 1.0, np.where(stale, 1.0 / k, 0.0))
-            final = None
-    pgame = None if final is None else final[:, r] - (final.sum(axis=1) - final[:, r]) / (k - 1)
-    return idx, diff, stale, score, pgame
-
-
 def _chunk_blocks(chunks: list, players: int, games_mode: bool, variant: str = "basic") -> tuple[dict, int]:
     """One chunk of each rotation (same game indices) as its blocks: ``({name: float64[n] (by_seat
     [n, k])}, hands played)``, what ``Blocks.add`` takes and a comparison's chunk keeps."""
     k = players
+    rotation_rows = variant_named(variant).rotation_rows
     n = len(chunks[0].games)
     score = np.zeros((n, k))
     pts = np.zeros((n, k))
@@ -134,7 +103,7 @@ def _chunk_blocks(chunks: list, players: int, games_mode: bool, variant: str = "
     pgame = np.zeros((n, k))
     hands = 0
     for r, ch in enumerate(chunks):
-        idx, diff, stale, score[:, r], game_diff = _rotation_rows(ch, r, k, games_mode, variant)
+        idx, diff, stale, score[:, r], game_diff = rotation_rows(ch, r, k, games_mode)
         hands += len(idx)
         np.add.at(pts[:, r], idx, diff)
         np.add.at(hands_in_block, idx, 1.0)
@@ -220,7 +189,7 @@ def sprt_words(s: dict, a: str, b: str) -> str:
     return f"no decision yet (LLR {s['llr']:.2f} within [{s['bounds'][0]:.2f}, {s['bounds'][1]:.2f}]); H0: {h0}; H1: {h1}"
 
 
-def play_pair(a: Strategy, b: Strategy, players: int, seed: int, rules: BasicRules | ShanghaiRules,
+def play_pair(a: Strategy, b: Strategy, players: int, seed: int, rules,
               games: int | None, hands: int | None, workers: int | None = None, chunk_size: int | None = None,
               sprt: tuple[float, float] | None = None, alpha: float = 0.05, beta: float = 0.05,
               store: ChunkStore | None = None, pair_index: int = 0,
@@ -287,7 +256,7 @@ COMPARE_FIELDS = ("variant", "mode", "count", "players", "seed", "rules", "rules
                   "chunk_size", "sprt", "schema_version")
 
 
-def compare(strategies: list[Strategy], players: int, seed: int, rules: BasicRules | ShanghaiRules,
+def compare(strategies: list[Strategy], players: int, seed: int, rules,
             games: int | None, hands: int | None, workers: int | None = None, chunk_size: int | None = None,
             sprt: tuple[float, float] | None = None, alpha: float = 0.05, beta: float = 0.05,
             out_dir: Path | None = None, on_chunk: Callable[[int, int], None] | None = None,
@@ -368,8 +337,8 @@ def _compare(result: dict, strategies: list[Strategy], rules, workers, on_chunk,
 
 def resume_compare(out_dir: Path, workers: int | None = None, on_chunk=None) -> dict:
     """Finish an interrupted comparison in ``out_dir`` with its own options (``ResumeError`` if it cannot)."""
-    from .run import ResumeError, check_options, rules_of_record, _line
-    from .strategy import load_strategy
+    from ..run import ResumeError, check_options, rules_of_record, _line
+    from ..strategy import load_strategy
 
     out_dir = Path(out_dir)
     where = f"--resume {out_dir}"
@@ -438,9 +407,8 @@ def reproduce_line(result: dict) -> str:
     files = " ".join(s["source"] for s in result["strategies"])
     hashes = ", ".join(f"{s['name']} {s['sha256']}" for s in result["strategies"])
     variant = result.get("variant", "basic")
-    rules = "".join(f" {flag}" for flag in rule_flags(result["rules"], result["players"], variant))
-    if variant != "basic":
-        rules = f" --variant {variant}" + rules
+    rules = f" --variant {variant}" + "".join(f" {flag}" for flag in rule_flags(result["rules"], result["players"],
+                                                                                 variant))
     sprt = next((p["sprt"] for p in result["pairs"] if "sprt" in p), None)
     if sprt:
         rules += f" --sprt {sprt['elo0']:g} {sprt['elo1']:g} --alpha {sprt['alpha']:g} --beta {sprt['beta']:g}"
@@ -449,7 +417,7 @@ def reproduce_line(result: dict) -> str:
     return (f"rummysim compare {files} --players {result['players']} "
             f"--{result['mode']} {result['count']} --seed {result['seed']}{rules} | rummysim {result['rummysim_version']} | "
             f"rules {result['rule_hash']} | strategies {hashes} | {sum(p['hands'] for p in result['pairs']):,} "
-            f"{'rounds' if variant == 'shanghai' else 'hands'} | "
+            f"{variant_named(variant).table} | "
             f"{result['wall_seconds']:.1f} s")
 
 
@@ -463,9 +431,8 @@ def render(result: dict, console) -> None:
     from rich.table import Table
 
     k = result["players"]
-    shanghai = result.get("variant") == "shanghai"
-    unit = "round" if shanghai else "hand"
-    lower = " (penalty: lower is better)" if shanghai else ""
+    v = variant_named(result.get("variant", "basic"))
+    unit, lower = v.unit, v.points_note
     for p in result["pairs"]:
         t = Table(title=f"{p['a']} vs {p['b']}: {p['blocks']:,} duplicate blocks, {p['hands']:,} {unit}s, {k} players",
                   show_header=False)
@@ -481,7 +448,7 @@ def render(result: dict, console) -> None:
         if "points_per_game_diff" in p:
             t.add_row(f"points per game, {p['a']} minus {p['b']}{lower}", _fmt(p["points_per_game_diff"], digits=1))
         sr = p["stalemate_rate"]
-        t.add_row("rounds with no winner" if shanghai else "stalemate rate",
+        t.add_row(v.no_winner,
                   f"{100 * sr['estimate']:.2f}% [{100 * sr['ci95'][0]:.2f}, {100 * sr['ci95'][1]:.2f}]")
         if "pentanomial" in p:
             t.add_row("pairs " + " / ".join(p["pentanomial"]), " / ".join(f"{v:,}" for v in p["pentanomial"].values()))

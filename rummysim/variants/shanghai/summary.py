@@ -1,103 +1,20 @@
-"""Shanghai results: kernel rows -> Arrow tables, and the end-of-run summary.
-
-Schema (version ``results.SCHEMA_VERSION``, documented in the README, "Results"):
-
-``rounds.parquet`` one row per round:
-    game int64, round int8 (1..10), seed uint64, players int8, dealer int8, starter int8,
-    outcome dictionary<string> (win, stalemate_stock: nothing left to draw, turn_limit),
-    winner int8 (-1 if none), turns int16, reshuffles int16,
-    bonus dictionary<string> (none, one_turn, one_turn_no_joker), buys int16
-``seats.parquet`` one row per seat and round:
-    game int64, round int8, seat int8, strategy dictionary<string>, score int16 (points added
-    this round: 0 or the bonus for the winner), down_turn int16 (own turn on which the seat
-    laid its contract, 0: never), buys int8, cards_left int8, jokers_left int8,
-    cards_laid_off int8, swaps int8, upcards int8
-``games.parquet`` one row per game:
-    game int64, total_0 ... total_{players-1} int32, tied int8 (seats sharing the lowest
-    total), winner int8 (the seat with the lowest total, -1 when tied)
-"""
+"""Shanghai's end-of-run summary (per round and per game, with intervals) and game win shares."""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
-import pyarrow as pa
 
-from .variants.shanghai import kernel as K
-from .variants.shanghai.state import ROUNDS
-from .engine.codes import OUTCOMES, OUT_WIN
-from .summary import mean_from_sums, rate
-
-BONUSES = ("none", "one_turn", "one_turn_no_joker")
-
-
-def rounds_table(rows: np.ndarray, seed: int, players: int) -> pa.Table:
-    """``rows`` int32[n, ROUND_COLS] from the kernel -> the ``rounds`` table."""
-    n = len(rows)
-    return pa.table({
-        "game": pa.array(rows[:, K.RW_GAME].astype(np.int64)),
-        "round": pa.array(rows[:, K.RW_ROUND].astype(np.int8)),
-        "seed": pa.array(np.full(n, seed, dtype=np.uint64)),
-        "players": pa.array(np.full(n, players, dtype=np.int8)),
-        "dealer": pa.array(rows[:, K.RW_DEALER].astype(np.int8)),
-        "starter": pa.array(rows[:, K.RW_STARTER].astype(np.int8)),
-        "outcome": pa.DictionaryArray.from_arrays(pa.array(rows[:, K.RW_OUTCOME].astype(np.int8)), pa.array(OUTCOMES)),
-        "winner": pa.array(rows[:, K.RW_WINNER].astype(np.int8)),
-        "turns": pa.array(rows[:, K.RW_TURNS].astype(np.int16)),
-        "reshuffles": pa.array(rows[:, K.RW_RESHUFFLES].astype(np.int16)),
-        "bonus": pa.DictionaryArray.from_arrays(pa.array(rows[:, K.RW_BONUS].astype(np.int8)), pa.array(BONUSES)),
-        "buys": pa.array(rows[:, K.RW_BUYS].astype(np.int16)),
-    })
-
-
-def seats_table(round_rows: np.ndarray, seat_rows: np.ndarray, strategy_names: list[str]) -> pa.Table:
-    """``seat_rows`` int32[n, players, SEAT_COLS] -> the ``seats`` table (round-major, seat-minor)."""
-    n, players = seat_rows.shape[:2]
-    names = sorted(set(strategy_names))
-    seat_code = np.array([names.index(s) for s in strategy_names], dtype=np.int8)
-    flat = seat_rows.reshape(n * players, K.SEAT_COLS)
-    return pa.table({
-        "game": pa.array(np.repeat(round_rows[:, K.RW_GAME].astype(np.int64), players)),
-        "round": pa.array(np.repeat(round_rows[:, K.RW_ROUND].astype(np.int8), players)),
-        "seat": pa.array(np.tile(np.arange(players, dtype=np.int8), n)),
-        "strategy": pa.DictionaryArray.from_arrays(pa.array(np.tile(seat_code, n)), pa.array(names)),
-        "score": pa.array(flat[:, K.SS_SCORE].astype(np.int16)),
-        "down_turn": pa.array(flat[:, K.SS_DOWN_TURN].astype(np.int16)),
-        "buys": pa.array(flat[:, K.SS_BUYS].astype(np.int8)),
-        "cards_left": pa.array(flat[:, K.SS_CARDS_LEFT].astype(np.int8)),
-        "jokers_left": pa.array(flat[:, K.SS_JOKERS_LEFT].astype(np.int8)),
-        "cards_laid_off": pa.array(flat[:, K.SS_LAID_OFF].astype(np.int8)),
-        "swaps": pa.array(flat[:, K.SS_SWAPS].astype(np.int8)),
-        "upcards": pa.array(flat[:, K.SS_UPCARDS].astype(np.int8)),
-    })
-
-
-def game_winners(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``totals`` int[g, players] -> ``(tied, winner)``: how many seats share the lowest total,
-    and that seat when it is alone (else -1). Rules 2.7: lowest total wins, ties share."""
-    best = totals.min(axis=1, keepdims=True)
-    at_best = totals == best
-    tied = at_best.sum(axis=1)
-    winner = np.where(tied == 1, at_best.argmax(axis=1), -1)
-    return tied, winner
-
+from ...analysis.summary import mean_from_sums, rate
+from ...engine.codes import OUT_WIN, OUTCOMES
+from . import schema as K
+from .state import ROUNDS
 
 def win_shares(totals: np.ndarray) -> np.ndarray:
     """float64[g, players]: each game's win shared equally among the seats with the lowest total."""
     at_best = totals == totals.min(axis=1, keepdims=True)
     return at_best / at_best.sum(axis=1, keepdims=True)
-
-
-def games_table(games: np.ndarray, totals: np.ndarray, players: int) -> pa.Table:
-    """``totals`` int32[g, players] -> the ``games`` table."""
-    tied, winner = game_winners(totals)
-    cols = {"game": pa.array(games.astype(np.int64))}
-    for q in range(players):
-        cols[f"total_{q}"] = pa.array(totals[:, q].astype(np.int32))
-    cols["tied"] = pa.array(tied.astype(np.int8))
-    cols["winner"] = pa.array(winner.astype(np.int8))
-    return pa.table(cols)
 
 
 class _Moments:
@@ -147,7 +64,9 @@ class ShanghaiSummary:
         self.shares = _Moments(players)
         self.games = 0
 
-    def add(self, round_rows: np.ndarray, seat_rows: np.ndarray, totals: np.ndarray) -> None:
+    def add(self, chunk) -> None:
+        """Fold in one chunk (``results.Chunk``): rounds, seat rows and the games' final totals."""
+        round_rows, seat_rows, totals = chunk.hand_rows, chunk.seat_rows, chunk.game_rows
         r = round_rows[:, K.RW_ROUND]
         self.rounds += np.bincount(r, minlength=ROUNDS + 1)
         won = round_rows[:, K.RW_OUTCOME] == OUT_WIN
@@ -236,3 +155,16 @@ def render(summary: dict, console) -> None:
                   f"at the turn limit: {o['turn_limit']['count']:,}")
     console.print(f"{summary['rounds']:,} rounds in {summary['wall_seconds']:.1f} s: "
                   f"{summary['rounds_per_second']:,.0f} rounds/s")
+
+
+def rotation_rows(ch, r: int, k: int, games_mode: bool):
+    """A comparison's rotation (candidate A in seat r, ``k`` players) of one chunk ``ch``: per round
+    ``(block index, A's penalty points minus the mean of B's seats, no winner)``, per game A's share
+    of the win (lowest total wins, ties share) and A's final total minus B's mean."""
+    rows = ch.hand_rows
+    idx = np.searchsorted(ch.games, rows[:, K.RW_GAME])
+    points = ch.seat_rows[:, :, K.SS_SCORE].astype(np.float64)
+    diff = points[:, r] - (points.sum(axis=1) - points[:, r]) / (k - 1)
+    stale = rows[:, K.RW_OUTCOME] != OUT_WIN
+    final = ch.game_rows.astype(np.float64)
+    return idx, diff, stale, win_shares(ch.game_rows)[:, r], final[:, r] - (final.sum(axis=1) - final[:, r]) / (k - 1)

@@ -1,0 +1,1 @@
+"""Statistics over results: intervals, summaries, duplicate-deal comparisons, sweeps, saved-result tables."""

@@ -1,0 +1,57 @@
+"""A chunk of Basic Rummy games (or independent hands) through the kernel, as result rows."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...results import Chunk
+from . import kernel as K
+from . import melds as M
+from .schema import HAND_COLS, SEAT_COLS
+
+#: games start with room for this many hands each; a longer game is replayed with more room
+HAND_CAPACITY = 32
+#: kernel bytes per game of a chunk at 4 players: hand and seat rows (int32) for HAND_CAPACITY hands,
+#: a games row, the hands count and the game index
+UNIT_BYTES = HAND_CAPACITY * (HAND_COLS + 4 * SEAT_COLS) * 4 + (2 + 4) * 4 + 8 + 8
+
+
+def _play(seed: int, games: np.ndarray, players: int, single: bool, rules: np.ndarray, params: np.ndarray,
+          cap: int):
+    """One kernel call with room for ``cap`` hands per game; returns the raw arrays."""
+    g = len(games)
+    hand_rows = np.empty((g * cap, HAND_COLS), dtype=np.int32)
+    seat_rows = np.empty((g * cap, players, SEAT_COLS), dtype=np.int32)
+    game_rows = np.empty((g, 2 + players), dtype=np.int32)
+    n_hands = np.empty(g, dtype=np.int64)
+    K.play_games(seed, games, players, rules, params, M.CARD_VALUE, single, cap, hand_rows, seat_rows, game_rows,
+                 n_hands)
+    keep = (np.arange(cap)[None, :] < n_hands[:, None]).ravel()
+    return hand_rows[keep], seat_rows[keep], game_rows, n_hands
+
+
+def play_chunk(seed: int, games: np.ndarray, players: int, single: bool, rules: np.ndarray,
+               params: np.ndarray) -> Chunk:
+    """Play the game indices ``games`` int64[g] (whole games, or one hand each when ``single``).
+
+    Games longer than ``HAND_CAPACITY`` hands (rare) are replayed on their own with room for all
+    their hands, and their rows put back in game order.
+    """
+    cap = 1 if single else HAND_CAPACITY
+    hand_rows, seat_rows, game_rows, n_hands = _play(seed, games, players, single, rules, params, cap)
+    long_games = np.flatnonzero(n_hands > HAND_CAPACITY)
+    if len(long_games) and not single:
+        h2, s2, _, _ = _play(seed, games[long_games], players, single, rules, params, int(n_hands[long_games].max()))
+        short = np.repeat(n_hands <= HAND_CAPACITY, np.minimum(n_hands, HAND_CAPACITY))
+        position = np.concatenate([np.repeat(np.flatnonzero(n_hands <= HAND_CAPACITY), n_hands[n_hands <= HAND_CAPACITY]),
+                                   np.repeat(long_games, n_hands[long_games])])
+        order = np.argsort(position, kind="stable")
+        hand_rows = np.concatenate([hand_rows[short], h2])[order]
+        seat_rows = np.concatenate([seat_rows[short], s2])[order]
+    return Chunk(hand_rows, seat_rows, games, None if single else game_rows)
+
+
+def rows_per_game(tables: dict, games: np.ndarray) -> np.ndarray:
+    """Hands each game of a chunk has in its ``hands`` table: as its ``games`` row says (one each
+    for independent hands)."""
+    return tables["games"].column("hands").to_numpy() if "games" in tables else np.ones(len(games), dtype=np.int64)
