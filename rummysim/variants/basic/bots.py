@@ -52,7 +52,7 @@ from . import melds as M
 from ...engine.rng import below
 from .moves import (
     DRAW_STOCK, MAX_LEGAL, STOP, TAKE_DISCARD, discard_move, drawn_bit, layoff_move, legal_after,
-    legal_moves, meld_move,
+    legal_moves_in, meld_move,
 )
 from .state import (
     I_ABANDONED_SEAT, I_HAS_PLAYED_SEAT, I_MELDS_THIS_TURN, I_N_TABLE, I_OWN_TURNS_SEAT, I_PHASE,
@@ -93,19 +93,23 @@ def choose(state, params, p, scratch):
     ``params`` float64[players, N_PARAMS]; ``scratch`` from ``new_scratch``. ``P_RANDOM``: uniform
     over ``moves.legal_moves`` with one draw ``below(n)`` from the seat's stream."""
     melds, sr, sd, sm, legal, rngs = scratch
+    return choose_in(state.masks, state.ints, state.pile, state.t_lay, state.rules, state.card_value, state.buf,
+                     params, p, melds, sr, sd, sm, legal, rngs)
+
+
+@njit(cache=True, inline="always")
+def choose_in(masks, ints, pile, t_lay, rules, card_value, buf, params, p, melds, sr, sd, sm, legal, rngs):
+    """``choose`` on the arrays of the state and of the scratch (the driver unpacks them once)."""
     if params[p, P_RANDOM] > 0:
-        return legal[below(rngs[p], legal_moves(state, legal))]
-    phase = state.ints[I_PHASE]
+        return legal[below(rngs[p], legal_moves_in(masks, ints, t_lay, rules, buf, legal))]
+    phase = ints[I_PHASE]
     if phase == PH_DRAW:
-        upcard = state.pile[state.ints[I_PILE_N] - 1]
-        if choose_draw(p, params, state.masks, state.rules, state.card_value, (melds, sr, sd, sm), upcard):
+        if choose_draw(p, params, masks, rules, card_value, (melds, sr, sd, sm), pile[ints[I_PILE_N] - 1]):
             return TAKE_DISCARD
         return DRAW_STOCK
     if phase == PH_PLAY:
-        return next_action(p, params, state.masks, state.ints, state.rules, state.ints[I_PLAYERS],
-                           state.card_value, state.t_lay, (melds, sr, sd, sm))
-    return discard_move(choose_discard(p, params, state.masks, state.ints, state.rules,
-                                       state.ints[I_PLAYERS], state.card_value, rngs))
+        return next_action(p, params, masks, ints, rules, ints[I_PLAYERS], card_value, t_lay, (melds, sr, sd, sm))
+    return discard_move(choose_discard(p, params, masks, ints, rules, ints[I_PLAYERS], card_value, rngs))
 
 
 @njit(cache=True)

@@ -37,8 +37,8 @@ from .moves import (  # noqa: F401  (the event log's layout, read by replay and 
 )
 from .state import (
     I_DEALER, I_DISCARD_DRAWS_SEAT, I_GAME, I_HAND, I_LAID_OFF_SEAT, I_MELDS_LAID_SEAT, I_OUTCOME,
-    I_PILE_N, I_PLAYERS, I_POINTS, I_RESHUFFLES, I_RUMMY, I_SEAT, I_SEED, I_STOCK_N, I_TURN, I_WINNER,
-    INTS_SIZE, M_HAND, M_PILE, MASKS_SIZE, R_TARGET, State,
+    I_PHASE, I_PILE_N, I_PLAYERS, I_POINTS, I_RESHUFFLES, I_RUMMY, I_SEAT, I_SEED, I_STOCK_N, I_TURN, I_WINNER,
+    INTS_SIZE, M_HAND, M_PILE, MASKS_SIZE, PH_OVER, R_TARGET, State,
 )
 
 U64 = np.uint64
@@ -127,28 +127,27 @@ def play_hand(state, seed, game, hand, params, scratch, hand_row, seat_rows):
 
 
 @njit(cache=True)
-def next_move(state, params, scratch):
-    """The move of the seat to act: the forced draw, else its policy's choice (``bots.choose``)."""
-    move = MV.forced_move(state)
-    if move < 0:
-        move = B.choose(state, params, state.ints[I_SEAT], scratch)
-    return move
-
-
-@njit(cache=True)
 def finish_hand(state, params, scratch, hand_row, seat_rows):
     """Play the hand held in ``state`` (dealt by ``start_hand``, or a hand-built position after
-    ``moves.begin``) to its end: ask the seat to act for a move, check it, apply it.
+    ``moves.begin``) to its end: the seat to act gives a move (the forced draw,
+    ``moves.forced_move``, else its policy's ``bots.choose``), which must pass ``moves.is_legal``
+    and is ``moves.apply``-ed. (The arrays are unpacked once and the ``*_in`` twins of those calls
+    used: the same code, without a reference count update per field read.)
 
     ``params`` float64[players, N_PARAMS]; ``scratch`` from ``bots.new_scratch`` (its streams seeded);
     ``hand_row`` int32[HAND_COLS]; ``seat_rows`` int32[players, SEAT_COLS].
     Returns ``(outcome, winner, points)``. Raises ValueError on a move ``moves.is_legal`` refuses.
     """
-    while not MV.is_over(state):
-        move = next_move(state, params, scratch)
-        if not MV.is_legal(state, move):
+    masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, buf = state
+    melds, sr, sd, sm, legal, rngs = scratch
+    while ints[I_PHASE] != PH_OVER:
+        move = MV.forced_move_in(ints)
+        if move < 0:
+            move = B.choose_in(masks, ints, pile, t_lay, rules, card_value, buf, params, ints[I_SEAT],
+                               melds, sr, sd, sm, legal, rngs)
+        if not MV.is_legal_in(masks, ints, t_lay, rules, move):
             raise ValueError("a policy chose an illegal move (see rummysim.variants.basic.moves)")
-        MV.apply(state, move)
+        MV.apply_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, move)
     return result_rows(state, hand_row, seat_rows)
 
 

@@ -116,7 +116,7 @@ def card_of_index(i):
     return 16 * (i // 13) + i % 13
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def meld_index(mask):
     """Index of the card mask ``mask`` in ``MELD_TABLE``, or -1."""
     lo = 0
@@ -167,16 +167,23 @@ def legal_after(after, drawn, must_discard):
 
 
 @njit(cache=True, inline="always")
-def may_meld(state):
+def may_meld(ints, rules):
     """Does ``max_melds_per_turn`` (1.7) still allow a meld this turn?"""
-    r = state.rules[R_MAX_MELDS]
-    return r == 0 or state.ints[I_MELDS_THIS_TURN] < r
+    return rules[R_MAX_MELDS] == 0 or ints[I_MELDS_THIS_TURN] < rules[R_MAX_MELDS]
 
+
+# The public calls take a ``State``; each unpacks the arrays it needs once and runs its ``*_in``
+# twin on them. Drivers in a hot loop unpack the state once and call the twins (reading a field of a
+# named tuple of arrays costs two atomic reference-count updates in Numba, per read).
 
 @njit(cache=True)
 def forced_move(state):
     """The draw when it is no choice (stock empty: the pile; pile empty: the stock), else -1."""
-    ints = state.ints
+    return forced_move_in(state.ints)
+
+
+@njit(cache=True, inline="always")
+def forced_move_in(ints):
     if ints[I_PHASE] != PH_DRAW:
         return -1
     if ints[I_PILE_N] == 0:
@@ -190,8 +197,11 @@ def forced_move(state):
 def legal_moves(state, out):
     """Write every legal move at the current decision to ``out`` (int64[>=MAX_LEGAL]); return the count.
     Order: see the module docstring (the random bot depends on it)."""
-    masks = state.masks
-    ints = state.ints
+    return legal_moves_in(state.masks, state.ints, state.t_lay, state.rules, state.buf, out)
+
+
+@njit(cache=True, inline="always")
+def legal_moves_in(masks, ints, t_lay, rules, buf, out):
     phase = ints[I_PHASE]
     p = ints[I_SEAT]
     n = 0
@@ -205,13 +215,12 @@ def legal_moves(state, out):
     elif phase == PH_PLAY:
         hand = masks[M_HAND + p]
         drawn = drawn_bit(ints)
-        must = state.rules[R_MUST_DISCARD] != 0
-        if may_meld(state):
-            melds = state.buf
-            nm = M.list_melds(hand, state.rules[R_ACE_HIGH] != 0, melds)
+        must = rules[R_MUST_DISCARD] != 0
+        if may_meld(ints, rules):
+            nm = M.list_melds(hand, rules[R_ACE_HIGH] != 0, buf)
             for i in range(nm):
-                if legal_after(hand & ~melds[i], drawn, must):
-                    out[n] = meld_move(melds[i])
+                if legal_after(hand & ~buf[i], drawn, must):
+                    out[n] = meld_move(buf[i])
                     n += 1
         lay = hand & masks[M_LAYABLE]
         while lay:
@@ -219,7 +228,7 @@ def legal_moves(state, out):
             lay &= lay - U64(1)
             if legal_after(hand & ~M.bit(c), drawn, must):
                 for k in range(ints[I_N_TABLE]):
-                    if state.t_lay[k] & M.bit(c):
+                    if t_lay[k] & M.bit(c):
                         out[n] = layoff_move(c, k)
                         n += 1
         out[n] = STOP
@@ -236,38 +245,36 @@ def legal_moves(state, out):
 @njit(cache=True)
 def is_legal(state, move):
     """True when ``move`` is legal at the current decision (no enumeration)."""
-    masks = state.masks
-    ints = state.ints
+    return is_legal_in(state.masks, state.ints, state.t_lay, state.rules, move)
+
+
+@njit(cache=True, inline="always")
+def is_legal_in(masks, ints, t_lay, rules, move):
+    # one exit: Numba then drops the reference counting of the arrays inlined callers pass
     phase = ints[I_PHASE]
     p = ints[I_SEAT]
+    ok = False
     if phase == PH_DRAW:
-        if move == DRAW_STOCK:
-            return ints[I_STOCK_N] > 0
-        if move == TAKE_DISCARD:
-            return ints[I_PILE_N] > 0
-        return False
-    if phase == PH_PLAY:
-        if move == STOP:
-            return True
+        ok = ((move == DRAW_STOCK and ints[I_STOCK_N] > 0)
+              or (move == TAKE_DISCARD and ints[I_PILE_N] > 0))
+    elif phase == PH_PLAY:
         hand = masks[M_HAND + p]
-        must = state.rules[R_MUST_DISCARD] != 0
-        if MELD_BASE <= move < LAYOFF_BASE:
+        must = rules[R_MUST_DISCARD] != 0
+        if move == STOP:
+            ok = True
+        elif MELD_BASE <= move < LAYOFF_BASE:
             meld = MELD_TABLE[move - MELD_BASE]
-            return (may_meld(state) and (meld & hand) == meld and M.is_meld(meld, state.rules[R_ACE_HIGH] != 0)
-                    and legal_after(hand & ~meld, drawn_bit(ints), must))
-        if LAYOFF_BASE <= move < NUM_ACTIONS:
-            i = (move - LAYOFF_BASE) // MAX_TABLE
+            ok = (may_meld(ints, rules) and (meld & hand) == meld and M.is_meld(meld, rules[R_ACE_HIGH] != 0)
+                  and legal_after(hand & ~meld, drawn_bit(ints), must))
+        elif LAYOFF_BASE <= move < NUM_ACTIONS:
             k = (move - LAYOFF_BASE) % MAX_TABLE
-            b = M.bit(card_of_index(i))
-            return ((hand & b) != 0 and k < ints[I_N_TABLE] and (state.t_lay[k] & b) != 0
-                    and legal_after(hand & ~b, drawn_bit(ints), must))
-        return False
-    if phase == PH_DISCARD:
-        if 0 <= move < 52:
-            c = card_of_index(move)
-            return (masks[M_HAND + p] & M.bit(c)) != 0 and c != ints[I_DRAWN]
-        return False
-    return False
+            b = M.bit(card_of_index((move - LAYOFF_BASE) // MAX_TABLE))
+            ok = ((hand & b) != 0 and k < ints[I_N_TABLE] and (t_lay[k] & b) != 0
+                  and legal_after(hand & ~b, drawn_bit(ints), must))
+    elif phase == PH_DISCARD and 0 <= move < 52:
+        c = card_of_index(move)
+        ok = (masks[M_HAND + p] & M.bit(c)) != 0 and c != ints[I_DRAWN]
+    return ok
 
 
 @njit(cache=True)
@@ -289,11 +296,10 @@ def scores(state, out):
 
 # ------------------------------------------------------------ bookkeeping
 @njit(cache=True)
-def log_event(state, kind, player, card, meld, cards_mask, n_stock):
-    """Append one event when logging (``state.ev`` has room): cards of ``cards_mask`` lowest first,
-    then the top ``n_stock`` cards of the stock, top first."""
-    ev = state.ev
-    i = state.n_ev[0]
+def log_event(ev, n_ev, stock, kind, player, card, meld, cards_mask, n_stock):
+    """Append one event to ``ev`` when it has room: cards of ``cards_mask`` lowest first, then the top
+    ``n_stock`` cards of ``stock``, top first."""
+    i = n_ev[0]
     if i >= ev.shape[0]:
         return
     ev[i, 0] = kind
@@ -307,10 +313,10 @@ def log_event(state, kind, player, card, meld, cards_mask, n_stock):
         m &= m - U64(1)
         n += 1
     for k in range(n_stock):
-        ev[i, EV_CARDS + n] = state.stock[n_stock - 1 - k]
+        ev[i, EV_CARDS + n] = stock[n_stock - 1 - k]
         n += 1
     ev[i, 4] = n
-    state.n_ev[0] = i + 1
+    n_ev[0] = i + 1
 
 
 @njit(cache=True)
@@ -335,15 +341,8 @@ def check_cards(masks, stock, pile, ints, players):
 
 
 @njit(cache=True, inline="always")
-def _check(state):
-    if state.rules[R_CHECK] != 0:
-        check_cards(state.masks, state.stock, state.pile, state.ints, state.ints[I_PLAYERS])
-
-
-@njit(cache=True)
-def start_turn(state, seat):
-    """Seat ``seat`` is to draw."""
-    ints = state.ints
+def start_turn(ints, seat):
+    """Seat ``seat`` is to draw (``ints`` of a state)."""
     ints[I_SEAT] = seat
     ints[I_PHASE] = PH_DRAW
     ints[I_DRAWN] = -1
@@ -361,12 +360,11 @@ def begin(state, first):
     ints[I_WINNER] = -1
     ints[I_POINTS] = 0
     ints[I_RUMMY] = 0
-    start_turn(state, first)
+    start_turn(ints, first)
 
 
-@njit(cache=True)
-def _over(state, outcome, winner, points, rummy):
-    ints = state.ints
+@njit(cache=True, inline="always")
+def _over(ints, outcome, winner, points, rummy):
     ints[I_PHASE] = PH_OVER
     ints[I_OUTCOME] = outcome
     ints[I_WINNER] = winner
@@ -375,12 +373,9 @@ def _over(state, outcome, winner, points, rummy):
 
 
 @njit(cache=True)
-def _reshuffle(state):
+def _reshuffle(masks, ints, stock, pile, rules, rng):
     """Rules 1.4: the discard pile becomes the new stock (mode per rule 1.7)."""
-    ints = state.ints
-    stock = state.stock
-    pile = state.pile
-    mode = state.rules[R_RESHUFFLE_MODE]
+    mode = rules[R_RESHUFFLE_MODE]
     n = ints[I_PILE_N]
     keep = 1 if mode == RESHUFFLE_KEEP_TOP else 0
     moved = n - keep
@@ -390,156 +385,137 @@ def _reshuffle(state):
     else:
         for k in range(moved):
             stock[k] = pile[k]
-        state.rng[0] = stream_key(ints[I_SEED], ints[I_GAME], ints[I_HAND], KIND_RESHUFFLE, ints[I_RESHUFFLES])
-        shuffle(state.rng, stock, moved)
+        rng[0] = stream_key(ints[I_SEED], ints[I_GAME], ints[I_HAND], KIND_RESHUFFLE, ints[I_RESHUFFLES])
+        shuffle(rng, stock, moved)
     if keep:
         pile[0] = pile[n - 1]
-        state.masks[M_PILE] = M.bit(pile[0])
+        masks[M_PILE] = M.bit(pile[0])
     else:
-        state.masks[M_PILE] = U64(0)
+        masks[M_PILE] = U64(0)
     ints[I_PILE_N] = keep
     ints[I_STOCK_N] = moved
     ints[I_RESHUFFLES] += 1
 
 
 @njit(cache=True)
-def _end_turn(state, p):
+def _score(masks, ints, rules, card_value, p):
+    """Seat p went out (1.3): the hand is over, scored per 1.6 (going rummy)."""
+    points = 0
+    for q in range(ints[I_PLAYERS]):
+        points += M.mask_value(masks[M_HAND + q], card_value)
+    rummy = 0
+    if ints[I_HAS_PLAYED_SEAT + p] == 0:
+        rummy = 1
+        points *= rules[R_RUMMY_MULT]
+    _over(ints, OUT_WIN, p, points, rummy)
+
+
+@njit(cache=True, inline="always")
+def _end_turn(masks, ints, stock, pile, rules, card_value, ev, n_ev, rng, p):
     """After seat p's discard, or the meld or lay-off that emptied its hand."""
-    masks = state.masks
-    ints = state.ints
-    rules = state.rules
     players = ints[I_PLAYERS]
     ints[I_TURN] += 1
     ints[I_OWN_TURNS_SEAT + p] += 1
-    # going out ends the hand at once (1.3; scoring 1.6)
     if masks[M_HAND + p] == 0:
-        points = 0
-        for q in range(players):
-            points += M.mask_value(masks[M_HAND + q], state.card_value)
-        rummy = 0
-        if ints[I_HAS_PLAYED_SEAT + p] == 0:
-            rummy = 1
-            points *= rules[R_RUMMY_MULT]
-        _over(state, OUT_WIN, p, points, rummy)
+        _score(masks, ints, rules, card_value, p)
         return
     if ints[I_PLAYED_THIS_TURN] > 0:
         ints[I_HAS_PLAYED_SEAT + p] = 1
     # stock run out (1.4)
     if ints[I_STOCK_N] == 0:
         if rules[R_RESHUFFLES] >= 0 and ints[I_RESHUFFLES] >= rules[R_RESHUFFLES]:
-            _over(state, OUT_STALEMATE_STOCK, -1, 0, 0)
+            _over(ints, OUT_STALEMATE_STOCK, -1, 0, 0)
             return
-        _reshuffle(state)
-        if state.ev.shape[0] > 0:
-            log_event(state, EV_RESHUFFLE, -1, -1, -1, U64(0), ints[I_STOCK_N])
-        _check(state)
+        _reshuffle(masks, ints, stock, pile, rules, rng)
+        if ev.shape[0] > 0:
+            log_event(ev, n_ev, stock, EV_RESHUFFLE, -1, -1, -1, U64(0), ints[I_STOCK_N])
+        if rules[R_CHECK] != 0:
+            check_cards(masks, stock, pile, ints, players)
     # blocked (1.5)
     if M.blocked(masks[M_TABLE], masks[M_LAYABLE], masks[M_HAND:M_HAND + players], players,
                  rules[R_ACE_HIGH] != 0):
-        _over(state, OUT_STALEMATE_BLOCKED, -1, 0, 0)
+        _over(ints, OUT_STALEMATE_BLOCKED, -1, 0, 0)
         return
     if ints[I_TURN] >= rules[R_TURN_LIMIT]:
-        _over(state, OUT_TURN_LIMIT, -1, 0, 0)
+        _over(ints, OUT_TURN_LIMIT, -1, 0, 0)
         return
     p += 1
     if p == players:
         p = 0
-    start_turn(state, p)
+    start_turn(ints, p)
 
 
 # ------------------------------------------------------------------ apply
 @njit(cache=True)
-def _draw(state, p, from_pile):
-    masks = state.masks
-    ints = state.ints
-    if from_pile:
-        ints[I_PILE_N] -= 1
-        card = state.pile[ints[I_PILE_N]]
-        masks[M_PILE] &= ~M.bit(card)
-        masks[M_PICKED + p] |= M.bit(card)
-        ints[I_DRAWN] = card
-        ints[I_DISCARD_DRAWS_SEAT + p] += 1
-        kind = EV_DRAW_DISCARD
-    else:
-        ints[I_STOCK_N] -= 1
-        card = state.stock[ints[I_STOCK_N]]
-        kind = EV_DRAW_STOCK
-    if state.ev.shape[0] > 0:
-        log_event(state, kind, p, card, -1, U64(0), 0)
-    masks[M_HAND + p] |= M.bit(card)
-    ints[I_PHASE] = PH_PLAY
-
-
-@njit(cache=True)
-def _meld(state, p, meld):
-    masks = state.masks
-    ints = state.ints
-    ace_high = state.rules[R_ACE_HIGH] != 0
-    k = ints[I_N_TABLE]
-    tk, tm = M.table_meld_of(meld, ace_high)
-    state.t_kind[k] = tk
-    state.t_mask[k] = tm
-    state.t_lay[k] = M.layoff_cards(tm, tk, ace_high)
-    ints[I_N_TABLE] = k + 1
-    masks[M_HAND + p] &= ~meld
-    masks[M_TABLE] |= meld
-    ints[I_MELDS_THIS_TURN] += 1
-    ints[I_MELDS_LAID_SEAT + p] += 1
-    if state.ev.shape[0] > 0:
-        log_event(state, EV_MELD, p, -1, k, meld, 0)
-
-
-@njit(cache=True)
-def _layoff(state, p, c, k):
-    masks = state.masks
-    ace_high = state.rules[R_ACE_HIGH] != 0
-    state.t_mask[k] = M.grow_meld(state.t_mask[k], state.t_kind[k], c, ace_high)
-    state.t_lay[k] = M.layoff_cards(state.t_mask[k], state.t_kind[k], ace_high)
-    masks[M_HAND + p] &= ~M.bit(c)
-    masks[M_TABLE] |= M.bit(c)
-    state.ints[I_LAID_OFF_SEAT + p] += 1
-    if state.ev.shape[0] > 0:
-        log_event(state, EV_LAYOFF, p, c, k, U64(0), 0)
-
-
-@njit(cache=True)
-def _discard(state, p, c):
-    masks = state.masks
-    ints = state.ints
-    masks[M_HAND + p] &= ~M.bit(c)
-    state.pile[ints[I_PILE_N]] = c
-    ints[I_PILE_N] += 1
-    masks[M_PILE] |= M.bit(c)
-    if state.ev.shape[0] > 0:
-        log_event(state, EV_DISCARD, p, c, -1, U64(0), 0)
-
-
-@njit(cache=True)
 def apply(state, move):
     """Play the legal ``move`` (check with ``is_legal`` first) for the seat to act, then everything
     that follows automatically, up to the next decision or the end of the hand."""
-    ints = state.ints
+    apply_in(state.masks, state.ints, state.stock, state.pile, state.t_mask, state.t_kind, state.t_lay,
+             state.rules, state.card_value, state.ev, state.n_ev, state.rng, move)
+
+
+@njit(cache=True, inline="always")
+def apply_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, move):
     phase = ints[I_PHASE]
     p = ints[I_SEAT]
-    if phase == PH_DRAW:
-        _draw(state, p, move == TAKE_DISCARD)
-        _check(state)
-    elif phase == PH_PLAY:
+    logging = ev.shape[0] > 0
+    if phase == PH_DRAW:  # 1.3.1
+        if move == TAKE_DISCARD:
+            ints[I_PILE_N] -= 1
+            card = pile[ints[I_PILE_N]]
+            masks[M_PILE] &= ~M.bit(card)
+            masks[M_PICKED + p] |= M.bit(card)
+            ints[I_DRAWN] = card
+            ints[I_DISCARD_DRAWS_SEAT + p] += 1
+            if logging:
+                log_event(ev, n_ev, stock, EV_DRAW_DISCARD, p, card, -1, U64(0), 0)
+        else:
+            ints[I_STOCK_N] -= 1
+            card = stock[ints[I_STOCK_N]]
+            if logging:
+                log_event(ev, n_ev, stock, EV_DRAW_STOCK, p, card, -1, U64(0), 0)
+        masks[M_HAND + p] |= M.bit(card)
+        ints[I_PHASE] = PH_PLAY
+    elif phase == PH_PLAY:  # 1.3.2-3
         if move == STOP:
             ints[I_PHASE] = PH_DISCARD
             return
+        ace_high = rules[R_ACE_HIGH] != 0
         if move < LAYOFF_BASE:
-            _meld(state, p, MELD_TABLE[move - MELD_BASE])
+            meld = MELD_TABLE[move - MELD_BASE]
+            k = ints[I_N_TABLE]
+            tk, tm = M.table_meld_of(meld, ace_high)
+            t_kind[k] = tk
+            t_mask[k] = tm
+            t_lay[k] = M.layoff_cards(tm, tk, ace_high)
+            ints[I_N_TABLE] = k + 1
+            masks[M_HAND + p] &= ~meld
+            masks[M_TABLE] |= meld
+            ints[I_MELDS_THIS_TURN] += 1
+            ints[I_MELDS_LAID_SEAT + p] += 1
+            if logging:
+                log_event(ev, n_ev, stock, EV_MELD, p, -1, k, meld, 0)
         else:
-            i = (move - LAYOFF_BASE) // MAX_TABLE
-            _layoff(state, p, card_of_index(i), (move - LAYOFF_BASE) % MAX_TABLE)
-        state.masks[M_LAYABLE] = M.table_layoffs(state.t_mask, state.t_kind, ints[I_N_TABLE],
-                                                 state.rules[R_ACE_HIGH] != 0)
+            c = card_of_index((move - LAYOFF_BASE) // MAX_TABLE)
+            k = (move - LAYOFF_BASE) % MAX_TABLE
+            t_mask[k] = M.grow_meld(t_mask[k], t_kind[k], c, ace_high)
+            t_lay[k] = M.layoff_cards(t_mask[k], t_kind[k], ace_high)
+            masks[M_HAND + p] &= ~M.bit(c)
+            masks[M_TABLE] |= M.bit(c)
+            ints[I_LAID_OFF_SEAT + p] += 1
+            if logging:
+                log_event(ev, n_ev, stock, EV_LAYOFF, p, c, k, U64(0), 0)
+        masks[M_LAYABLE] = M.table_layoffs(t_mask, t_kind, ints[I_N_TABLE], ace_high)
         ints[I_PLAYED_THIS_TURN] += 1
-        _check(state)
-        if state.masks[M_HAND + p] == 0:
-            _end_turn(state, p)
-    elif phase == PH_DISCARD:
-        _discard(state, p, card_of_index(move))
-        _check(state)
-        _end_turn(state, p)
+    else:  # 1.3.4
+        c = card_of_index(move)
+        masks[M_HAND + p] &= ~M.bit(c)
+        pile[ints[I_PILE_N]] = c
+        ints[I_PILE_N] += 1
+        masks[M_PILE] |= M.bit(c)
+        if logging:
+            log_event(ev, n_ev, stock, EV_DISCARD, p, c, -1, U64(0), 0)
+    if rules[R_CHECK] != 0:
+        check_cards(masks, stock, pile, ints, ints[I_PLAYERS])
+    if phase == PH_DISCARD or (phase == PH_PLAY and masks[M_HAND + p] == 0):
+        _end_turn(masks, ints, stock, pile, rules, card_value, ev, n_ev, rng, p)
