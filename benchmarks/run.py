@@ -15,6 +15,23 @@ Python bindings, where installed (``pip install open_spiel``); ``startup`` time
 from ``rummysim run --hands 1000`` to its last line with a cold and a warm
 compile cache; ``memory`` peak RSS of ``rummysim run --hands N`` for 1M, 10M and
 100M hands. The machine and versions head the file.
+
+How to compare two versions (``versions`` section; not part of the default run)::
+
+    python benchmarks/run.py --versions e5f89bb .     # A = a git ref, B = this source tree
+    python benchmarks/run.py --versions main .        # the default: A = main, B = the working tree
+
+Each of A and B is a git ref (checked out with ``git worktree add --detach`` under a temp dir,
+removed afterwards) or the path of a source tree (its ``rummysim/`` copied to the temp dir when the
+run starts, so edits made during the run are not measured). Each version gets its own
+``NUMBA_CACHE_DIR`` (compiled once, outside the timing, in its own process), then the versions are
+timed in turn, A B A B ..., ``--rounds`` rounds, each in a fresh process with ``PYTHONPATH`` at that
+version's tree and one Numba thread: Basic 2-player greedy hands/s (independent hands) and Shanghai
+4-player greedy rounds/s, each the median of ``--repeats`` timings after a warm-up. Both versions
+play the same deals. The table gives per version the median and range over rounds and the ratio
+B/A of the medians; the timed code uses only names both versions have (``rummysim.run.RunSpec``,
+``rummysim.run.play_chunk``, ``rummysim.strategy.seat_strategies`` and ``params_matrix``,
+``spec.rules.to_array``).
 """
 
 from __future__ import annotations
@@ -23,6 +40,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -274,6 +292,144 @@ def section_memory(quick: bool) -> list[str]:
     return lines
 
 
+#: Run in a fresh process per version and round (``python -c VERSION_PROBE JSON``): prints one JSON
+#: line. Only names that every version has: RunSpec, play_chunk, seat_strategies, params_matrix,
+#: rules.to_array. ``warm`` only compiles (or loads) the kernels; otherwise it warms up, then times.
+VERSION_PROBE = r"""
+import json, statistics, sys, time
+import numba
+import numpy as np
+import rummysim
+from rummysim.run import RunSpec, play_chunk
+from rummysim.strategy import params_matrix, seat_strategies
+
+a = json.loads(sys.argv[1])
+numba.set_num_threads(1)
+out = {"file": rummysim.__file__, "threads": numba.get_num_threads()}
+cases = {"basic": (2, a["hands"], 1), "shanghai": (4, a["games"], 10)}  # players, count, rows per index
+for variant, (players, count, per) in cases.items():
+    kw = {"games": count} if variant == "shanghai" else {"hands": count}
+    spec = RunSpec(players, seat_strategies(["greedy"], players, variant), seed=1, variant=variant, **kw)
+    rules, params = spec.rules.to_array(players), params_matrix(spec.strategies)
+    start = time.perf_counter()
+    play_chunk(spec, np.arange(10, dtype=np.int64), rules, params)  # compile or load, outside the timing
+    out[variant + "_warm_s"] = time.perf_counter() - start
+    if a["warm"]:
+        continue
+    times = []
+    for r in range(a["repeats"]):
+        first = (a["round"] * a["repeats"] + r) * count   # the same deals for every version
+        games = np.arange(first, first + count, dtype=np.int64)
+        start = time.perf_counter()
+        play_chunk(spec, games, rules, params)
+        times.append(time.perf_counter() - start)
+    out[variant] = count * per / statistics.median(times)
+    out[variant + "_times"] = times
+print(json.dumps(out))
+"""
+
+
+def _git(*args: str, cwd: Path = HERE.parent) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def prepare_version(ref: str, work: Path, tag: str) -> tuple[Path, str, Path | None]:
+    """``(source tree, description, worktree to remove or None)`` for a git ref or a source-tree path."""
+    path = Path(ref).expanduser()
+    if (path / "rummysim" / "__init__.py").is_file():
+        tree = work / f"{tag}-tree"
+        shutil.copytree(path / "rummysim", tree / "rummysim", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        try:
+            head = _git("rev-parse", "--short", "HEAD", cwd=path)
+            dirty = _git("status", "--porcelain", "--", "rummysim", cwd=path)
+            what = f"source tree {path.resolve()} at {head}" + (" + uncommitted changes" if dirty else "")
+        except (subprocess.CalledProcessError, OSError):
+            what = f"source tree {path.resolve()}"
+        import hashlib
+
+        digest = hashlib.sha256()
+        for f in sorted((tree / "rummysim").rglob("*")):
+            if f.is_file():
+                digest.update(str(f.relative_to(tree)).encode() + b"\0" + f.read_bytes())
+        return tree, f"{what} (copied at start; sources sha256 {digest.hexdigest()[:12]})", None
+    commit = _git("rev-parse", "--verify", f"{ref}^{{commit}}")
+    tree = work / f"{tag}-worktree"
+    _git("worktree", "add", "--detach", str(tree), commit)
+    subject = _git("log", "-1", "--format=%s", commit)
+    return tree, f"git {ref} = {commit[:10]} ({subject[:70]})", tree
+
+
+def run_probe(tree: Path, cache: Path, **args) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(tree), "NUMBA_CACHE_DIR": str(cache), "NUMBA_NUM_THREADS": "1"}
+    done = subprocess.run([sys.executable, "-c", VERSION_PROBE, json.dumps(args)], env=env, cwd=tree,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"version at {tree} failed:\n{done.stderr[-3000:]}")
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    if not Path(out["file"]).resolve().is_relative_to(tree.resolve()):
+        raise RuntimeError(f"imported {out['file']}, not the version at {tree}")
+    return out
+
+
+def compare_versions(refs: tuple[str, str], rounds: int, repeats: int, hands: int, games: int) -> list[str]:
+    """Time version A and B in turn (A B A B ..., ``rounds`` times) and return the README table."""
+    names = ("A", "B")
+    results: dict[str, dict[str, list[float]]] = {n: {"basic": [], "shanghai": []} for n in names}
+    trees: dict[str, Path] = {}
+    described: dict[str, str] = {}
+    worktrees: list[Path] = []
+    with tempfile.TemporaryDirectory(prefix="rummysim-versions-") as tmp:
+        work = Path(tmp)
+        try:
+            for n, ref in zip(names, refs):
+                trees[n], described[n], wt = prepare_version(ref, work, n)
+                if wt is not None:
+                    worktrees.append(wt)
+                print(f"{n}: {described[n]}", flush=True)
+            for n in names:  # compile each version once, into its own cache, outside the timing
+                start = time.perf_counter()
+                run_probe(trees[n], work / f"{n}-numba", warm=True, hands=10, games=10, repeats=0, round=0)
+                print(f"{n}: compiled in {time.perf_counter() - start:.0f} s", flush=True)
+            for r in range(rounds):
+                for n in names:
+                    out = run_probe(trees[n], work / f"{n}-numba", warm=False, hands=hands, games=games,
+                                    repeats=repeats, round=r)
+                    for k in ("basic", "shanghai"):
+                        results[n][k].append(out[k])
+                    print(f"round {r + 1}/{rounds} {n}: Basic {out['basic']:,.0f} hands/s, "
+                          f"Shanghai {out['shanghai']:,.0f} rounds/s", flush=True)
+        finally:
+            for wt in worktrees:
+                subprocess.run(["git", "worktree", "remove", "--force", str(wt)], cwd=HERE.parent,
+                               capture_output=True)
+            subprocess.run(["git", "worktree", "prune"], cwd=HERE.parent, capture_output=True)
+    med = {n: {k: statistics.median(v) for k, v in results[n].items()} for n in names}
+    rows = [("basic", f"Basic, 2 players, greedy, hands/s ({hands:,} independent hands)"),
+            ("shanghai", f"Shanghai, 4 players, greedy, rounds/s ({games:,} games = {10 * games:,} rounds)")]
+    lines = [f"A = {described['A']}.", "", f"B = {described['B']}.", "",
+             f"One Numba thread, fresh process per version and round, A B A B ... {rounds} rounds; each round's "
+             f"figure is the median of {repeats} timings after a warm-up; the same deals for both versions.", "",
+             "| one core | A median [min, max] | B median [min, max] | B / A (medians) |", "|---|---|---|---|"]
+    for k, label in rows:
+        a, b = sorted(results["A"][k]), sorted(results["B"][k])
+        lines.append(f"| {label} | {med['A'][k]:,.0f} [{a[0]:,.0f}, {a[-1]:,.0f}] "
+                     f"| {med['B'][k]:,.0f} [{b[0]:,.0f}, {b[-1]:,.0f}] | {med['B'][k] / med['A'][k]:.3f} |")
+    return lines
+
+
+def section_versions(quick: bool, args: argparse.Namespace | None = None) -> list[str]:
+    refs = tuple(args.versions) if args is not None and args.versions else ("main", str(HERE.parent))
+    rounds = args.rounds if args is not None and args.rounds else (3 if quick else 7)
+    repeats = args.repeats if args is not None and args.repeats else (1 if quick else 3)
+    hands = args.hands if args is not None and args.hands else (50_000 if quick else 250_000)
+    games = args.games if args is not None and args.games else (100 if quick else 400)
+    command = "python benchmarks/run.py --versions " + " ".join(refs)
+    if args is not None and getattr(args, "_extra", ""):
+        command += args._extra
+    lines = compare_versions(refs, rounds, repeats, hands, games)
+    return [f"Command: `{command}`.", "", *lines]
+
+
 #: section name -> (title, function); the README keeps this order
 SECTIONS = {
     "engine": ("Engine speed", section_engine),
@@ -284,7 +440,11 @@ SECTIONS = {
     "peers": ("Against peers", section_peers),
     "startup": ("Start-up", section_startup),
     "memory": ("Memory of long runs", section_memory),
+    "versions": ("Two versions side by side", section_versions),
 }
+
+#: what ``python benchmarks/run.py`` measures without --only or --versions
+DEFAULT_SECTIONS = [s for s in SECTIONS if s != "versions"]
 
 INTRO = [
     "# Benchmarks", "",
@@ -296,7 +456,19 @@ INTRO = [
     "--games 1000000` within 60 s wall with a warm compile cache, results saved. Issue 3: a",
     "comparison costs no more than twice the hands/s of `run` with the same strategies. Issue 5:",
     "Shanghai, at least 1,000 rounds/s on one core for 4-player greedy (aim 5,000). Issue 6: 100M",
-    "hands with peak RSS under 1 GiB; a warm 1,000-hand run under 3 s from start to last line.", "",
+    "hands with peak RSS under 1 GiB; a warm 1,000-hand run under 3 s from start to last line.",
+    "Redesign: no slower, Basic 2-player greedy hands/s and Shanghai 4-player greedy rounds/s on one",
+    "core at least 0.95x the last commit before the change, measured side by side in one run.", "",
+    "How to compare two versions: `python benchmarks/run.py --versions A B` (default with `--only",
+    "versions`: `main` and this tree). A and B are git refs (checked out with `git worktree add",
+    "--detach` in a temp dir, removed afterwards) or paths of source trees (their `rummysim/` copied",
+    "when the run starts). Each version compiles once into its own `NUMBA_CACHE_DIR`, outside the",
+    "timing; then A and B are timed in turn, A B A B ... (`--rounds`, default 7), each round in a",
+    "fresh process with `PYTHONPATH` at that version and one Numba thread, on the same deals: Basic",
+    "2-player greedy hands/s and Shanghai 4-player greedy rounds/s, each the median of `--repeats`",
+    "(default 3) timings of `--hands` (250,000) hands or `--games` (400) games. The table gives each",
+    "version's median and range over the rounds and B/A of the medians. It is not part of the default",
+    "run.", "",
 ]
 
 
@@ -317,8 +489,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer hands, skip the 1M-game and 100M-hand runs")
     parser.add_argument("--only", default=None, help=f"comma-separated sections among {', '.join(SECTIONS)}")
+    parser.add_argument("--versions", nargs=2, metavar=("A", "B"), default=None,
+                        help="time two versions in turn (git refs or source-tree paths; section 'versions'; "
+                             "with --only versions alone: main and this tree)")
+    parser.add_argument("--rounds", type=int, default=None, help="versions: alternating rounds (default 7)")
+    parser.add_argument("--repeats", type=int, default=None, help="versions: timings per round (default 3)")
+    parser.add_argument("--hands", type=int, default=None, help="versions: Basic hands per timing (default 250,000)")
+    parser.add_argument("--games", type=int, default=None, help="versions: Shanghai games per timing (default 400)")
     args = parser.parse_args()
-    chosen = list(SECTIONS) if args.only is None else [s.strip() for s in args.only.split(",")]
+    args._extra = "".join(f" --{k} {getattr(args, k)}" for k in ("rounds", "repeats", "hands", "games")
+                          if getattr(args, k) is not None) + (" --quick" if args.quick else "")
+    if args.only is not None:
+        chosen = [s.strip() for s in args.only.split(",")]
+    else:
+        chosen = ["versions"] if args.versions else DEFAULT_SECTIONS
     unknown = [s for s in chosen if s not in SECTIONS]
     if unknown:
         parser.error(f"unknown section {unknown[0]!r}; sections: {', '.join(SECTIONS)}")
@@ -327,7 +511,7 @@ def main() -> None:
     for name in chosen:
         title, measure_section = SECTIONS[name]
         print(f"== {title}", flush=True)
-        body = measure_section(args.quick)
+        body = section_versions(args.quick, args) if name == "versions" else measure_section(args.quick)
         if body:
             sections[name] = ["", f"## {title}", "", f"Measured {time.strftime('%Y-%m-%d')} on {machine()}.", "",
                               *body, ""]
