@@ -458,64 +458,81 @@ def apply(state, move):
 def apply_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, move):
     phase = ints[I_PHASE]
     p = ints[I_SEAT]
-    logging = ev.shape[0] > 0
-    if phase == PH_DRAW:  # 1.3.1
-        if move == TAKE_DISCARD:
-            ints[I_PILE_N] -= 1
-            card = pile[ints[I_PILE_N]]
-            masks[M_PILE] &= ~M.bit(card)
-            masks[M_PICKED + p] |= M.bit(card)
-            ints[I_DRAWN] = card
-            ints[I_DISCARD_DRAWS_SEAT + p] += 1
-            if logging:
-                log_event(ev, n_ev, stock, EV_DRAW_DISCARD, p, card, -1, U64(0), 0)
-        else:
-            ints[I_STOCK_N] -= 1
-            card = stock[ints[I_STOCK_N]]
-            if logging:
-                log_event(ev, n_ev, stock, EV_DRAW_STOCK, p, card, -1, U64(0), 0)
-        masks[M_HAND + p] |= M.bit(card)
-        ints[I_PHASE] = PH_PLAY
-    elif phase == PH_PLAY:  # 1.3.2-3
+    if phase == PH_DRAW:
+        _draw_in(masks, ints, stock, pile, ev, n_ev, p, move)
+    elif phase == PH_PLAY:
         if move == STOP:
             ints[I_PHASE] = PH_DISCARD
             return
-        ace_high = rules[R_ACE_HIGH] != 0
-        if move < LAYOFF_BASE:
-            meld = MELD_TABLE[move - MELD_BASE]
-            k = ints[I_N_TABLE]
-            tk, tm = M.table_meld_of(meld, ace_high)
-            t_kind[k] = tk
-            t_mask[k] = tm
-            t_lay[k] = M.layoff_cards(tm, tk, ace_high)
-            ints[I_N_TABLE] = k + 1
-            masks[M_HAND + p] &= ~meld
-            masks[M_TABLE] |= meld
-            ints[I_MELDS_THIS_TURN] += 1
-            ints[I_MELDS_LAID_SEAT + p] += 1
-            if logging:
-                log_event(ev, n_ev, stock, EV_MELD, p, -1, k, meld, 0)
-        else:
-            c = card_of_index((move - LAYOFF_BASE) // MAX_TABLE)
-            k = (move - LAYOFF_BASE) % MAX_TABLE
-            t_mask[k] = M.grow_meld(t_mask[k], t_kind[k], c, ace_high)
-            t_lay[k] = M.layoff_cards(t_mask[k], t_kind[k], ace_high)
-            masks[M_HAND + p] &= ~M.bit(c)
-            masks[M_TABLE] |= M.bit(c)
-            ints[I_LAID_OFF_SEAT + p] += 1
-            if logging:
-                log_event(ev, n_ev, stock, EV_LAYOFF, p, c, k, U64(0), 0)
-        masks[M_LAYABLE] = M.table_layoffs(t_mask, t_kind, ints[I_N_TABLE], ace_high)
-        ints[I_PLAYED_THIS_TURN] += 1
-    else:  # 1.3.4
-        c = card_of_index(move)
-        masks[M_HAND + p] &= ~M.bit(c)
-        pile[ints[I_PILE_N]] = c
-        ints[I_PILE_N] += 1
-        masks[M_PILE] |= M.bit(c)
-        if logging:
-            log_event(ev, n_ev, stock, EV_DISCARD, p, c, -1, U64(0), 0)
+        _play_in(masks, ints, stock, t_mask, t_kind, t_lay, rules, ev, n_ev, p, move)
+    else:
+        _discard_in(masks, ints, stock, pile, ev, n_ev, p, move)
     if rules[R_CHECK] != 0:
         check_cards(masks, stock, pile, ints, ints[I_PLAYERS])
-    if phase == PH_DISCARD or (phase == PH_PLAY and masks[M_HAND + p] == 0):
+    if phase == PH_DISCARD or masks[M_HAND + p] == 0:
         _end_turn(masks, ints, stock, pile, rules, card_value, ev, n_ev, rng, p)
+
+
+@njit(cache=True, inline="always")
+def _draw_in(masks, ints, stock, pile, ev, n_ev, p, move):
+    """1.3.1: the top card of the stock or of the discard pile into seat p's hand."""
+    if move == TAKE_DISCARD:
+        ints[I_PILE_N] -= 1
+        card = pile[ints[I_PILE_N]]
+        masks[M_PILE] &= ~M.bit(card)
+        masks[M_PICKED + p] |= M.bit(card)
+        ints[I_DRAWN] = card
+        ints[I_DISCARD_DRAWS_SEAT + p] += 1
+        if ev.shape[0] > 0:
+            log_event(ev, n_ev, stock, EV_DRAW_DISCARD, p, card, -1, U64(0), 0)
+    else:
+        ints[I_STOCK_N] -= 1
+        card = stock[ints[I_STOCK_N]]
+        if ev.shape[0] > 0:
+            log_event(ev, n_ev, stock, EV_DRAW_STOCK, p, card, -1, U64(0), 0)
+    masks[M_HAND + p] |= M.bit(card)
+    ints[I_PHASE] = PH_PLAY
+
+
+@njit(cache=True, inline="always")
+def _play_in(masks, ints, stock, t_mask, t_kind, t_lay, rules, ev, n_ev, p, move):
+    """1.3.2-3: a meld from seat p's hand to the table, or a lay-off on table meld k."""
+    ace_high = rules[R_ACE_HIGH] != 0
+    if move < LAYOFF_BASE:
+        meld = MELD_TABLE[move - MELD_BASE]
+        k = ints[I_N_TABLE]
+        tk, tm = M.table_meld_of(meld, ace_high)
+        t_kind[k] = tk
+        t_mask[k] = tm
+        t_lay[k] = M.layoff_cards(tm, tk, ace_high)
+        ints[I_N_TABLE] = k + 1
+        masks[M_HAND + p] &= ~meld
+        masks[M_TABLE] |= meld
+        ints[I_MELDS_THIS_TURN] += 1
+        ints[I_MELDS_LAID_SEAT + p] += 1
+        if ev.shape[0] > 0:
+            log_event(ev, n_ev, stock, EV_MELD, p, -1, k, meld, 0)
+    else:
+        c = card_of_index((move - LAYOFF_BASE) // MAX_TABLE)
+        k = (move - LAYOFF_BASE) % MAX_TABLE
+        t_mask[k] = M.grow_meld(t_mask[k], t_kind[k], c, ace_high)
+        t_lay[k] = M.layoff_cards(t_mask[k], t_kind[k], ace_high)
+        masks[M_HAND + p] &= ~M.bit(c)
+        masks[M_TABLE] |= M.bit(c)
+        ints[I_LAID_OFF_SEAT + p] += 1
+        if ev.shape[0] > 0:
+            log_event(ev, n_ev, stock, EV_LAYOFF, p, c, k, U64(0), 0)
+    masks[M_LAYABLE] = M.table_layoffs(t_mask, t_kind, ints[I_N_TABLE], ace_high)
+    ints[I_PLAYED_THIS_TURN] += 1
+
+
+@njit(cache=True, inline="always")
+def _discard_in(masks, ints, stock, pile, ev, n_ev, p, move):
+    """1.3.4: card index ``move`` from seat p's hand onto the discard pile."""
+    c = card_of_index(move)
+    masks[M_HAND + p] &= ~M.bit(c)
+    pile[ints[I_PILE_N]] = c
+    ints[I_PILE_N] += 1
+    masks[M_PILE] |= M.bit(c)
+    if ev.shape[0] > 0:
+        log_event(ev, n_ev, stock, EV_DISCARD, p, c, -1, U64(0), 0)
