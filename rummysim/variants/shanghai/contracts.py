@@ -277,3 +277,65 @@ def best_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ran
     if best_placed < 0:
         return -1, 0
     return total - best_placed, best_set_j
+
+
+@njit(cache=True)
+def first_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ranks):
+    """A laying of the contract of ``round_no`` if one exists, found fast: depth first over the run
+    candidates (``run_candidates`` order, a multiset as in ``best_contract``), abandoning a
+    partial choice of runs as soon as the hand cannot pay for it, then ``_best_sets`` on what is
+    left; the first choice of runs that leaves room for the sets wins. Same arguments and answer
+    as ``best_contract`` (``(value_left, jokers_in_sets)`` or ``(-1, 0)``), but not the best
+    laying: the legal-move layer only needs one (``moves.propose_contract``)."""
+    n_sets = CONTRACTS[round_no, 0]
+    n_runs = CONTRACTS[round_no, 1]
+    run_min = CONTRACTS[round_no, 2]
+    total = JOKER_VALUE * jokers
+    n_cards = jokers
+    for c in range(63):
+        total += counts[c] * SHANGHAI_VALUE[c]
+        n_cards += counts[c]
+    if n_cards < 3 * n_sets + run_min * n_runs:
+        return -1, 0
+    work = counts.copy()
+    if n_runs == 0:
+        placed, used = _best_sets(work, jokers, n_sets, set_ranks)
+        if placed < 0:
+            return -1, 0
+        return total - placed, used
+    n_cand = run_candidates(work, jokers, run_min, ace_high, cand)
+    idx = np.zeros(4, dtype=np.int64)
+    j_left = np.zeros(4, dtype=np.int64)   # jokers left before choosing run t
+    value = np.zeros(4, dtype=np.int64)    # value placed before choosing run t
+    j_left[0] = jokers
+    depth = 0
+    while True:
+        if depth == n_runs:
+            placed, used = _best_sets(work, j_left[depth], n_sets, set_ranks)
+            if placed >= 0:
+                for t in range(n_runs):
+                    chosen_runs[t] = idx[t]
+                return total - value[depth] - placed, used
+            depth -= 1
+            _take_run(work, cand, idx[depth], -1)
+            idx[depth] += 1
+            continue
+        k = idx[depth]
+        if k >= n_cand:
+            if depth == 0:
+                return -1, 0
+            depth -= 1
+            _take_run(work, cand, idx[depth], -1)
+            idx[depth] += 1
+            continue
+        ok = cand[k, RC_JOKERS] <= j_left[depth]
+        for u in range(depth):
+            if ok and _touch(cand, idx[u], k):
+                ok = False
+        if ok and _take_run(work, cand, k, 1):
+            j_left[depth + 1] = j_left[depth] - cand[k, RC_JOKERS]
+            value[depth + 1] = value[depth] + cand[k, RC_VALUE] + JOKER_VALUE * cand[k, RC_JOKERS]
+            depth += 1
+            idx[depth] = k
+        else:
+            idx[depth] += 1
