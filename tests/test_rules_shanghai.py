@@ -62,9 +62,11 @@ from rummysim.variants.shanghai.table import (
     swap_position,
 )
 from rummysim.engine.codes import OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
-from rummysim.rules import RuleError, ShanghaiRules, parse_rule_options
+from rummysim.rules import RuleError, parse_rule_options
+from rummysim.variants.shanghai.rules import ShanghaiRules
 from rummysim.variants.shanghai.replay import parse_table_meld, play_round_position, trace_round
-from rummysim.shanghai_results import game_winners, win_shares
+from rummysim.variants.shanghai.schema import game_winners
+from rummysim.variants.shanghai.summary import win_shares
 from rummysim.strategy import params_matrix, seat_strategies
 
 from positions import moves
@@ -155,8 +157,13 @@ def play_games(players: int, games: int, *options, names=("greedy",), seed=7, pa
     return round_rows, seat_rows, totals
 
 
+def new_round(players: int, r):
+    """A fresh round state and the bots' scratch (the kernel's ``start_round`` deals into them)."""
+    return (K.new_state(players, r, np.zeros((0, K.EV_WIDTH), dtype=np.int16)), B.new_scratch(players))
+
+
 def card_total(work, players: int) -> int:
-    hands, ints = work[0], work[1]
+    hands, ints = work.hands, work.ints
     return int(hands[:players].sum() + ints[SI_PILE_N] + ints[SI_STOCK_N])
 
 
@@ -171,9 +178,9 @@ def test_2_1_deal_eleven_each_upcard_and_stock(players, options, decks, jokers, 
     r = rules(players, *options)
     assert K.total_cards(r) == total
     for seed, game, round_no in [(0, 0, 1), (1, 5, 4), (2024, 17, 10)]:
-        work = K.new_work(players, r)
-        K.start_round(seed, game, round_no, players, r, work)
-        hands, ints, stock, pile = work[0], work[1], work[2], work[3]
+        work, scratch = new_round(players, r)
+        K.start_round(seed, game, round_no, work, scratch)
+        hands, ints, stock, pile = work.hands, work.ints, work.stock, work.pile
         assert [int(hands[p].sum()) for p in range(players)] == [11] * players
         assert ints[SI_PILE_N] == 1 and ints[SI_STOCK_N] == total - 11 * players - 1
         assert card_total(work, players) == total
@@ -215,9 +222,9 @@ def test_2_1_ten_rounds_the_deal_passes_left(players):
             assert dealers[rnd - 1] == (dealers[rnd - 2] + 1) % players    # passes left
         if game:
             assert dealers[0] == (K.dealer_of(game - 1, 0, players) + 1) % players   # and with the game
-        work = K.new_work(players, r)
+        work, scratch = new_round(players, r)
         for rnd in (1, 2, 10):
-            assert K.start_round(3, game, rnd, players, r, work) == (dealers[rnd - 1] + 1) % players
+            assert K.start_round(3, game, rnd, work, scratch) == (dealers[rnd - 1] + 1) % players
     events = trace_round(3, 1, 2, players, r, strategy(players))
     dealer = (1 + 2 - 1 + players - 1) % players
     assert events[0]["event"] == "deal" and events[0]["dealer"] == dealer
@@ -864,8 +871,8 @@ def test_2_8_decks_and_jokers_change_the_card_count():
     for players, options, total in [(3, ("decks=1",), 53), (4, ("jokers=0",), 104), (5, ("decks=2",), 106),
                                     (3, ("decks=3", "jokers=4"), 160), (8, ("jokers=4",), 160)]:
         r = rules(players, *options)
-        work = K.new_work(players, r)
-        K.start_round(1, 0, 1, players, r, work)
+        work, scratch = new_round(players, r)
+        K.start_round(1, 0, 1, work, scratch)
         assert card_total(work, players) == total == 52 * r[SR_DECKS] + r[SR_JOKERS]
     # too few cards for the players is refused
     with pytest.raises(RuleError):

@@ -17,6 +17,7 @@ import numba
 import numpy as np
 import pytest
 
+from rummysim.variants.shanghai import bots as B
 from rummysim.variants.shanghai import kernel as K
 from rummysim.variants.shanghai.state import (
     JOKER, ROUNDS, SI_DOWN_TURN_SEAT, SI_N_TABLE, SI_PILE_N, SI_STOCK_N, SR_ACE_HIGH, SR_BONUS, SR_BONUS_NO_JOKER,
@@ -24,7 +25,7 @@ from rummysim.variants.shanghai.state import (
 )
 from rummysim.variants.shanghai.table import FIT_NONE, fit, swap_position
 from rummysim.engine.codes import OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
-from rummysim.rules import ShanghaiRules
+from rummysim.variants.shanghai.rules import ShanghaiRules
 from rummysim.run import RunSpec, iter_chunks, play_chunk
 from rummysim.variants.shanghai.replay import trace_round
 from rummysim.strategy import params_matrix, seat_strategies
@@ -172,11 +173,11 @@ def test_invariants_on_2000_seeded_games(players):
 def _end_state(spec, rules, params, game: int, round_no: int):
     """Play one round again and return the kernel's work arrays as the round left them."""
     players = spec.players
-    work = K.new_work(players, rules)
-    first = K.start_round(spec.seed, game, round_no, players, rules, work)
-    K.finish_round(spec.seed, game, round_no, players, rules, params, work, first,
-                   np.zeros(K.ROUND_COLS, dtype=np.int32), np.zeros((players, K.SEAT_COLS), dtype=np.int32),
-                   np.zeros((0, K.EV_WIDTH), dtype=np.int16), np.zeros(1, dtype=np.int64))
+    work = K.new_state(players, rules, np.zeros((0, K.EV_WIDTH), dtype=np.int16))
+    scratch = B.new_scratch(players)
+    K.start_round(spec.seed, game, round_no, work, scratch)
+    K.finish_round(work, params, scratch, np.zeros(K.ROUND_COLS, dtype=np.int32),
+                   np.zeros((players, K.SEAT_COLS), dtype=np.int32))
     return work
 
 

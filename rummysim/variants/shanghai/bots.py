@@ -1,16 +1,26 @@
-"""Shanghai Rummy bots: one decision function per decision point, driven by a parameter vector.
+"""Shanghai Rummy bots as policies: ``choose(state, params, seat, scratch) -> move``.
 
 Every seat has a float64 parameter vector (``SP_*`` indices, built from a
 strategy file by ``rummysim.strategy``) and its own random stream keyed by
-(game, round, seat). The engine asks, each turn:
+(game, round, seat), kept with the rest of the policies' scratch in a
+``BotScratch`` (``new_scratch``, ``seed_streams``). ``choose`` returns an action
+of ``moves`` for the decision ``state.ints[I_PHASE]`` of the seat to act,
+through one function per decision point:
 
 * ``take_upcard``: the player on turn, the upcard or the stock (rules 2.4.1);
-* ``wants_buy``: each other player in turn order, when the upcard was left (2.4.2-3);
-* ``plan_down``: whether to lay down the contract now, and how (2.5);
+* ``wants_buy``: the seat offered the upcard, when the player on turn left it (2.4.2-3);
+* ``plan_down``: whether to lay down the contract now, and how: the laying is written
+  into the state's proposal buffer and the move is ``moves.CONTRACT`` (2.5);
 * ``next_layoff``: repeatedly, a lay-off, a joker swap or stop (2.5);
 * ``choose_discard``: the card to throw (2.6).
 
-The engine checks every move it is told before applying it.
+A policy reads only what its seat may see: its own hand, the table, the discard
+pile, the counters (``ints``: buys, turns, who is down, the card it took from the
+pile) and, for the abandon triggers, the other hands' sizes; never another hand's
+cards or the stock. The driver checks every move with ``moves.is_legal``;
+legality itself (``leftover_ok``, ``may_play``, ``joker_home``) lives in ``moves``.
+The cached distance of each seat's hand (``SI_DISTANCE_SEAT + p``) is kept in the
+state's ``ints``: ``moves.apply`` zeroes it whenever that hand changes.
 
 How far a hand is from its contract: ``distance`` lays the contract greedily,
 meld by meld, each on the window of run positions or the rank that misses
@@ -20,10 +30,12 @@ could fill them (a meld keeps at least as many naturals as jokers). When it
 is 0 the greedy laying is a witness, so the exact (slower) solver of
 ``core.contracts`` is only asked then; it then finds the best laying.
 
-``SP_RANDOM`` = 1 is the *random* bot: it takes the upcard on a coin flip,
-buys with probability 1/4 when it may, lays down its contract as soon as it
-can, lays off a uniformly drawn legal card or stops on a coin flip, and
-discards uniformly among the cards it may throw. Otherwise the family plays:
+``SP_RANDOM`` = 1 is the *random* bot: it takes the upcard on a coin flip (no
+draw when it may not take it), buys with probability 1/4 when offered, lays down
+its contract as soon as it can, stops on a coin flip or else plays a uniform
+draw among the legal lay-offs and joker swaps (a swap's freed joker going to the
+first meld that takes it; no draw when there is none), and discards uniformly
+among the legal discards (``moves.legal_moves``). Otherwise the family plays:
 
 Upcard (``SP_DRAW``): 0 never; 1 when it lowers the distance by at least
 ``SP_DRAW_GAIN`` cards, or, once down, when it can be laid off.
@@ -58,19 +70,32 @@ is a uniform draw: otherwise, late in rounds 8-10, every bot can keep the
 cards another needs and the round cycles to the turn limit.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
-from .contracts import CONTRACTS, best_contract
+from .contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, best_contract
 from ...engine.bits import popcount
-from ...engine.rng import below
+from ...engine.rng import KIND_BOT, below, stream_key
+from .moves import (
+    BUY, CONTRACT, LAYOFF_BASE, LEAVE_UPCARD, MAX_LEGAL, PASS, STOP, SWAP_BASE, TAKE_UPCARD, joker_home,
+    leftover_ok, legal_moves, may_play,
+)
 from .state import (
-    JOKER, SI_DISTANCE_SEAT, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_RESHUFFLES, SI_ROUND, SR_ACE_HIGH,
-    SR_JOKER_SWAP, SR_MAX_BUYS, SR_MUST_DISCARD, SI_BUYS_SEAT,
+    I_PHASE, I_PROPOSAL_N, JOKER, MAX_TABLE, PH_BUY, PH_DISCARD, PH_PLAY, PH_UPCARD, SI_DISTANCE_SEAT,
+    SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_PILE_N, SI_RESHUFFLES, SI_ROUND, SR_ACE_HIGH,
+    SR_JOKER_SWAP, SR_MAX_BUYS, SR_MUST_DISCARD, SI_BUYS_SEAT, T_COLS,
 )
 from .table import (
-    FIT_NONE, POINTS, fit, hand_size, lay_off, materialize, swap_in, swap_position,
+    FIT_NONE, POINTS, fit, hand_size, lay_off, materialize, swap_position,
 )
+
+#: the policies' scratch: the contract solver's (``cand``, ``chosen``, ``ranks``), a hand copy
+#: ``left`` int64[64], a meld ``row`` int64[T_COLS], a table copy int64[MAX_TABLE, T_COLS], the
+#: seats' random streams ``rngs`` uint64[players, 1] and a move list ``out`` int64[MAX_LEGAL]
+#: and ``dwork`` int64[WORK_SIZE] for ``distance_in``
+BotScratch = namedtuple("BotScratch", ["cand", "chosen", "ranks", "left", "row", "table", "rngs", "out", "dwork"])
 
 U64 = np.uint64
 
@@ -93,11 +118,6 @@ SP_DISCARD = 15
 SP_AVOID_FEED = 16
 SP_TIEBREAK_RANDOM = 17
 N_SHANGHAI_PARAMS = 18
-
-# what next_layoff returns
-ACT_STOP = 0
-ACT_LAYOFF = 1
-ACT_SWAP = 2
 
 #: after this many reshuffles in a round the family's discards break ties at random, ignoring
 #: card values: a round where every bot keeps the cards another needs would otherwise cycle
@@ -230,7 +250,12 @@ def distance(counts, round_no, ace_high):
     """Cards still missing from the contract of ``round_no`` after the jokers held fill what they
     may (``counts`` int64[64], jokers at 63). 0 means the greedy laying found is a witness: the
     exact solver will lay the contract."""
-    work = np.empty(WORK_SIZE, dtype=np.int64)
+    return distance_in(counts, round_no, ace_high, np.empty(WORK_SIZE, dtype=np.int64))
+
+
+@njit(cache=True)
+def distance_in(counts, round_no, ace_high, work):
+    """``distance`` with the caller's scratch ``work`` int64[WORK_SIZE] (no allocation)."""
     _levels(counts, ace_high, work)
     two_orders = CONTRACTS[round_no, 0] > 0 and CONTRACTS[round_no, 1] > 0
     if two_orders:
@@ -242,16 +267,6 @@ def distance(counts, round_no, ace_high):
         best = min(best, missing - min(counts[JOKER], fillable))
     return best
 
-
-@njit(cache=True)
-def leftover_ok(counts, drawn, must_discard):
-    """May a hand be left as ``counts`` before the discard? Empty only without
-    ``must_discard_to_go_out``; otherwise it must hold a card it may throw (not the upcard
-    taken this turn, ruling 3.1: nor a copy of it)."""
-    for c in range(64):
-        if counts[c] > 0 and c != drawn:
-            return True
-    return hand_size(counts) == 0 and not must_discard
 
 
 @njit(cache=True)
@@ -294,7 +309,7 @@ def plan_contract(counts, round_no, ace_high, drawn, must, fewest_jokers, scratc
         if counts[d] > 0 and d != drawn:
             counts[d] -= 1
             n = 0
-            if distance(counts, round_no, ace_high) == 0:  # else no laying exists without d
+            if distance_in(counts, round_no, ace_high, scratch.dwork) == 0:  # else no laying exists without d
                 n = _lay(counts, counts[JOKER], round_no, ace_high, scratch, melds)
             counts[d] += 1
             if n > 0:
@@ -308,7 +323,7 @@ def plan_one_turn(counts, round_no, ace_high, drawn, must, scratch, melds):
     """A laying that goes out this turn: nothing left (not with ``must``), or one card other
     than the upcard taken this turn, to discard. Returns the number of melds (0: none)."""
     left = scratch[3]
-    if not must and distance(counts, round_no, ace_high) == 0:
+    if not must and distance_in(counts, round_no, ace_high, scratch.dwork) == 0:
         n = _lay(counts, counts[JOKER], round_no, ace_high, scratch, melds)
         if n > 0 and hand_size(left) == 0:
             return n
@@ -316,7 +331,7 @@ def plan_one_turn(counts, round_no, ace_high, drawn, must, scratch, melds):
         if counts[d] > 0 and d != drawn:
             counts[d] -= 1
             n = 0
-            if distance(counts, round_no, ace_high) == 0:
+            if distance_in(counts, round_no, ace_high, scratch.dwork) == 0:
                 n = _lay(counts, counts[JOKER], round_no, ace_high, scratch, melds)
             counts[d] += 1
             if n > 0 and hand_size(left) == 0:
@@ -326,7 +341,7 @@ def plan_one_turn(counts, round_no, ace_high, drawn, must, scratch, melds):
 
 
 @njit(cache=True)
-def take_upcard(p, params, hands, ints, table, rules, card, rngs):
+def take_upcard(p, params, hands, ints, table, rules, card, rngs, dwork):
     """Rules 2.4.1: does the player on turn take the upcard ``card``?"""
     par = params[p]
     if not leftover_ok(hands[p], card, True):
@@ -338,32 +353,32 @@ def take_upcard(p, params, hands, ints, table, rules, card, rngs):
     ace_high = rules[SR_ACE_HIGH] != 0
     if ints[SI_DOWN_TURN_SEAT + p] > 0:
         return _fits_table(table, ints[SI_N_TABLE], card, ace_high)
-    return _gain(p, hands, ints, card, ace_high) >= par[SP_DRAW_GAIN]
+    return _gain(p, hands, ints, card, ace_high, dwork) >= par[SP_DRAW_GAIN]
 
 
 @njit(cache=True)
-def seat_distance(p, hands, ints, ace_high):
+def seat_distance(p, hands, ints, ace_high, dwork):
     """``distance`` of seat p's hand, kept in ``ints[SI_DISTANCE_SEAT + p]`` until the engine
     says the hand changed (it zeroes the entry)."""
     if ints[SI_DISTANCE_SEAT + p] == 0:
-        ints[SI_DISTANCE_SEAT + p] = 1 + distance(hands[p], ints[SI_ROUND], ace_high)
+        ints[SI_DISTANCE_SEAT + p] = 1 + distance_in(hands[p], ints[SI_ROUND], ace_high, dwork)
     return ints[SI_DISTANCE_SEAT + p] - 1
 
 
 @njit(cache=True)
-def _gain(p, hands, ints, card, ace_high):
+def _gain(p, hands, ints, card, ace_high, dwork):
     """How much taking ``card`` lowers the distance of seat p's hand."""
     counts = hands[p]
     round_no = ints[SI_ROUND]
-    before = seat_distance(p, hands, ints, ace_high)
+    before = seat_distance(p, hands, ints, ace_high, dwork)
     counts[card] += 1
-    after = distance(counts, round_no, ace_high)
+    after = distance_in(counts, round_no, ace_high, dwork)
     counts[card] -= 1
     return before - after
 
 
 @njit(cache=True)
-def wants_buy(q, params, hands, ints, rules, card, rngs):
+def wants_buy(q, params, hands, ints, rules, card, rngs, dwork):
     """Rules 2.4.2: does seat ``q`` (not on turn, allowed to buy) buy the upcard ``card``?"""
     par = params[q]
     if par[SP_RANDOM] != 0:
@@ -376,7 +391,7 @@ def wants_buy(q, params, hands, ints, rules, card, rngs):
         return False
     if par[SP_BUY_MAX_CARDS] > 0 and hand_size(hands[q]) >= par[SP_BUY_MAX_CARDS]:
         return False
-    return _gain(q, hands, ints, card, rules[SR_ACE_HIGH] != 0) >= par[SP_BUY_GAIN]
+    return _gain(q, hands, ints, card, rules[SR_ACE_HIGH] != 0, dwork) >= par[SP_BUY_GAIN]
 
 
 @njit(cache=True)
@@ -387,7 +402,7 @@ def plan_down(p, params, hands, ints, rules, players, scratch, melds):
     counts = hands[p]
     round_no = ints[SI_ROUND]
     ace_high = rules[SR_ACE_HIGH] != 0
-    if seat_distance(p, hands, ints, ace_high) > 0:
+    if seat_distance(p, hands, ints, ace_high, scratch.dwork) > 0:
         return 0
     drawn = ints[SI_DRAWN]
     must = rules[SR_MUST_DISCARD] != 0
@@ -412,86 +427,60 @@ def _abandon(p, par, hands, ints, players):
     return False
 
 
-@njit(cache=True)
-def _joker_home(table, n_table, k, pos, card, ace_high, row):
-    """After swapping ``card`` into meld ``k`` at ``pos``, the first meld that takes the freed
-    joker (``row`` int64[T_COLS] scratch), or -1."""
-    for k2 in range(n_table):
-        row[:] = table[k2]
-        if k2 == k:
-            swap_in(row, card, pos)
-        if fit(row, JOKER, ace_high) != FIT_NONE:
-            return k2
-    return -1
 
 
-@njit(cache=True)
-def _may_play(counts, card, drawn, must):
-    """May ``card`` leave the hand now (what is left must still allow a legal discard)?"""
-    counts[card] -= 1
-    ok = leftover_ok(counts, drawn, must)
-    counts[card] += 1
-    return ok
-
-
-@njit(cache=True)
-def next_layoff(p, params, hands, ints, table, rules, rngs, scratch, options):
-    """Rules 2.5: the next lay-off or joker swap, as ``(ACT_*, card, meld, meld for the freed
-    joker)``. ``options`` int64[>=1024, 4] is scratch for the random bot."""
+@njit(cache=True, inline="always")
+def next_layoff(state, p, params, scratch):
+    """Rules 2.5: the next move of a seat that is down: ``LAYOFF_BASE + ...``, ``SWAP_BASE + ...``
+    or ``STOP`` (``moves``)."""
     par = params[p]
+    hands, ints, table, rules = state.hands, state.ints, state.table, state.rules
     counts = hands[p]
     n_table = ints[SI_N_TABLE]
     drawn = ints[SI_DRAWN]
     must = rules[SR_MUST_DISCARD] != 0
     ace_high = rules[SR_ACE_HIGH] != 0
     swap_rule = rules[SR_JOKER_SWAP] != 0
-    row = scratch[4]
+    row = scratch.row
     if par[SP_RANDOM] != 0:
-        n = 0
-        for c in range(64):
-            if counts[c] == 0 or not _may_play(counts, c, drawn, must):
-                continue
-            for k in range(n_table):
-                if fit(table[k], c, ace_high) != FIT_NONE and n < options.shape[0]:
-                    options[n, 0] = ACT_LAYOFF
-                    options[n, 1] = c
-                    options[n, 2] = k
-                    n += 1
-                if swap_rule and n < options.shape[0]:
-                    pos = swap_position(table[k], c)
-                    if pos >= 0:
-                        k2 = _joker_home(table, n_table, k, pos, c, ace_high, row)
-                        if k2 >= 0:
-                            options[n, 0] = ACT_SWAP
-                            options[n, 1] = c
-                            options[n, 2] = k
-                            options[n, 3] = k2
-                            n += 1
-        if n == 0 or below(rngs[p], 2) == 0:
-            return ACT_STOP, -1, -1, -1
-        i = below(rngs[p], n)
-        return options[i, 0], options[i, 1], options[i, 2], options[i, 3]
+        # the legal lay-offs and swaps (out[0] is STOP), a swap's joker to its first home only
+        out = scratch.out
+        n = legal_moves(state, out)
+        m = 0
+        last = -1
+        for i in range(1, n):
+            mv = out[i]
+            if mv >= SWAP_BASE:
+                ck = (mv - SWAP_BASE) // MAX_TABLE
+                if ck == last:
+                    continue
+                last = ck
+            out[m] = mv
+            m += 1
+        if m == 0 or below(scratch.rngs[p], 2) == 0:
+            return STOP
+        return out[below(scratch.rngs[p], m)]
     if par[SP_LAYOFF] == 1 and not _can_go_out(counts, table, n_table, ace_high, scratch):
-        return ACT_STOP, -1, -1, -1
+        return STOP
     for c in range(JOKER):
-        if counts[c] > 0 and _may_play(counts, c, drawn, must):
+        if counts[c] > 0 and may_play(counts, c, drawn, must):
             for k in range(n_table):
                 if fit(table[k], c, ace_high) != FIT_NONE:
-                    return ACT_LAYOFF, c, k, -1
+                    return LAYOFF_BASE + c * MAX_TABLE + k
     if swap_rule and par[SP_SWAP] != 0:
         for c in range(JOKER):
-            if counts[c] > 0 and _may_play(counts, c, drawn, must):
+            if counts[c] > 0 and may_play(counts, c, drawn, must):
                 for k in range(n_table):
                     pos = swap_position(table[k], c)
                     if pos >= 0:
-                        k2 = _joker_home(table, n_table, k, pos, c, ace_high, row)
+                        k2 = joker_home(table, n_table, k, pos, c, ace_high, row)
                         if k2 >= 0:
-                            return ACT_SWAP, c, k, k2
-    if counts[JOKER] > 0 and _may_play(counts, JOKER, drawn, must):
+                            return SWAP_BASE + (c * MAX_TABLE + k) * MAX_TABLE + k2
+    if counts[JOKER] > 0 and may_play(counts, JOKER, drawn, must):
         for k in range(n_table):
             if fit(table[k], JOKER, ace_high) != FIT_NONE:
-                return ACT_LAYOFF, JOKER, k, -1
-    return ACT_STOP, -1, -1, -1
+                return LAYOFF_BASE + JOKER * MAX_TABLE + k
+    return STOP
 
 
 @njit(cache=True)
@@ -517,22 +506,24 @@ def _can_go_out(counts, table, n_table, ace_high, scratch):
     return hand_size(left) <= 1
 
 
-@njit(cache=True)
-def choose_discard(p, params, hands, ints, table, rules, rngs):
+@njit(cache=True, inline="always")
+def choose_discard(state, p, params, scratch):
     """Rules 2.6: the card to throw (any card held but the upcard taken this turn)."""
     par = params[p]
+    hands, ints, table, rules, rngs = state.hands, state.ints, state.table, state.rules, scratch.rngs
     counts = hands[p]
     drawn = ints[SI_DRAWN]
     if par[SP_RANDOM] != 0:
-        return _random_discard(counts, drawn, rngs[p])
+        return _random_discard(state, scratch.out, rngs[p])
     round_no = ints[SI_ROUND]
     ace_high = rules[SR_ACE_HIGH] != 0
     n_table = ints[SI_N_TABLE]
     down = ints[SI_DOWN_TURN_SEAT + p] > 0
-    d0 = 0 if down else seat_distance(p, hands, ints, ace_high)
+    dwork = scratch.dwork
+    d0 = 0 if down else seat_distance(p, hands, ints, ace_high, dwork)
     stalling = ints[SI_RESHUFFLES] >= STALL_RESHUFFLES
     if stalling and below(rngs[p], 4) == 0:
-        return _random_discard(counts, drawn, rngs[p])
+        return _random_discard(state, scratch.out, rngs[p])
     best = -1
     best_score = 1 << 40
     ties = 0
@@ -546,7 +537,7 @@ def choose_discard(p, params, hands, ints, table, rules, rngs):
             score = (500 if feeds else 0) - (0 if stalling else POINTS[c])
         else:
             counts[c] -= 1
-            score = 1000 * (distance(counts, round_no, ace_high) - d0)
+            score = 1000 * (distance_in(counts, round_no, ace_high, dwork) - d0)
             counts[c] += 1
             if not stalling:
                 score -= POINTS[c]
@@ -569,19 +560,10 @@ def choose_discard(p, params, hands, ints, table, rules, rngs):
 
 
 @njit(cache=True)
-def _random_discard(counts, drawn, rng):
-    """A uniform draw among the distinct cards that may be thrown."""
-    n = 0
-    for c in range(64):
-        if counts[c] > 0 and c != drawn:
-            n += 1
-    i = below(rng, n)
-    for c in range(64):
-        if counts[c] > 0 and c != drawn:
-            if i == 0:
-                return c
-            i -= 1
-    return -1
+def _random_discard(state, out, rng):
+    """A uniform draw among the legal discards (the distinct cards that may be thrown)."""
+    n = legal_moves(state, out)
+    return out[below(rng, n)]
 
 
 @njit(cache=True)
@@ -597,3 +579,48 @@ def _connectors(counts, c):
         if 0 <= r + d < 13:
             n += counts[16 * s + r + d]
     return n
+
+
+@njit(cache=True)
+def new_scratch(players):
+    """The policies' scratch (``BotScratch``) for rounds of ``players`` seats."""
+    return BotScratch(np.zeros((MAX_RUN_CANDIDATES, RUN_COLS), dtype=np.int64), np.zeros(3, dtype=np.int64),
+                      np.zeros(3, dtype=np.int64), np.zeros(64, dtype=np.int64), np.zeros(T_COLS, dtype=np.int64),
+                      np.zeros((MAX_TABLE, T_COLS), dtype=np.int64), np.zeros((players, 1), dtype=np.uint64),
+                      np.zeros(MAX_LEGAL, dtype=np.int64), np.zeros(WORK_SIZE, dtype=np.int64))
+
+
+@njit(cache=True)
+def seed_streams(scratch, seed, game, round_no):
+    """Key each seat's random stream for round ``round_no`` (1..10) of game ``game``."""
+    for p in range(scratch.rngs.shape[0]):
+        scratch.rngs[p, 0] = stream_key(seed, game, round_no - 1, KIND_BOT, p)
+
+
+@njit(cache=True, inline="always")
+def choose(state, params, seat, scratch):
+    """The move of ``seat`` (the seat to act) at the state's decision point, an action of
+    ``moves``. ``params`` float64[players, N_SHANGHAI_PARAMS]; ``scratch`` a ``BotScratch``."""
+    ints = state.ints
+    phase = ints[I_PHASE]
+    if phase == PH_UPCARD:
+        up = state.pile[ints[SI_PILE_N] - 1]
+        if take_upcard(seat, params, state.hands, ints, state.table, state.rules, up, scratch.rngs, scratch.dwork):
+            return TAKE_UPCARD
+        return LEAVE_UPCARD
+    if phase == PH_BUY:
+        up = state.pile[ints[SI_PILE_N] - 1]
+        if wants_buy(seat, params, state.hands, ints, state.rules, up, scratch.rngs, scratch.dwork):
+            return BUY
+        return PASS
+    if phase == PH_PLAY:
+        if ints[SI_DOWN_TURN_SEAT + seat] == 0:
+            n = plan_down(seat, params, state.hands, ints, state.rules, state.hands.shape[0], scratch, state.melds)
+            if n > 0:
+                ints[I_PROPOSAL_N] = n
+                return CONTRACT
+            return STOP
+        return next_layoff(state, seat, params, scratch)
+    if phase == PH_DISCARD:
+        return choose_discard(state, seat, params, scratch)
+    return STOP

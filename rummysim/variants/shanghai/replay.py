@@ -22,17 +22,20 @@ from __future__ import annotations
 import numpy as np
 
 from ...cards import JOKER, RANKS, card_id, card_name
+from . import bots as B
 from . import kernel as K
+from . import moves as M
 from .contracts import card_at
 from .state import (
-    MELD_RUN, MELD_SET, SI_BUYS_SEAT, SI_DISCARDER, SI_DOWN_TURN_SEAT, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_PILE_N,
-    SI_ROUND, SI_STOCK_N, SR_ACE_HIGH, T_COLS, T_HI, T_JOKER_POS, T_JOKERS, T_KIND, T_LO, T_NATURALS, T_OWNER, T_RANK, T_SUIT, T_SUIT_COUNT,
+    I_SEED, MELD_RUN, MELD_SET, SI_BUYS_SEAT, SI_DISCARDER, SI_DOWN_TURN_SEAT, SI_N_TABLE, SI_OWN_TURNS_SEAT,
+    SI_PILE_N, SI_ROUND, SI_STOCK_N, SR_ACE_HIGH, T_COLS, T_HI, T_JOKER_POS, T_JOKERS, T_KIND, T_LO, T_NATURALS, T_OWNER,
+    T_RANK, T_SUIT, T_SUIT_COUNT,
 )
 from .table import meld_listing, meld_ok
 from ...engine.codes import OUTCOMES
-from ..basic.replay import card_names, play_logged
+from ..basic.replay import card_names
 from ..basic.replay import format_event as basic_format_event
-from ...shanghai_results import BONUSES
+from .schema import BONUSES
 
 
 def _hand_names(counts) -> list[str]:
@@ -46,8 +49,8 @@ def _stands_for(kind: int, suit_or_rank: int, pos: int) -> str:
     return card_name(card_at(suit_or_rank, pos))
 
 
-def _deal_event(work, players: int, dealer: int) -> dict:
-    hands, ints, stock, pile = work[0], work[1], work[2], work[3]
+def _deal_event(state, players: int, dealer: int) -> dict:
+    hands, ints, stock, pile = state.hands, state.ints, state.stock, state.pile
     n_stock, n_pile = int(ints[SI_STOCK_N]), int(ints[SI_PILE_N])
     return {
         "event": "deal",
@@ -102,18 +105,27 @@ def _decode(ev: np.ndarray, n: int, table_kinds: dict) -> list[dict]:
     return out
 
 
-def _play_logged(seed, game, round_no, players, rules_array, params, work, first):
-    table_kinds = {}
-    table, n_table = work[4], int(work[1][SI_N_TABLE])
-    for k in range(n_table):
-        table_kinds[k] = (int(table[k, T_KIND]), int(table[k, T_SUIT] if table[k, T_KIND] == MELD_RUN else table[k, T_RANK]))
-    def finish(trial, row, seats, ev, n_ev):
-        K.finish_round(seed, game, round_no, players, rules_array, params, trial, first, row, seats, ev, n_ev)
-
-    ev, n, round_row, seat_rows, trial = play_logged(finish, work, K.ROUND_COLS, (players, K.SEAT_COLS),
-                                                     K.EV_WIDTH, 1024)
-    events = _decode(ev, n, table_kinds)
-    hands = trial[0]
+def _play_logged(setup, players: int, rules_array, params, rows: int = 1024):
+    """Play a round to its end with its event log on: ``setup(state, scratch)`` deals or builds the
+    position and begins play; again with four times the log rows while the log fills up (it is
+    sized for ordinary rounds). Returns ``(events, round_row, seat_rows, state)``."""
+    while True:
+        state = M.new_state(players, rules_array, np.zeros((rows, K.EV_WIDTH), dtype=np.int16))
+        scratch = B.new_scratch(players)
+        setup(state, scratch)
+        table_kinds = {}
+        table, n_table = state.table, int(state.ints[SI_N_TABLE])
+        for k in range(n_table):
+            table_kinds[k] = (int(table[k, T_KIND]),
+                              int(table[k, T_SUIT] if table[k, T_KIND] == MELD_RUN else table[k, T_RANK]))
+        round_row = np.zeros(K.ROUND_COLS, dtype=np.int32)
+        seat_rows = np.zeros((players, K.SEAT_COLS), dtype=np.int32)
+        K.finish_round(state, params, scratch, round_row, seat_rows)
+        if state.n_ev[0] < rows:
+            break
+        rows *= 4
+    events = _decode(state.ev, int(state.n_ev[0]), table_kinds)
+    hands = state.hands
     events.append({
         "event": "end",
         "outcome": OUTCOMES[round_row[K.RW_OUTCOME]],
@@ -122,17 +134,20 @@ def _play_logged(seed, game, round_no, players, rules_array, params, work, first
         "scores": [int(seat_rows[q, K.SS_SCORE]) for q in range(players)],
         "hands": [_hand_names(hands[p]) for p in range(players)],
     })
-    return events, round_row, seat_rows, trial
+    return events, round_row, seat_rows, state
 
 
 def trace_round(seed: int, game: int, round_no: int, players: int, rules_array: np.ndarray,
                 params: np.ndarray) -> list[dict]:
     """Every event of round ``round_no`` (1..10) of game ``game``, deal first and end last."""
-    work = K.new_work(players, rules_array)
-    first = K.start_round(seed, game, round_no, players, rules_array, work)
-    deal = _deal_event(work, players, (first + players - 1) % players)
-    events, _, _, _ = _play_logged(seed, game, round_no, players, rules_array, params, work, first)
-    return [deal] + events
+    deal = []
+
+    def setup(state, scratch):
+        first = K.start_round(seed, game, round_no, state, scratch)
+        deal[:] = [_deal_event(state, players, (first + players - 1) % players)]
+
+    events, _, _, _ = _play_logged(setup, players, rules_array, params)
+    return deal + events
 
 
 def parse_table_meld(text: str, ace_high: bool = True) -> np.ndarray:
@@ -186,36 +201,39 @@ def play_round_position(players: int, round_no: int, hands: list[str], stock: st
     Returns ``{"events", "outcome", "winner", "bonus", "scores", "hands", "turns",
     "reshuffles", "seats"}``; ``seats`` holds the per-seat result rows.
     """
-    work = K.new_work(players, rules_array)
-    hands_arr, ints, stock_arr, pile_arr, table_arr = work[:5]
-    K.start_round(seed, 0, round_no, players, rules_array, work)  # seeds the bot streams
-    hands_arr[:] = 0
-    ints[:] = 0
-    ints[SI_ROUND] = round_no
-    ints[SI_DISCARDER] = discarder
-    for p, h in enumerate(hands):
-        for t in h.split():
-            hands_arr[p, card_id(t, allow_joker=True)] += 1
-    for k, (owner, text) in enumerate(table):
-        table_arr[k] = parse_table_meld(text, bool(rules_array[SR_ACE_HIGH]))
-        table_arr[k, T_OWNER] = owner
-    ints[SI_N_TABLE] = len(table)
-    stock_ids = [card_id(t, allow_joker=True) for t in stock.split()]
-    pile_ids = [card_id(t, allow_joker=True) for t in pile.split()]
-    stock_arr[:len(stock_ids)] = stock_ids[::-1]
-    pile_arr[:len(pile_ids)] = pile_ids
-    ints[SI_STOCK_N], ints[SI_PILE_N] = len(stock_ids), len(pile_ids)
-    for p, turn in (down or {}).items():
-        ints[SI_DOWN_TURN_SEAT + p] = turn
-        ints[SI_OWN_TURNS_SEAT + p] = max(int(ints[SI_OWN_TURNS_SEAT + p]), turn)
-    for p, n in (buys or {}).items():
-        ints[SI_BUYS_SEAT + p] = n
-    events, round_row, seat_rows, work = _play_logged(seed, 0, round_no, players, rules_array, params, work, first)
+    def setup(state, scratch):
+        hands_arr, ints, stock_arr, pile_arr, table_arr = state.hands, state.ints, state.stock, state.pile, state.table
+        K.start_round(seed, 0, round_no, state, scratch)  # seeds the bot streams
+        hands_arr[:] = 0
+        ints[:] = 0
+        ints[I_SEED] = seed
+        ints[SI_ROUND] = round_no
+        ints[SI_DISCARDER] = discarder
+        for p, h in enumerate(hands):
+            for t in h.split():
+                hands_arr[p, card_id(t, allow_joker=True)] += 1
+        for k, (owner, text) in enumerate(table):
+            table_arr[k] = parse_table_meld(text, bool(rules_array[SR_ACE_HIGH]))
+            table_arr[k, T_OWNER] = owner
+        ints[SI_N_TABLE] = len(table)
+        stock_ids = [card_id(t, allow_joker=True) for t in stock.split()]
+        pile_ids = [card_id(t, allow_joker=True) for t in pile.split()]
+        stock_arr[:len(stock_ids)] = stock_ids[::-1]
+        pile_arr[:len(pile_ids)] = pile_ids
+        ints[SI_STOCK_N], ints[SI_PILE_N] = len(stock_ids), len(pile_ids)
+        for p, turn in (down or {}).items():
+            ints[SI_DOWN_TURN_SEAT + p] = turn
+            ints[SI_OWN_TURNS_SEAT + p] = max(int(ints[SI_OWN_TURNS_SEAT + p]), turn)
+        for p, n in (buys or {}).items():
+            ints[SI_BUYS_SEAT + p] = n
+        M.begin_round(state, first)
+
+    events, round_row, seat_rows, state = _play_logged(setup, players, rules_array, params)
     end = events[-1]
-    table_now = work[4]
+    table_now = state.table
     listing = np.zeros(64, dtype=np.int64)
     melds = []
-    for k in range(int(work[1][SI_N_TABLE])):
+    for k in range(int(state.ints[SI_N_TABLE])):
         n = meld_listing(table_now[k], listing)
         melds.append(card_names(listing[:n]))
     return {

@@ -1,6 +1,7 @@
-"""Layout of the per-round state arrays of the Shanghai Rummy engine and its bots.
+"""Layout of the per-round state of the Shanghai Rummy engine (``State``) and its bots.
 
-A round in play is held in a few flat arrays (see ``shanghai.new_work``):
+A round in play is one ``State`` (a namedtuple of arrays, built by
+``moves.new_state``; Numba reads it by field name inside compiled code):
 
 ``hands``  int64[players, 64]
     how many copies of each card seat p holds: index ``16 * suit + rank`` for
@@ -13,10 +14,29 @@ A round in play is held in a few flat arrays (see ``shanghai.new_work``):
     (``T_SUIT_COUNT + s``), a run its block ``T_LO..T_HI`` of positions
     (0 ace low .. 12 king, 13 ace high) and the positions its jokers hold
     (``T_JOKER_POS`` bitmask): every other position holds its natural.
-``table_cards`` int64[64]  copies of each card on the table (63: jokers)
+``melds``  int64[6, T_COLS]
+    the proposal buffer: the laying of the contract that the move ``CONTRACT`` lays
+    (``ints[I_PROPOSAL_N]`` melds; see ``moves``)
+``listing`` int64[max(cards, 64)]  scratch (deck, event cards)
+``counts`` int64[64]  scratch (card conservation, legality checks)
+``row``    int64[T_COLS]  scratch (a meld after a joker swap)
+``rng1``   uint64[1]  the reshuffle stream
+``rules``  int64[SR_SIZE]  the rule vector the round is played under
+``ev``     int16[n, EV_WIDTH], ``n_ev`` int64[1]  the event log (n = 0: not logging)
+``cand``, ``chosen``, ``ranks``, ``left``  the exact contract solver's scratch (``moves.legal_moves``)
+
+The decision to take is ``ints[I_PHASE]`` (``PH_*``) by seat ``ints[I_SEAT]``;
+``ints[I_TURN_SEAT]`` is the seat whose turn it is (differs from ``I_SEAT`` while
+another seat is offered the upcard to buy). The seed and game key the reshuffle
+stream (``I_SEED``, ``I_GAME``, with ``SI_ROUND``).
 
 Rules are an int64 vector indexed by ``SR_*`` (built by ``rummysim.rules``).
 """
+
+from collections import namedtuple
+
+State = namedtuple("State", ["hands", "ints", "stock", "pile", "table", "melds", "listing", "counts", "row",
+                             "rng1", "rules", "ev", "n_ev", "cand", "chosen", "ranks", "left"])
 
 MAX_SEATS = 8
 MAX_TABLE = 3 * MAX_SEATS
@@ -39,7 +59,30 @@ SI_LAID_OFF_SEAT = SI_OWN_TURNS_SEAT + MAX_SEATS
 SI_SWAPS_SEAT = SI_LAID_OFF_SEAT + MAX_SEATS
 SI_UPCARDS_SEAT = SI_SWAPS_SEAT + MAX_SEATS   # upcards taken on one's own turn
 SI_DISTANCE_SEAT = SI_UPCARDS_SEAT + MAX_SEATS  # bots' cache: 1 + the distance of seat p's hand, 0 unknown
-SI_SIZE = SI_DISTANCE_SEAT + MAX_SEATS
+I_PHASE = SI_DISTANCE_SEAT + MAX_SEATS   # PH_*: the decision to take
+I_SEAT = I_PHASE + 1            # the seat to act
+I_TURN_SEAT = I_PHASE + 2       # the seat whose turn it is
+I_FIRST = I_PHASE + 3           # the round's first seat
+I_DOWN_NOW = I_PHASE + 4        # 1 when the seat on turn laid its contract this turn
+I_JOKERS_DOWN = I_PHASE + 5     # jokers the seat on turn put on the table this turn
+I_PROPOSAL_N = I_PHASE + 6      # melds in the proposal buffer ``melds`` (0: none)
+I_OUTCOME = I_PHASE + 7         # engine.codes OUT_* once over
+I_WINNER = I_PHASE + 8
+I_BONUS = I_PHASE + 9           # BONUS_*
+I_SEED = I_PHASE + 10
+I_GAME = I_PHASE + 11
+SI_SIZE = I_PHASE + 12
+
+# decision points (ints[I_PHASE])
+PH_UPCARD = 0       # the seat on turn takes the upcard or leaves it (2.4.1)
+PH_BUY = 1          # the seat offered the upcard buys it or passes (2.4.2-3)
+PH_PLAY = 2         # lay down the contract / lay off / swap a joker, or stop (2.5)
+PH_DISCARD = 3      # throw a card (2.6)
+PH_OVER = 4         # the round has ended
+
+BONUS_NONE = 0
+BONUS_ONE_TURN = 1
+BONUS_NO_JOKER = 2
 
 # table meld columns
 T_KIND = 0              # MELD_SET or MELD_RUN

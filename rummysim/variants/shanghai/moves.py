@@ -1,0 +1,747 @@
+"""Shanghai Rummy moves as data: the legal-move layer of the compiled core (docs/rules.md 2.1-2.7,
+rulings 3.1, 3.4). Legality is defined here once; the bots (``bots.py``) and the driver
+(``kernel.py``) call into this module, never the other way round.
+
+A round is a ``state.State``; ``ints[I_PHASE]`` is the decision to take (``PH_*``) and
+``ints[I_SEAT]`` the seat to act. Everything automatic (the stock draw after the upcard is
+left or bought, refills, the end of a turn, going out and scoring, stalemates, the turn
+limit, the event log, card-conservation checks with the rules' check flag) happens inside
+``apply``.
+
+Actions (one flat int64 encoding, ``NUM_ACTIONS`` integers):
+
+===============================  =====================  ===========================================
+integers                         name                   meaning (phase)
+===============================  =====================  ===========================================
+0 .. 63                          discard card c         throw card id c (63: a joker) (PH_DISCARD)
+64                               ``TAKE_UPCARD``        take the upcard (PH_UPCARD)
+65                               ``LEAVE_UPCARD``       leave it: buys are offered, then the stock
+                                                        draw is automatic (PH_UPCARD)
+66                               ``BUY``                buy the upcard + the top stock card (PH_BUY)
+67                               ``PASS``               do not buy (PH_BUY)
+68                               ``STOP``               end the play step: to the discard (PH_PLAY)
+69                               ``CONTRACT``           lay down the laying held in the proposal
+                                                        buffer ``melds[:ints[I_PROPOSAL_N]]``
+                                                        (PH_PLAY, seat not down)
+70 + c * 24 + k                  ``LAYOFF_BASE``        lay off card c on table meld k (PH_PLAY,
+                                                        seat down)
+1606 + (c * 24 + k) * 24 + k2    ``SWAP_BASE``          put natural c in place of a joker of meld k;
+                                                        the freed joker is laid off on meld k2
+                                                        (which is judged after the swap; k2 may be k)
+===============================  =====================  ===========================================
+
+(24 = ``MAX_TABLE``.) The contract is one action, ``CONTRACT``, naming the laying in the state's
+proposal buffer: a policy writes its planned melds into ``state.melds``, sets
+``ints[I_PROPOSAL_N]`` and returns ``CONTRACT``; ``is_legal`` checks that laying (the contract
+of the round, 2.2-2.3; cards held; a legal discard left, 2.6 and ruling 3.1). ``legal_moves``
+lists ``CONTRACT`` exactly when some legal laying exists: it keeps a legal proposal already in
+the buffer, else writes there a laying found by the exact solver's search (``propose_contract``:
+``contracts.first_contract``, the first laying found depth first rather than ``best_contract``'s
+best one, which can take tens of milliseconds on a 30-card hand; keeping back one card to throw
+when that laying would leave none), so every move it lists can be applied. ``apply`` empties the buffer after every move.
+
+``is_legal``, ``apply`` and what ``apply`` calls are compiled inline (Numba IR inlining) so that
+the driver's loop reads the state's arrays without a reference-count update per field read and
+per call (about 1.5x the rounds/s of plain calls).
+
+``legal_moves`` lists in a fixed order: PH_UPCARD ``LEAVE, [TAKE]``; PH_BUY ``PASS, BUY``;
+PH_PLAY ``STOP`` then ``CONTRACT`` (not down) or, for card c ascending, for meld k ascending,
+the lay-off (c, k) then the swaps (c, k, k2) for k2 ascending (down); PH_DISCARD the cards
+ascending. At most ``MAX_LEGAL`` moves.
+"""
+
+import numpy as np
+from numba import njit
+
+from ...engine.codes import OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
+from ...engine.deck import dealer_of
+from ...engine.rng import KIND_DEAL, KIND_RESHUFFLE, shuffle, stream_key
+from .contracts import MAX_RUN_CANDIDATES, RUN_COLS, first_contract
+from .state import (
+    BONUS_NO_JOKER, BONUS_NONE, BONUS_ONE_TURN, CARDS_DEALT, I_BONUS, I_DOWN_NOW, I_FIRST, I_GAME,
+    I_JOKERS_DOWN, I_OUTCOME, I_PHASE, I_PROPOSAL_N, I_SEAT, I_SEED, I_TURN_SEAT, I_WINNER, JOKER, MAX_TABLE,
+    MELD_RUN, PH_BUY, PH_DISCARD, PH_OVER, PH_PLAY, PH_UPCARD, SI_BUYS, SI_BUYS_SEAT, SI_DISCARDER,
+    SI_DISTANCE_SEAT, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_LAID_OFF_SEAT, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_PILE_N,
+    SI_RESHUFFLES, SI_ROUND, SI_SIZE, SI_STOCK_N, SI_SWAPS_SEAT, SI_TURN, SI_UPCARDS_SEAT, SR_ACE_HIGH, SR_BONUS,
+    SR_BONUS_NO_JOKER, SR_CHECK, SR_DECKS, SR_JOKER_SWAP, SR_JOKERS, SR_LAYOFF_ON_CONTRACT_TURN, SR_MAX_BUYS,
+    SR_MUST_DISCARD, SR_TURN_LIMIT, T_COLS, T_JOKERS, T_KIND, T_LO, T_RANK, State,
+)
+from .table import (
+    FIT_NONE, contract_ok, fit, hand_points, hand_size, lay_off, materialize, meld_cards_into, meld_listing, place,
+    swap_in, swap_position, table_counts,
+)
+
+TAKE_UPCARD = 64
+LEAVE_UPCARD = 65
+BUY = 66
+PASS = 67
+STOP = 68
+CONTRACT = 69
+CONTRACT_BASE = CONTRACT
+LAYOFF_BASE = 70
+SWAP_BASE = LAYOFF_BASE + 64 * MAX_TABLE
+NUM_ACTIONS = SWAP_BASE + 64 * MAX_TABLE * MAX_TABLE
+#: room for every legal move at one decision: lay-offs are at most 5 per meld (a set takes 4
+#: naturals and a joker, a run 2 ends and a joker), swaps at most 4 cards per joker on the table
+#: times MAX_TABLE homes for it; 1024 is well above both (``legal_moves`` raises beyond it)
+MAX_LEGAL = 1024
+
+# event log (replay): one row per event, int16[EV_WIDTH]: type, player, card, meld, n cards, cards...
+EV_DRAW_STOCK = 1
+EV_DRAW_DISCARD = 2
+EV_LAYOFF = 4       # cards[0]: the position (run) or rank (set) the card took
+EV_DISCARD = 5
+EV_RESHUFFLE = 6    # cards: the new stock, top first
+EV_BUY = 7          # card: the upcard; cards[0]: the penalty card
+EV_CONTRACT = 8     # one row per meld laid; card: 16 * kind + (run start or set rank); cards in order
+EV_SWAP = 9         # card: the natural put in; meld: where; cards[0]: the position (run) or rank (set)
+EV_CARDS = 5
+EV_WIDTH = EV_CARDS + 8 * 52 + 16
+
+
+@njit(cache=True)
+def total_cards(rules):
+    return 52 * rules[SR_DECKS] + rules[SR_JOKERS]
+
+
+@njit(cache=True)
+def new_state(players, rules, ev):
+    """A ``State`` for rounds of ``players`` seats under ``rules`` (copied), logging into ``ev``
+    int16[n, EV_WIDTH] (n = 0: no log). Reused round after round (``deal`` resets it)."""
+    n = total_cards(rules)
+    return State(np.zeros((players, 64), dtype=np.int64), np.zeros(SI_SIZE, dtype=np.int64),
+                 np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                 np.zeros((MAX_TABLE, T_COLS), dtype=np.int64), np.zeros((6, T_COLS), dtype=np.int64),
+                 np.zeros(max(n, 64), dtype=np.int64), np.zeros(64, dtype=np.int64),
+                 np.zeros(T_COLS, dtype=np.int64), np.zeros(1, dtype=np.uint64), rules.copy(), ev,
+                 np.zeros(1, dtype=np.int64), np.zeros((MAX_RUN_CANDIDATES, RUN_COLS), dtype=np.int64),
+                 np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64), np.zeros(64, dtype=np.int64))
+
+
+@njit(cache=True, inline="always")
+def _log(state, kind, player, card, meld, cards, n):
+    """Append one event (only when logging: ``state.ev`` has rows); ``cards[:n]`` int64."""
+    ev = state.ev
+    i = state.n_ev[0]
+    if i >= ev.shape[0]:
+        return
+    ev[i, 0] = kind
+    ev[i, 1] = player
+    ev[i, 2] = card
+    ev[i, 3] = meld
+    ev[i, 4] = n
+    for k in range(n):
+        ev[i, EV_CARDS + k] = cards[k]
+    state.n_ev[0] = i + 1
+
+
+@njit(cache=True)
+def deal(state, seed, game, round_no):
+    """Reset ``state`` and deal round ``round_no`` (1..10) of game ``game`` (rules 2.1); the first
+    seat's turn begins. Returns the first seat."""
+    hands, ints, stock, pile, table = state.hands, state.ints, state.stock, state.pile, state.table
+    rules = state.rules
+    players = hands.shape[0]
+    hands[:] = 0
+    ints[:] = 0
+    table[:] = 0
+    state.n_ev[0] = 0
+    ints[SI_ROUND] = round_no
+    ints[SI_DISCARDER] = -1
+    ints[I_SEED] = seed
+    ints[I_GAME] = game
+    n = total_cards(rules)
+    deck = state.listing
+    i = 0
+    for _ in range(rules[SR_DECKS]):
+        for s in range(4):
+            for r in range(13):
+                deck[i] = 16 * s + r
+                i += 1
+    for _ in range(rules[SR_JOKERS]):
+        deck[i] = JOKER
+        i += 1
+    state.rng1[0] = stream_key(seed, game, round_no - 1, KIND_DEAL, 0)
+    shuffle(state.rng1, deck, n)
+    dealer = dealer_of(game, round_no - 1, players)
+    seat = dealer
+    dealt = CARDS_DEALT * players
+    for i in range(dealt):
+        seat += 1
+        if seat == players:
+            seat = 0
+        hands[seat, deck[i]] += 1
+    pile[0] = deck[dealt]
+    ints[SI_PILE_N] = 1
+    n_stock = n - dealt - 1
+    for k in range(n_stock):
+        stock[k] = deck[n - 1 - k]
+    ints[SI_STOCK_N] = n_stock
+    first = (dealer + 1) % players
+    begin_round(state, first)
+    return first
+
+
+@njit(cache=True)
+def begin_round(state, first):
+    """Start play of the round held in ``state`` (dealt, or a hand-built position) at seat
+    ``first``'s turn."""
+    state.ints[I_FIRST] = first
+    state.ints[I_OUTCOME] = OUT_TURN_LIMIT
+    state.ints[I_WINNER] = -1
+    state.ints[I_BONUS] = BONUS_NONE
+    _begin_turn(state, first)
+
+
+@njit(cache=True)
+def check_cards(state):
+    """Raise unless every card is in exactly one place: a hand, the table, the stock or the pile."""
+    hands, ints, rules, counts = state.hands, state.ints, state.rules, state.counts
+    table_counts(state.table, ints[SI_N_TABLE], counts)
+    for p in range(hands.shape[0]):
+        for c in range(64):
+            if hands[p, c] < 0:
+                raise AssertionError("card conservation broken: a negative count in a hand")
+            counts[c] += hands[p, c]
+    for k in range(ints[SI_STOCK_N]):
+        counts[state.stock[k]] += 1
+    for k in range(ints[SI_PILE_N]):
+        counts[state.pile[k]] += 1
+    for c in range(64):
+        expect = 0
+        if c == JOKER:
+            expect = rules[SR_JOKERS]
+        elif (c & 15) < 13:
+            expect = rules[SR_DECKS]
+        if counts[c] != expect:
+            raise AssertionError("card conservation broken: a card is missing or in two places")
+
+
+@njit(cache=True, inline="always")
+def _check(state):
+    if state.rules[SR_CHECK] != 0:
+        check_cards(state)
+
+
+@njit(cache=True)
+def _refill(state):
+    """Rules 2.6: the discard pile less its top card, shuffled, becomes the stock."""
+    ints, stock, pile = state.ints, state.stock, state.pile
+    n = ints[SI_PILE_N]
+    moved = n - 1 if n > 0 else 0
+    for k in range(moved):
+        stock[k] = pile[k]
+    state.rng1[0] = stream_key(ints[I_SEED], ints[I_GAME], ints[SI_ROUND] - 1, KIND_RESHUFFLE,
+                               ints[SI_RESHUFFLES])
+    shuffle(state.rng1, stock, moved)
+    if n > 0:
+        pile[0] = pile[n - 1]
+    ints[SI_PILE_N] = n - moved
+    ints[SI_STOCK_N] = moved
+    ints[SI_RESHUFFLES] += 1
+
+
+# ---------------------------------------------------------------- legality helpers (bots use them)
+
+@njit(cache=True)
+def leftover_ok(counts, drawn, must_discard):
+    """May a hand be left as ``counts`` before the discard? Empty only without
+    ``must_discard_to_go_out``; otherwise it must hold a card it may throw (not the upcard
+    taken this turn, ruling 3.1: nor a copy of it)."""
+    for c in range(64):
+        if counts[c] > 0 and c != drawn:
+            return True
+    return hand_size(counts) == 0 and not must_discard
+
+
+@njit(cache=True)
+def may_play(counts, card, drawn, must):
+    """May ``card`` leave the hand now (what is left must still allow a legal discard)?"""
+    counts[card] -= 1
+    ok = leftover_ok(counts, drawn, must)
+    counts[card] += 1
+    return ok
+
+
+@njit(cache=True)
+def joker_fits_after_swap(table, k, pos, card, k2, ace_high, row):
+    """After swapping ``card`` into meld ``k`` at ``pos``, does meld ``k2`` take the freed joker?
+    (``row`` int64[T_COLS] scratch)"""
+    row[:] = table[k2]
+    if k2 == k:
+        swap_in(row, card, pos)
+    return fit(row, JOKER, ace_high) != FIT_NONE
+
+
+@njit(cache=True)
+def joker_home(table, n_table, k, pos, card, ace_high, row):
+    """The first meld that takes the joker freed by swapping ``card`` into meld ``k``, or -1."""
+    for k2 in range(n_table):
+        if joker_fits_after_swap(table, k, pos, card, k2, ace_high, row):
+            return k2
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _take_ok(state):
+    """Rules 2.4.1, ruling 3.1: may the seat on turn take the upcard (it must keep a card to throw
+    that is not a copy of it)?"""
+    return leftover_ok(state.hands[state.ints[I_TURN_SEAT]], state.pile[state.ints[SI_PILE_N] - 1], True)
+
+
+@njit(cache=True, inline="always")
+def proposal_ok(state):
+    """Is the laying in the proposal buffer a legal laying of the contract for the seat to act
+    (rules 2.2, 2.3, 2.5; a legal discard left, 2.6 and ruling 3.1)?"""
+    ints = state.ints
+    n = ints[I_PROPOSAL_N]
+    if n <= 0 or n > state.melds.shape[0]:
+        return False
+    rules = state.rules
+    if not contract_ok(state.melds, n, ints[SI_ROUND], rules[SR_ACE_HIGH] != 0):
+        return False
+    left = state.counts
+    left[:] = state.hands[ints[I_SEAT]]
+    for i in range(n):
+        meld_cards_into(state.melds[i], left, -1)
+    for c in range(64):
+        if left[c] < 0:
+            return False
+    return leftover_ok(left, ints[SI_DRAWN], rules[SR_MUST_DISCARD] != 0)
+
+
+@njit(cache=True)
+def _solve_into(state, counts):
+    """A laying of ``counts`` (all its jokers allowed; ``contracts.first_contract``, exact about
+    whether one exists) into the proposal buffer; returns the number of melds (0: none). The
+    leftover is in ``state.left``."""
+    left = state.left
+    left[:] = counts
+    round_no = state.ints[SI_ROUND]
+    ace_high = state.rules[SR_ACE_HIGH] != 0
+    value, set_jokers = first_contract(left, counts[JOKER], round_no, ace_high, state.cand, state.chosen,
+                                      state.ranks)
+    if value < 0:
+        return 0
+    return materialize(left, state.cand, state.chosen, state.ranks, set_jokers, round_no, state.melds)
+
+
+@njit(cache=True)
+def propose_contract(state):
+    """Fill the proposal buffer with a legal laying if one exists (the first laying found by
+    ``contracts.first_contract``; if it leaves no card that may be thrown, the same with the first
+    card d, ascending, kept back to throw). Returns the number of melds (0: no legal laying)."""
+    ints = state.ints
+    counts = state.hands[ints[I_SEAT]]
+    drawn = ints[SI_DRAWN]
+    must = state.rules[SR_MUST_DISCARD] != 0
+    ints[I_PROPOSAL_N] = 0
+    n = _solve_into(state, counts)
+    if n == 0:
+        return 0
+    if not leftover_ok(state.left, drawn, must):
+        n = 0
+        for d in range(64):
+            if counts[d] > 0 and d != drawn:
+                counts[d] -= 1
+                n = _solve_into(state, counts)
+                counts[d] += 1
+                if n > 0:
+                    break
+    ints[I_PROPOSAL_N] = n
+    return n
+
+
+# ---------------------------------------------------------------- the move layer
+
+@njit(cache=True, inline="always")
+def is_over(state):
+    return state.ints[I_PHASE] == PH_OVER
+
+
+@njit(cache=True)
+def legal_moves(state, out):
+    """Every legal move at the current decision into ``out`` int64[>= MAX_LEGAL], in the order of
+    the module docstring; returns how many (0 once the round is over). In PH_PLAY for a seat not
+    down it may write a laying into the proposal buffer (see ``CONTRACT``)."""
+    ints = state.ints
+    phase = ints[I_PHASE]
+    if phase == PH_UPCARD:
+        out[0] = LEAVE_UPCARD
+        if _take_ok(state):
+            out[1] = TAKE_UPCARD
+            return 2
+        return 1
+    if phase == PH_BUY:
+        out[0] = PASS
+        out[1] = BUY
+        return 2
+    if phase == PH_DISCARD:
+        counts = state.hands[ints[I_SEAT]]
+        drawn = ints[SI_DRAWN]
+        n = 0
+        for c in range(64):
+            if counts[c] > 0 and c != drawn:
+                out[n] = c
+                n += 1
+        return n
+    if phase != PH_PLAY:
+        return 0
+    out[0] = STOP
+    p = ints[I_SEAT]
+    if ints[SI_DOWN_TURN_SEAT + p] == 0:
+        if proposal_ok(state) or propose_contract(state) > 0:
+            out[1] = CONTRACT
+            return 2
+        return 1
+    n = 1
+    counts = state.hands[p]
+    table = state.table
+    n_table = ints[SI_N_TABLE]
+    drawn = ints[SI_DRAWN]
+    rules = state.rules
+    must = rules[SR_MUST_DISCARD] != 0
+    ace_high = rules[SR_ACE_HIGH] != 0
+    swap_rule = rules[SR_JOKER_SWAP] != 0
+    for c in range(64):
+        if counts[c] == 0 or not may_play(counts, c, drawn, must):
+            continue
+        for k in range(n_table):
+            if fit(table[k], c, ace_high) != FIT_NONE:
+                if n >= out.shape[0]:
+                    raise ValueError("more legal moves than MAX_LEGAL")
+                out[n] = LAYOFF_BASE + c * MAX_TABLE + k
+                n += 1
+            if swap_rule:
+                pos = swap_position(table[k], c)
+                if pos >= 0:
+                    for k2 in range(n_table):
+                        if joker_fits_after_swap(table, k, pos, c, k2, ace_high, state.row):
+                            if n >= out.shape[0]:
+                                raise ValueError("more legal moves than MAX_LEGAL")
+                            out[n] = SWAP_BASE + (c * MAX_TABLE + k) * MAX_TABLE + k2
+                            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def is_legal(state, move):
+    """Is ``move`` legal for the seat to act at the current decision? No enumeration."""
+    ints = state.ints
+    phase = ints[I_PHASE]
+    if phase == PH_UPCARD:
+        return move == LEAVE_UPCARD or (move == TAKE_UPCARD and _take_ok(state))
+    if phase == PH_BUY:
+        return move == PASS or move == BUY
+    if phase == PH_OVER:
+        return False
+    p = ints[I_SEAT]
+    counts = state.hands[p]
+    if phase == PH_DISCARD:
+        return 0 <= move < 64 and counts[move] > 0 and move != ints[SI_DRAWN]
+    if move == STOP:
+        return True
+    down = ints[SI_DOWN_TURN_SEAT + p] > 0
+    if move == CONTRACT:
+        return not down and proposal_ok(state)
+    if not down or move < LAYOFF_BASE or move >= NUM_ACTIONS:
+        return False
+    rules = state.rules
+    ace_high = rules[SR_ACE_HIGH] != 0
+    n_table = ints[SI_N_TABLE]
+    if move < SWAP_BASE:
+        c = (move - LAYOFF_BASE) // MAX_TABLE
+        k = (move - LAYOFF_BASE) % MAX_TABLE
+        if counts[c] == 0 or k >= n_table or fit(state.table[k], c, ace_high) == FIT_NONE:
+            return False
+        return may_play(counts, c, ints[SI_DRAWN], rules[SR_MUST_DISCARD] != 0)
+    i = move - SWAP_BASE
+    k2 = i % MAX_TABLE
+    k = (i // MAX_TABLE) % MAX_TABLE
+    c = i // (MAX_TABLE * MAX_TABLE)
+    if rules[SR_JOKER_SWAP] == 0 or c == JOKER or counts[c] == 0 or k >= n_table or k2 >= n_table:
+        return False
+    pos = swap_position(state.table[k], c)
+    if pos < 0 or not joker_fits_after_swap(state.table, k, pos, c, k2, ace_high, state.row):
+        return False
+    return may_play(counts, c, ints[SI_DRAWN], rules[SR_MUST_DISCARD] != 0)
+
+
+@njit(cache=True, inline="always")
+def apply(state, move):
+    """Apply a legal ``move`` (see ``is_legal``) and everything automatic that follows, up to the
+    next decision or the end of the round."""
+    ints = state.ints
+    phase = ints[I_PHASE]
+    proposal = ints[I_PROPOSAL_N]
+    ints[I_PROPOSAL_N] = 0
+    if phase == PH_UPCARD:
+        if move == TAKE_UPCARD:
+            _take_upcard(state)
+        elif state.rules[SR_MAX_BUYS] > 0:
+            _offer_buy(state, ints[I_TURN_SEAT])
+        else:
+            _draw_stock(state)
+    elif phase == PH_BUY:
+        if move == BUY:
+            _buy(state)
+        else:
+            _offer_buy(state, ints[I_SEAT])
+    elif phase == PH_PLAY:
+        if move == STOP:
+            _to_discard(state)
+        elif move == CONTRACT:
+            _lay_contract(state, proposal)
+        elif move < SWAP_BASE:
+            _lay_off(state, (move - LAYOFF_BASE) // MAX_TABLE, (move - LAYOFF_BASE) % MAX_TABLE)
+        else:
+            i = move - SWAP_BASE
+            _swap(state, i // (MAX_TABLE * MAX_TABLE), (i // MAX_TABLE) % MAX_TABLE, i % MAX_TABLE)
+    elif phase == PH_DISCARD:
+        _discard(state, move)
+
+
+@njit(cache=True)
+def scores(state, out):
+    """This round's score of each seat into ``out`` (rules 2.7): the winner 0 or the one-turn bonus,
+    everyone else the value of their hand. Meaningful once ``is_over``."""
+    ints = state.ints
+    rules = state.rules
+    winner = ints[I_WINNER]
+    for q in range(state.hands.shape[0]):
+        if q == winner:
+            out[q] = 0
+            if ints[I_BONUS] == BONUS_ONE_TURN:
+                out[q] = rules[SR_BONUS]
+            elif ints[I_BONUS] == BONUS_NO_JOKER:
+                out[q] = rules[SR_BONUS_NO_JOKER]
+        else:
+            out[q] = hand_points(state.hands[q])
+
+
+# ---------------------------------------------------------------- what apply does
+
+@njit(cache=True, inline="always")
+def _begin_turn(state, p):
+    ints = state.ints
+    ints[I_TURN_SEAT] = p
+    ints[I_SEAT] = p
+    ints[SI_DRAWN] = -1
+    ints[I_DOWN_NOW] = 0
+    ints[I_JOKERS_DOWN] = 0
+    ints[I_PROPOSAL_N] = 0
+    if ints[SI_PILE_N] > 0:
+        ints[I_PHASE] = PH_UPCARD
+    else:
+        _draw_stock(state)
+
+
+@njit(cache=True, inline="always")
+def _end(state, outcome, winner):
+    state.ints[I_PHASE] = PH_OVER
+    state.ints[I_SEAT] = -1
+    state.ints[I_OUTCOME] = outcome
+    state.ints[I_WINNER] = winner
+
+
+@njit(cache=True, inline="always")
+def _take_upcard(state):
+    ints = state.ints
+    p = ints[I_TURN_SEAT]
+    ints[SI_PILE_N] -= 1
+    up = state.pile[ints[SI_PILE_N]]
+    state.hands[p, up] += 1
+    ints[SI_DISTANCE_SEAT + p] = 0  # the bots' cached distance: the hand changed
+    ints[SI_DRAWN] = up
+    ints[SI_UPCARDS_SEAT + p] += 1
+    _log(state, EV_DRAW_DISCARD, p, up, -1, state.listing, 0)
+    _check(state)
+    _enter_play(state)
+
+
+@njit(cache=True, inline="always")
+def _offer_buy(state, q):
+    """Offer the upcard to the next seat after ``q`` that may buy it (rules 2.4.2-3, ruling 3.4:
+    not the discarder, buys left, 2+ stock cards), or draw from the stock when none is left."""
+    ints = state.ints
+    p = ints[I_TURN_SEAT]
+    players = state.hands.shape[0]
+    max_buys = state.rules[SR_MAX_BUYS]
+    while True:
+        q += 1
+        if q == players:
+            q = 0
+        if q == p or ints[SI_STOCK_N] < 2:
+            break
+        if q == ints[SI_DISCARDER] or ints[SI_BUYS_SEAT + q] >= max_buys:
+            continue
+        ints[I_PHASE] = PH_BUY
+        ints[I_SEAT] = q
+        return
+    _draw_stock(state)
+
+
+@njit(cache=True, inline="always")
+def _buy(state):
+    ints = state.ints
+    q = ints[I_SEAT]
+    ints[SI_PILE_N] -= 1
+    up = state.pile[ints[SI_PILE_N]]
+    ints[SI_STOCK_N] -= 1
+    penalty = state.stock[ints[SI_STOCK_N]]
+    state.hands[q, up] += 1
+    state.hands[q, penalty] += 1
+    ints[SI_DISTANCE_SEAT + q] = 0
+    ints[SI_BUYS_SEAT + q] += 1
+    ints[SI_BUYS] += 1
+    if state.ev.shape[0] > 0:
+        state.listing[0] = penalty
+        _log(state, EV_BUY, q, up, -1, state.listing, 1)
+    _check(state)
+    _draw_stock(state)
+
+
+@njit(cache=True, inline="always")
+def _draw_stock(state):
+    """The seat on turn draws from the stock, refilled first when empty (2.6); no stock left
+    even then ends the round."""
+    ints = state.ints
+    p = ints[I_TURN_SEAT]
+    ints[I_SEAT] = p
+    stock = state.stock
+    if ints[SI_STOCK_N] == 0:
+        _refill(state)
+        if state.ev.shape[0] > 0:
+            for k in range(ints[SI_STOCK_N]):
+                state.listing[k] = stock[ints[SI_STOCK_N] - 1 - k]
+            _log(state, EV_RESHUFFLE, -1, -1, -1, state.listing, ints[SI_STOCK_N])
+        if ints[SI_STOCK_N] == 0:
+            _end(state, OUT_STALEMATE_STOCK, -1)
+            return
+    ints[SI_STOCK_N] -= 1
+    card = stock[ints[SI_STOCK_N]]
+    state.hands[p, card] += 1
+    ints[SI_DISTANCE_SEAT + p] = 0
+    _log(state, EV_DRAW_STOCK, p, card, -1, state.listing, 0)
+    _check(state)
+    _enter_play(state)
+
+
+@njit(cache=True, inline="always")
+def _enter_play(state):
+    state.ints[I_PHASE] = PH_PLAY
+    state.ints[I_SEAT] = state.ints[I_TURN_SEAT]
+
+
+@njit(cache=True, inline="always")
+def _lay_contract(state, n):
+    """Rules 2.5: put the proposal's ``n`` melds on the table."""
+    ints = state.ints
+    p = ints[I_SEAT]
+    counts = state.hands[p]
+    melds = state.melds
+    ints[SI_DISTANCE_SEAT + p] = 0
+    for i in range(n):
+        meld_cards_into(melds[i], counts, -1)
+        ints[I_JOKERS_DOWN] += melds[i, T_JOKERS]
+    for i in range(n):
+        k = ints[SI_N_TABLE]
+        place(state.table, k, melds[i], p)
+        ints[SI_N_TABLE] = k + 1
+        if state.ev.shape[0] > 0:
+            m = meld_listing(melds[i], state.listing)
+            start = melds[i, T_LO] if melds[i, T_KIND] == MELD_RUN else melds[i, T_RANK]
+            _log(state, EV_CONTRACT, p, 16 * melds[i, T_KIND] + start, k, state.listing, m)
+    ints[SI_DOWN_TURN_SEAT + p] = ints[SI_OWN_TURNS_SEAT + p] + 1
+    ints[I_DOWN_NOW] = 1
+    _check(state)
+    if state.rules[SR_LAYOFF_ON_CONTRACT_TURN] == 0:
+        _to_discard(state)
+
+
+@njit(cache=True, inline="always")
+def _lay_off(state, c, k):
+    ints = state.ints
+    p = ints[I_SEAT]
+    ints[SI_DISTANCE_SEAT + p] = 0
+    pos = lay_off(state.table[k], c, fit(state.table[k], c, state.rules[SR_ACE_HIGH] != 0))
+    state.hands[p, c] -= 1
+    ints[SI_LAID_OFF_SEAT + p] += 1
+    if c == JOKER:
+        ints[I_JOKERS_DOWN] += 1
+    state.listing[0] = pos
+    _log(state, EV_LAYOFF, p, c, k, state.listing, 1)
+    _check(state)
+
+
+@njit(cache=True, inline="always")
+def _swap(state, c, k, k2):
+    ints = state.ints
+    p = ints[I_SEAT]
+    table = state.table
+    ints[SI_DISTANCE_SEAT + p] = 0
+    pos = swap_position(table[k], c)
+    swap_in(table[k], c, pos)
+    where = fit(table[k2], JOKER, state.rules[SR_ACE_HIGH] != 0)
+    state.hands[p, c] -= 1
+    ints[SI_SWAPS_SEAT + p] += 1
+    state.listing[0] = pos
+    _log(state, EV_SWAP, p, c, k, state.listing, 1)
+    pos = lay_off(table[k2], JOKER, where)
+    ints[SI_LAID_OFF_SEAT + p] += 1
+    ints[I_JOKERS_DOWN] += 1
+    state.listing[0] = pos
+    _log(state, EV_LAYOFF, p, JOKER, k2, state.listing, 1)
+    _check(state)
+
+
+@njit(cache=True, inline="always")
+def _to_discard(state):
+    ints = state.ints
+    if hand_size(state.hands[ints[I_SEAT]]) > 0:
+        ints[I_PHASE] = PH_DISCARD
+    else:
+        _end_turn(state)
+
+
+@njit(cache=True, inline="always")
+def _discard(state, c):
+    ints = state.ints
+    p = ints[I_SEAT]
+    state.hands[p, c] -= 1
+    ints[SI_DISTANCE_SEAT + p] = 0
+    state.pile[ints[SI_PILE_N]] = c
+    ints[SI_PILE_N] += 1
+    ints[SI_DISCARDER] = p
+    _log(state, EV_DISCARD, p, c, -1, state.listing, 0)
+    _check(state)
+    _end_turn(state)
+
+
+@njit(cache=True, inline="always")
+def _end_turn(state):
+    """The turn is over: going out (2.7, with the one-turn bonus), the turn limit, or the next seat."""
+    ints = state.ints
+    p = ints[I_TURN_SEAT]
+    ints[SI_TURN] += 1
+    ints[SI_OWN_TURNS_SEAT + p] += 1
+    if hand_size(state.hands[p]) == 0:
+        if ints[I_DOWN_NOW] != 0:
+            ints[I_BONUS] = BONUS_NO_JOKER if ints[I_JOKERS_DOWN] == 0 else BONUS_ONE_TURN
+        _end(state, OUT_WIN, p)
+    elif ints[SI_TURN] >= state.rules[SR_TURN_LIMIT]:
+        _end(state, OUT_TURN_LIMIT, -1)
+    else:
+        _begin_turn(state, (p + 1) % state.hands.shape[0])
+
+
+@njit(cache=True)
+def copy_state(state):
+    """A copy of ``state`` to look ahead or try a move on: the round (hands, counters, stock, pile,
+    table, proposal, streams, rules, log) is copied; the scratch arrays (``listing``, ``counts``,
+    ``row``, the solver's ``cand``, ``chosen``, ``ranks``, ``left``) are shared, so the copy and the
+    original must not be used at the same time from two threads."""
+    return State(state.hands.copy(), state.ints.copy(), state.stock.copy(), state.pile.copy(), state.table.copy(),
+                 state.melds.copy(), state.listing, state.counts, state.row, state.rng1.copy(),
+                 state.rules.copy(), state.ev.copy(), state.n_ev.copy(), state.cand, state.chosen,
+                 state.ranks, state.left)
