@@ -1,0 +1,456 @@
+"""The Shanghai legal-move layer (``rummysim.variants.shanghai.moves``): conformance under uniformly
+random play, every shipped bot's every move legal, bots blind to hidden cards, and hand-built
+positions per decision point (docs/rules.md 2.4-2.7, rulings 3.1 and 3.4)."""
+
+import numpy as np
+import pytest
+from numba import njit
+
+from rummysim.cards import card_id
+from rummysim.engine.codes import OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
+from rummysim.engine.rng import below
+from rummysim.rules import parse_rule_options
+from rummysim.strategy import builtin_names, params_matrix, seat_strategies
+from rummysim.variants.shanghai import bots as B
+from rummysim.variants.shanghai import kernel as K
+from rummysim.variants.shanghai import moves as M
+from rummysim.variants.shanghai.replay import parse_table_meld
+from rummysim.variants.shanghai.state import (
+    I_PHASE, I_PROPOSAL_N, I_SEAT, I_TURN_SEAT, I_WINNER, JOKER, MAX_TABLE, PH_BUY, PH_DISCARD, PH_OVER, PH_PLAY,
+    PH_UPCARD, SI_BUYS_SEAT, SI_DISCARDER, SI_DISTANCE_SEAT, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE,
+    SI_OWN_TURNS_SEAT, SI_PILE_N, SI_ROUND, SI_STOCK_N, SR_CHECK, T_OWNER,
+)
+from rummysim.variants.shanghai.table import hand_points
+
+pytestmark = pytest.mark.engine
+
+#: (players, rule options) of the conformance and bot runs: 3-8 players, every option of 2.8
+CONFIGS = [
+    (3, ()), (4, ()), (5, ()), (6, ()), (7, ()), (8, ()),
+    (4, ("jokers=4",)), (3, ("decks=1", "jokers=0")), (5, ("max_buys=0",)), (4, ("max_buys=1",)),
+    (4, ("layoff_on_contract_turn=true",)), (6, ("joker_swap=false",)), (3, ("ace=low",)),
+    (4, ("must_discard_to_go_out=true",)), (5, ("one_turn_bonus=-10/-100",)), (4, ("turn_limit=40",)),
+]
+
+
+def rules(players, *options, check=True):
+    r = parse_rule_options(list(options), variant="shanghai").to_array(players)
+    r[SR_CHECK] = 1 if check else 0
+    return r
+
+
+def _config_arrays():
+    """The conformance configs; uniformly random play rarely goes out, so rounds are capped at
+    200 turns (2.8 ``turn_limit``) unless the config sets its own cap."""
+    players = np.array([p for p, _ in CONFIGS], dtype=np.int64)
+    mat = np.stack([rules(p, *(o if any(x.startswith("turn_limit") for x in o) else o + ("turn_limit=200",)))
+                    for p, o in CONFIGS])
+    return players, mat
+
+
+@njit(cache=True)
+def _scores_add_up(state, points):
+    """The round's scores (rules 2.7): the winner 0 or a bonus, the others their hand's value."""
+    M.scores(state, points)
+    ints = state.ints
+    for q in range(state.hands.shape[0]):
+        if q == ints[I_WINNER]:
+            if state.hands[q].sum() != 0 or points[q] > 0:
+                raise AssertionError("the winner holds cards or scores points")
+        elif points[q] != hand_points(state.hands[q]):
+            raise AssertionError("a loser's score is not the value of the hand")
+
+
+@njit(cache=True)
+def _random_rounds(seed, n_rounds, players_of, rules_of, stats):
+    """Play ``n_rounds`` rounds (config ``i % len(players_of)``, round ``1 + i % 10``) choosing every
+    move uniformly among ``legal_moves`` with a seeded stream; every listed move must pass
+    ``is_legal``; cards are checked after every move (``SR_CHECK``). ``stats`` int64[8]:
+    moves, rounds won, stalemates, turn limits, contracts, lay-offs, swaps, buys."""
+    out = np.zeros(M.MAX_LEGAL, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed) * np.uint64(7919) + np.uint64(1)
+    points = np.zeros(64, dtype=np.int64)
+    for i in range(n_rounds):
+        cfg = i % players_of.shape[0]
+        players = players_of[cfg]
+        state = M.new_state(players, rules_of[cfg], np.zeros((0, M.EV_WIDTH), dtype=np.int16))
+        M.deal(state, seed, i, 1 + i % 10)
+        M.check_cards(state)
+        moves = 0
+        while not M.is_over(state):
+            n = M.legal_moves(state, out)
+            if n <= 0:
+                raise AssertionError("no legal move at a decision")
+            for j in range(n):
+                if not M.is_legal(state, out[j]):
+                    raise AssertionError("legal_moves listed a move is_legal refuses")
+            move = out[below(rng, n)]
+            if move == M.CONTRACT:
+                stats[4] += 1
+            elif move == M.BUY:
+                stats[7] += 1
+            elif move >= M.SWAP_BASE:
+                stats[6] += 1
+            elif move >= M.LAYOFF_BASE:
+                stats[5] += 1
+            M.apply(state, move)
+            M.check_cards(state)
+            moves += 1
+            if moves > 100000:
+                raise AssertionError("a round did not end")
+        stats[0] += moves
+        outcome = state.ints[K.I_OUTCOME]
+        if outcome == OUT_WIN:
+            stats[1] += 1
+        elif outcome == OUT_STALEMATE_STOCK:
+            stats[2] += 1
+        elif outcome == OUT_TURN_LIMIT:
+            stats[3] += 1
+        _scores_add_up(state, points)
+
+
+def test_conformance_10000_random_rounds():
+    """10,000 rounds of 3-8 players under every option of 2.8, every move drawn uniformly from
+    ``legal_moves`` and applied with ``apply`` only: every listed move is legal, every card is in
+    one place after every move, every round ends, the scores add up."""
+    players, mat = _config_arrays()
+    stats = np.zeros(8, dtype=np.int64)
+    _random_rounds(5, 10_000, players, mat, stats)
+    moves, won, stale, limit, contracts, layoffs, swaps, buys = stats
+    assert won + stale + limit == 10_000
+    assert won > 0 and contracts > 0 and layoffs > 0 and swaps > 0 and buys > 0, stats
+
+
+@njit(cache=True)
+def _bot_rounds(seed, games, players, params, rules, round_rows, seat_rows, phases):
+    """The kernel's loop for whole games, asserting before every move that the bot's move is in
+    ``legal_moves`` at that point; fills the same rows as ``kernel.play_games``. ``phases``
+    int64[4] counts the moves checked per decision point."""
+    state = M.new_state(players, rules, np.zeros((0, M.EV_WIDTH), dtype=np.int16))
+    scratch = B.new_scratch(players)
+    out = np.zeros(M.MAX_LEGAL, dtype=np.int64)
+    for i in range(games.shape[0]):
+        for r in range(10):
+            K.start_round(seed, games[i], r + 1, state, scratch)
+            while not M.is_over(state):
+                move = B.choose(state, params, state.ints[I_SEAT], scratch)
+                n = M.legal_moves(state, out)
+                found = False
+                for j in range(n):
+                    if out[j] == move:
+                        found = True
+                if not found:
+                    raise AssertionError("a bot chose a move legal_moves does not list")
+                if not M.is_legal(state, move):
+                    raise AssertionError("a bot chose a move is_legal refuses")
+                phases[state.ints[I_PHASE]] += 1
+                M.apply(state, move)
+            K.fill_rows(state, round_rows[i * 10 + r], seat_rows[i * 10 + r])
+
+
+@pytest.mark.parametrize("name", builtin_names("shanghai"))
+def test_every_bot_move_is_legal(name):
+    """Every move of every shipped Shanghai strategy (alone at the table, and mixed with the others)
+    over 10,000 rounds in all is listed by ``legal_moves``; the checking loop gives exactly the
+    kernel's rows."""
+    names = builtin_names("shanghai")
+    phases = np.zeros(4, dtype=np.int64)
+    for k, (players, options) in enumerate(CONFIGS[:8]):
+        seats = [name] if k % 2 == 0 else [names[(names.index(name) + q) % len(names)] for q in range(players)]
+        params = params_matrix(seat_strategies(seats, players, "shanghai"))
+        r = rules(players, *options, "turn_limit=300", check=False)  # stalled rounds cut short
+        games = np.arange(k * 100, k * 100 + 25, dtype=np.int64)  # 8 x 25 games x 10 rounds = 2,000 rounds
+        rows = np.zeros((len(games) * 10, K.ROUND_COLS), dtype=np.int32)
+        seats_rows = np.zeros((len(games) * 10, players, K.SEAT_COLS), dtype=np.int32)
+        _bot_rounds(3, games, players, params, r, rows, seats_rows, phases)
+        want_rows = np.zeros_like(rows)
+        want_seats = np.zeros_like(seats_rows)
+        K.play_games(3, games, players, r, params, want_rows, want_seats, np.zeros((len(games), players), np.int32))
+        assert (rows == want_rows).all() and (seats_rows == want_seats).all()
+    assert phases[PH_UPCARD] > 0 and phases[PH_PLAY] > 0 and phases[PH_DISCARD] > 0
+
+
+@njit(cache=True)
+def _copy_scratch(s):
+    """The policies' scratch with its own copy of the random streams (the rest is scratch)."""
+    return B.BotScratch(s.cand, s.chosen, s.ranks, s.left, s.row, s.table, s.rngs.copy(), s.out, s.dwork)
+
+
+@njit(cache=True)
+def _scramble(state, seat, rng):
+    """Deal the cards ``seat`` cannot see (the other hands and the stock) anew: same counts per
+    hand, the rest to the stock in a new order; the others' cached distances are dropped."""
+    pool = np.zeros(state.stock.shape[0] + 64 * state.hands.shape[0], dtype=np.int64)
+    n = 0
+    for q in range(state.hands.shape[0]):
+        if q == seat:
+            continue
+        for c in range(64):
+            for _ in range(state.hands[q, c]):
+                pool[n] = c
+                n += 1
+    for k in range(state.ints[SI_STOCK_N]):
+        pool[n] = state.stock[k]
+        n += 1
+    for i in range(n - 1, 0, -1):
+        j = below(rng, i + 1)
+        pool[i], pool[j] = pool[j], pool[i]
+    m = 0
+    for q in range(state.hands.shape[0]):
+        if q == seat:
+            continue
+        size = state.hands[q].sum()
+        state.hands[q, :] = 0
+        for _ in range(size):
+            state.hands[q, pool[m]] += 1
+            m += 1
+        state.ints[SI_DISTANCE_SEAT + q] = 0
+    for k in range(state.ints[SI_STOCK_N]):
+        state.stock[k] = pool[m]
+        m += 1
+
+
+@njit(cache=True)
+def _hidden_info(seed, games, players, params, rules, every, phases):
+    """Along real play, every ``every``-th decision: the seat's policy must choose the same move
+    (and the same laying) when the cards it cannot see are dealt anew."""
+    state = M.new_state(players, rules, np.zeros((0, M.EV_WIDTH), dtype=np.int16))
+    scratch = B.new_scratch(players)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed) + np.uint64(99)
+    t = 0
+    for i in range(games.shape[0]):
+        for r in range(10):
+            K.start_round(seed, games[i], r + 1, state, scratch)
+            while not M.is_over(state):
+                seat = state.ints[I_SEAT]
+                t += 1
+                if t % every == 0:
+                    a = M.copy_state(state)
+                    b = M.copy_state(state)
+                    _scramble(b, seat, rng)
+                    m_a = B.choose(a, params, seat, _copy_scratch(scratch))
+                    m_b = B.choose(b, params, seat, _copy_scratch(scratch))
+                    if m_a != m_b:
+                        raise AssertionError("a bot's move depends on cards it cannot see")
+                    if m_a == M.CONTRACT:
+                        n = a.ints[I_PROPOSAL_N]
+                        if b.ints[I_PROPOSAL_N] != n or (a.melds[:n] != b.melds[:n]).any():
+                            raise AssertionError("a bot's laying depends on cards it cannot see")
+                    phases[state.ints[I_PHASE]] += 1
+                move = B.choose(state, params, seat, scratch)
+                M.apply(state, move)
+
+
+@pytest.mark.parametrize("name", builtin_names("shanghai"))
+def test_bots_do_not_see_hidden_cards(name):
+    """Hidden information: over positions of real play (every decision point), each shipped
+    strategy picks the same move when the opponents' hands and the stock are reshuffled among
+    themselves (same hand sizes)."""
+    phases = np.zeros(4, dtype=np.int64)
+    for players, options in [(3, ()), (4, ("layoff_on_contract_turn=true",)), (6, ())]:
+        params = params_matrix(seat_strategies([name], players, "shanghai"))
+        _hidden_info(7, np.arange(10, dtype=np.int64), players, params,
+                     rules(players, *options, "turn_limit=300", check=False), 2, phases)
+    assert (phases > 0).all(), phases
+
+
+# ---------------------------------------------------------------- hand-built positions
+
+def position(hands, stock="", pile="", *options, round_no=1, table=(), first=0, down=None, buys=None,
+             discarder=-1):
+    """A hand-built round at the start of seat ``first``'s turn (as ``replay.play_round_position``
+    builds it; cards it does not name are out of play, so no card check)."""
+    players = len(hands)
+    r = rules(players, *options, check=False)
+    state = M.new_state(players, r, np.zeros((0, M.EV_WIDTH), dtype=np.int16))
+    ints = state.ints
+    ints[SI_ROUND] = round_no
+    ints[SI_DISCARDER] = discarder
+    for p, h in enumerate(hands):
+        for t in h.split():
+            state.hands[p, card_id(t, allow_joker=True)] += 1
+    for k, (owner, text) in enumerate(table):
+        state.table[k] = parse_table_meld(text, True)
+        state.table[k, T_OWNER] = owner
+    ints[SI_N_TABLE] = len(table)
+    stock_ids = [card_id(t, allow_joker=True) for t in stock.split()]
+    pile_ids = [card_id(t, allow_joker=True) for t in pile.split()]
+    state.stock[:len(stock_ids)] = stock_ids[::-1]
+    state.pile[:len(pile_ids)] = pile_ids
+    ints[SI_STOCK_N], ints[SI_PILE_N] = len(stock_ids), len(pile_ids)
+    for p, turn in (down or {}).items():
+        ints[SI_DOWN_TURN_SEAT + p] = turn
+        ints[SI_OWN_TURNS_SEAT + p] = turn
+    for p, n in (buys or {}).items():
+        ints[SI_BUYS_SEAT + p] = n
+    M.begin_round(state, first)
+    return state
+
+
+def legal(state) -> list[int]:
+    out = np.zeros(M.MAX_LEGAL, dtype=np.int64)
+    return [int(m) for m in out[:M.legal_moves(state, out)]]
+
+
+def c(name: str) -> int:
+    return card_id(name, allow_joker=True)
+
+
+def layoff(card: str, k: int) -> int:
+    return M.LAYOFF_BASE + c(card) * MAX_TABLE + k
+
+
+def swap(card: str, k: int, k2: int) -> int:
+    return M.SWAP_BASE + (c(card) * MAX_TABLE + k) * MAX_TABLE + k2
+
+
+FILLER = "C2 D4 S6 H8 CT D3 SQ HK C5 D7 S9"
+
+
+def test_upcard_phase_2_4_1_and_ruling_3_1():
+    s = position([FILLER, FILLER, FILLER], "C3 C4 C6", "H5", discarder=2)
+    assert (s.ints[I_PHASE], s.ints[I_SEAT]) == (PH_UPCARD, 0)
+    assert legal(s) == [M.LEAVE_UPCARD, M.TAKE_UPCARD]
+    # ruling 3.1: holding only copies of the upcard, taking it would leave nothing to throw
+    s = position(["H5 H5", FILLER, FILLER], "C3 C4 C6", "H5", discarder=2)
+    assert legal(s) == [M.LEAVE_UPCARD]
+    assert not M.is_legal(s, M.TAKE_UPCARD)
+    for wrong in (M.BUY, M.PASS, M.STOP, M.CONTRACT, c("H5"), layoff("H5", 0)):  # wrong phase
+        assert not M.is_legal(s, wrong)
+    # taken: the seat plays on with it in hand, and may not throw it back (ruling 3.1)
+    s = position([FILLER, FILLER, FILLER], "C3 C4 C6", "H5", discarder=2)
+    M.apply(s, M.TAKE_UPCARD)
+    assert (s.ints[I_PHASE], s.ints[SI_DRAWN], s.hands[0, c("H5")]) == (PH_PLAY, c("H5"), 1)
+    M.apply(s, M.STOP)
+    assert s.ints[I_PHASE] == PH_DISCARD
+    assert c("H5") not in legal(s) and not M.is_legal(s, c("H5"))
+    assert legal(s) == sorted(c(t) for t in FILLER.split())
+    assert not M.is_legal(s, c("HA"))                             # a card not held
+
+
+def test_buy_phase_2_4_2_and_ruling_3_4():
+    hands = [FILLER] * 4
+    # left by seat 0: seat 1 then 2 are offered it; seat 3 discarded it and is skipped
+    s = position(hands, "C3 C4 C6", "H5", discarder=3)
+    M.apply(s, M.LEAVE_UPCARD)
+    assert (s.ints[I_PHASE], s.ints[I_SEAT], s.ints[I_TURN_SEAT]) == (PH_BUY, 1, 0)
+    assert legal(s) == [M.PASS, M.BUY]
+    assert not M.is_legal(s, M.TAKE_UPCARD) and not M.is_legal(s, c("C2"))
+    M.apply(s, M.PASS)
+    assert (s.ints[I_PHASE], s.ints[I_SEAT]) == (PH_BUY, 2)
+    M.apply(s, M.PASS)                                            # seat 3 skipped: seat 0 draws C3
+    assert (s.ints[I_PHASE], s.ints[I_SEAT], s.hands[0, c("C3")]) == (PH_PLAY, 0, 1)
+    # a buy: the upcard and the stock's top card as the penalty; then seat 0 draws the next
+    s = position(hands, "C3 C4 C6", "H5", discarder=3)
+    M.apply(s, M.LEAVE_UPCARD)
+    M.apply(s, M.BUY)
+    assert s.hands[1, c("H5")] == 1 and s.hands[1, c("C3")] == 1 and s.hands[0, c("C4")] == 1
+    assert (s.ints[I_PHASE], s.ints[I_SEAT], s.ints[SI_BUYS_SEAT + 1]) == (PH_PLAY, 0, 1)
+    # out of buys (max_buys=1): passed over
+    s = position(hands, "C3 C4 C6", "H5", "max_buys=1", discarder=3, buys={1: 1})
+    M.apply(s, M.LEAVE_UPCARD)
+    assert s.ints[I_SEAT] == 2
+    # ruling 3.4: with fewer than two stock cards nobody may buy; max_buys=0: no buying at all
+    for stock, options in (("C3", ()), ("C3 C4 C6", ("max_buys=0",))):
+        s = position(hands, stock, "H5", *options, discarder=3)
+        M.apply(s, M.LEAVE_UPCARD)
+        assert (s.ints[I_PHASE], s.ints[I_SEAT]) == (PH_PLAY, 0)
+
+
+def test_play_phase_contract_2_5():
+    # round 1: two sets. Seat 0 can lay 7-7-7 and 9-9-9 after drawing
+    hand = "C7 D7 S7 C9 D9 H9 SK C2"
+    s = position([hand, FILLER, FILLER], "HA", "", discarder=2)    # empty pile: draws HA at once
+    assert (s.ints[I_PHASE], s.ints[I_SEAT]) == (PH_PLAY, 0)
+    assert legal(s) == [M.STOP, M.CONTRACT]
+    assert s.ints[I_PROPOSAL_N] == 2                              # the solver's laying, in the buffer
+    for wrong in (layoff("SK", 0), c("SK"), M.TAKE_UPCARD, M.BUY):
+        assert not M.is_legal(s, wrong)
+    M.apply(s, M.CONTRACT)
+    assert s.ints[SI_N_TABLE] == 2 and s.ints[SI_DOWN_TURN_SEAT] == 1
+    assert s.ints[I_PHASE] == PH_DISCARD                          # no lay-off on the contract turn
+    assert legal(s) == sorted(c(t) for t in "SK C2 HA".split())
+    # a hand without the contract may only stop; a made-up laying is refused
+    s = position([FILLER, FILLER, FILLER], "HA", "", discarder=2)
+    assert legal(s) == [M.STOP]
+    s.melds[:2] = [parse_table_meld("C2 D2 S2"), parse_table_meld("C4 D4 S4")]
+    s.ints[I_PROPOSAL_N] = 2
+    assert not M.is_legal(s, M.CONTRACT)                          # cards not held
+    s = position([hand, FILLER, FILLER], "HA", "", discarder=2)
+    s.melds[0] = parse_table_meld("C7 D7 S7")
+    s.ints[I_PROPOSAL_N] = 1
+    assert not M.is_legal(s, M.CONTRACT)                          # not the whole contract (2.2)
+    s.melds[1] = parse_table_meld("C9 D9 H9")
+    s.ints[I_PROPOSAL_N] = 2
+    assert M.is_legal(s, M.CONTRACT)
+    # layoff_on_contract_turn=true: the seat plays on after laying
+    s = position([hand + " S9", FILLER, FILLER], "HA", "", "layoff_on_contract_turn=true", discarder=2)
+    M.apply(s, M.CONTRACT)
+    assert (s.ints[I_PHASE], s.ints[I_SEAT]) == (PH_PLAY, 0)          # down now: lay-offs or stop
+    assert legal(s)[0] == M.STOP and not M.is_legal(s, M.CONTRACT)
+
+
+def test_play_phase_layoffs_and_swaps_2_5():
+    table = [(1, "H5 H6 H7"), (1, "C8 D8 JK"), (2, "S3 JK S5")]
+    s = position(["H4 S4 D8 C3", FILLER, FILLER], "SA", "", table=table, down={0: 1}, discarder=2)
+    assert (s.ints[I_PHASE], s.ints[I_SEAT]) == (PH_PLAY, 0)
+    # the drawn SA fits nowhere; C3 neither. H4 goes below H5-H7. S4 stands for the joker of
+    # S3 JK S5; D8 joins the eights or stands for their joker; a freed joker may go to any meld
+    # that takes it (judged after the swap: the eights keep 2 naturals for 1 joker)
+    expect = [M.STOP, layoff("D8", 1), swap("D8", 1, 0), swap("D8", 1, 1), swap("D8", 1, 2),
+              layoff("H4", 0), swap("S4", 2, 0), swap("S4", 2, 1), swap("S4", 2, 2)]
+    got = legal(s)
+    assert sorted(got) == sorted(expect) and len(got) == len(expect)
+    assert got[0] == M.STOP
+    cards = [((m - M.LAYOFF_BASE) // MAX_TABLE if m < M.SWAP_BASE else (m - M.SWAP_BASE) // MAX_TABLE ** 2)
+             for m in got[1:]]
+    assert cards == sorted(cards)                                 # card ascending
+    assert not M.is_legal(s, layoff("C3", 0))                     # does not fit
+    assert not M.is_legal(s, layoff("HK", 0))                     # not held
+    assert not M.is_legal(s, swap("H4", 2, 0))                    # H4 stands for no joker
+    assert not M.is_legal(s, c("C3"))                             # discarding is the next phase
+    # joker_swap=false: no swaps
+    s = position(["H4 S4 D8 C3", FILLER, FILLER], "SA", "", "joker_swap=false", table=table, down={0: 1},
+                 discarder=2)
+    assert not any(m >= M.SWAP_BASE for m in legal(s))
+    assert not M.is_legal(s, swap("S4", 2, 0))
+    # a seat not down may not lay off (2.5)
+    s = position(["H4 S4 D8 C3", FILLER, FILLER], "SA", "", table=table, discarder=2)
+    assert legal(s) == [M.STOP] and not M.is_legal(s, layoff("H4", 0))
+    # ruling 3.1: a lay-off may not leave only the upcard taken this turn (it may not be thrown)
+    run = table[:1]
+    s = position(["H4 C2", FILLER, FILLER], "", "H8", table=run, down={0: 1}, discarder=2)
+    M.apply(s, M.TAKE_UPCARD)
+    M.apply(s, M.STOP)
+    assert legal(s) == [c("C2"), c("H4")] and not M.is_legal(s, c("H8"))
+    s = position(["H4", FILLER, FILLER], "", "H8", table=run, down={0: 1}, discarder=2)
+    M.apply(s, M.TAKE_UPCARD)
+    assert legal(s) == [M.STOP, layoff("H8", 0)]
+    assert not M.is_legal(s, layoff("H4", 0))
+    # must_discard_to_go_out (2.6): the last card must be thrown, not laid off
+    s = position(["H4", FILLER, FILLER], "H8", "", "must_discard_to_go_out=true", table=run, down={0: 1},
+                 discarder=2)
+    M.apply(s, layoff("H4", 0))
+    assert legal(s) == [M.STOP] and not M.is_legal(s, layoff("H8", 0))
+    s = position(["H4", FILLER, FILLER], "H8", "", table=run, down={0: 1}, discarder=2)
+    M.apply(s, layoff("H4", 0))
+    M.apply(s, layoff("H8", 0))                                   # going out without a discard
+    M.apply(s, M.STOP)
+    assert M.is_over(s) and s.ints[I_WINNER] == 0
+
+
+def test_going_out_ends_the_round_2_7():
+    table = [(1, "H5 H6 H7")]
+    s = position(["H4 C2", FILLER, FILLER], "H8", "", table=table, down={0: 1}, discarder=2)
+    M.apply(s, layoff("H4", 0))
+    M.apply(s, layoff("H8", 0))
+    M.apply(s, M.STOP)
+    assert legal(s) == [c("C2")]
+    M.apply(s, c("C2"))
+    assert M.is_over(s) and s.ints[I_PHASE] == PH_OVER and s.ints[I_WINNER] == 0
+    assert legal(s) == [] and not M.is_legal(s, M.STOP)
+    points = np.zeros(3, dtype=np.int64)
+    M.scores(s, points)
+    assert points[0] == 0 and points[1] == points[2] == hand_points(s.hands[1])
