@@ -342,7 +342,8 @@ def replay(variant, seed, game, hand, round_no, players, strategy_names, from_di
     given = {"hand": hand, "round": round_no}
     for unit, value in given.items():
         if value is not None and unit != v.unit:
-            raise UserError(f"--{unit} is not for {v.title}; it replays --{v.unit}")
+            owner = next(variant_named(n).title for n in NAMES if variant_named(n).unit == unit)
+            raise UserError(f"--{unit} is for {owner}; {v.title} replays --{v.unit}")
     number = given[v.unit] if given[v.unit] is not None else v.first_unit
     if from_dir is not None:
         _check_played(from_dir, saved, game)
@@ -357,11 +358,15 @@ def replay(variant, seed, game, hand, round_no, players, strategy_names, from_di
         raise UserError(str(e)) from None
     rules_array, params = rules.to_array(players), params_matrix(strategies)
     if from_dir is not None and saved.get("mode") == "hands":
-        last = v.first_unit   # independent hands: one a game index
+        if number != v.first_unit:
+            raise UserError(f"--{v.unit} {number}: the run in {from_dir} played independent {v.unit}s, "
+                            f"one a game index: give --{v.unit} {v.first_unit}")
     else:
-        last = v.first_unit + v.units_in_game(seed, game, players, rules_array, params) - 1
-    if number > last:   # only playing the game tells how many hands it has
-        raise UserError(f"--{v.unit} {number}: game {game} ended after {v.unit} {last}")
+        n = v.units_in_game(seed, game, players, rules_array, params)   # only playing the game tells
+        if number >= v.first_unit + n:
+            of = f" of the run in {from_dir}" if from_dir is not None else ""
+            raise UserError(f"--{v.unit} {number}: game {game}{of} ended after {n} {v.unit}s "
+                            f"({v.first_unit}..{v.first_unit + n - 1})")
     for e in v.replay(seed, game, number, players, rules_array, params):
         click.echo(json.dumps(e) if as_json else v.format_event(e))
 

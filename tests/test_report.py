@@ -61,7 +61,7 @@ def test_run_report_writes_every_file_and_embeds_every_figure(hands_run):
     rep = hands_run / "rep"
     assert {p.name for p in rep.iterdir()} == expected_files(FIGURES_RUN, TABLES_RUN + distribution_tables(False))
     page = check_self_contained(rep, FIGURES_RUN)
-    assert "rummysim run --players 2 --hands 3000 --seed 2 --strategy greedy | rummysim 0.1.0 | rules" in page
+    assert "rummysim run --variant basic --players 2 --hands 3000 --seed 2 --strategy greedy | rummysim 0.1.0 | rules" in page
     assert (rep / "by_seat.md").read_text().startswith("### Per seat\n\n| seat | strategy | hands |")
     assert (rep / "by_seat.csv").read_text().splitlines()[0].startswith("seat,strategy,hands,wins,losses,stalemates")
 

@@ -55,7 +55,7 @@ def test_shanghai_run_report_writes_every_file_and_embeds_every_figure(shanghai)
     rep = shanghai / "rep-run"
     assert {p.name for p in rep.iterdir()} == expected_files(FIGURES_RUN, TABLES_RUN)
     page = check_self_contained(rep, FIGURES_RUN)
-    assert ("rummysim run --players 4 --games 40 --seed 3 --variant shanghai --strategy greedy --strategy buyer "
+    assert ("rummysim run --variant shanghai --players 4 --games 40 --seed 3 --strategy greedy --strategy buyer "
             "--strategy greedy --strategy random | rummysim 0.1.0 | rules") in page
     assert "(400 rounds)" in page and "not fully independent" in page and "hands.parquet" not in page
     assert (rep / "per_round.md").read_text().startswith("### Per round\n\n| round | contract | rounds |")
