@@ -38,7 +38,8 @@ from rummysim.engine import codes as C
 from rummysim.variants.basic import state as S
 from rummysim.engine.rng import KIND_DEAL, shuffle, stream_key
 from rummysim.variants.basic.replay import play_position, trace_hand
-from rummysim.rules import BasicRules, parse_rule_options
+from rummysim.rules import parse_rule_options
+from rummysim.variants.basic.rules import BasicRules
 from rummysim.strategy import params_matrix, seat_strategies
 from positions import moves
 
