@@ -2,10 +2,9 @@
 
 ``simulate`` is the Python API (DataFrames back); ``run_to_dir`` is what
 ``rummysim run`` calls (Parquet chunk by chunk, constant memory). Both play
-chunks of game indices through ``core.basic.play_games`` (or, for Shanghai,
-``core.shanghai.play_games``) with Numba threads; each hand or round depends
-only on (seed, game, hand or round), so the rows are the same for any number
-of workers and any chunk size.
+chunks of game indices through their variant's kernel (``Variant.play_chunk``)
+with Numba threads; each hand or round depends only on (seed, game, hand or
+round), so the rows are the same for any number of workers and any chunk size.
 """
 
 from __future__ import annotations
@@ -188,7 +187,7 @@ def chunk_tables(spec: RunSpec, chunk: Chunk) -> dict[str, pa.Table]:
 @dataclasses.dataclass
 class Results:
     """A run's results as DataFrames (schema in ``rummysim.results``, Shanghai in
-    ``rummysim.shanghai_results``: ``hands`` then holds the rounds) and its summary."""
+    ``rummysim.variants.<name>.schema``: for Shanghai ``hands`` holds the rounds) and its summary."""
 
     hands: pd.DataFrame
     seats: pd.DataFrame

@@ -1,5 +1,5 @@
 """rummysim report of Shanghai results: every file of a run's and a comparison's report, and the tables of
-``shanghai_stats`` against the same numbers computed independently with pandas from the Parquet files."""
+``variants.shanghai.stats`` against the same numbers computed independently with pandas from the Parquet files."""
 
 import json
 

@@ -4,7 +4,7 @@ A results directory is what ``rummysim run`` (run.json, hands.parquet,
 seats.parquet, games.parquet) or ``rummysim compare`` (compare.json, and
 hands/seats with the extra columns ``pair`` and ``rotation``) saved; Shanghai
 results (``"variant": "shanghai"``, rounds.parquet in place of hands.parquet)
-open here too, and ``shanghai_stats`` has their tables. Every
+open here too, and ``variants.shanghai.stats`` has their tables. Every
 table streams the Parquet files batch by batch and column by column
 (``ParquetFile.iter_batches``), folding counts and sums, so memory does not
 grow with the number of hands.

@@ -4,7 +4,7 @@
 figures embedded as base64 PNG data URIs, the only style inline, no script,
 no external reference), every figure as a PNG and every table as CSV (full
 precision) and Markdown (formatted, with 95% intervals). Shanghai results get
-their own sections (``shanghai_stats``): per round and per game, and for a
+their own sections (``variants.shanghai.stats``): per round and per game, and for a
 comparison the same headline, forest plot and crosstable. Figures are drawn on
 matplotlib ``Figure`` objects with the Agg canvas, never through pyplot's
 global state.
@@ -466,7 +466,7 @@ ROUND_PANELS = (
 
 
 def fig_per_round(res: S.SavedResults, rounds: pd.DataFrame) -> Figure:
-    """A panel per measure of ``shanghai_stats.per_round`` against the round number, with 95% interval bars;
+    """A panel per measure of ``variants.shanghai.stats.per_round`` against the round number, with 95% interval bars;
     one series per strategy if the table has a ``strategy`` column (the last panel then holds the legend)."""
     groups = list(dict.fromkeys(rounds["strategy"])) if "strategy" in rounds.columns else [None]
     panels = [p for p in ROUND_PANELS if p[0] in rounds.columns]

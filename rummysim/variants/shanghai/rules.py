@@ -56,7 +56,7 @@ class ShanghaiRules:
                             f"{total} cards, but {players} players need at least {11 * players + 2}")
 
     def to_array(self, players: int) -> np.ndarray:
-        """int64[SR_SIZE] rule vector for the kernels (``core.shanghai_state.SR_*``)."""
+        """int64[SR_SIZE] rule vector for the kernels (``state.SR_*``)."""
         r = np.zeros(SS.SR_SIZE, dtype=np.int64)
         r[SS.SR_DECKS] = self.decks_for(players)
         r[SS.SR_JOKERS] = self.jokers_for(players)

@@ -1,4 +1,4 @@
-"""Statistics tables over saved Shanghai results (``"variant": "shanghai"``; schema in ``shanghai_results``).
+"""Statistics tables over saved Shanghai results (``"variant": "shanghai"``; schema in ``variants.shanghai.schema``).
 
 Per round number (1-10): how often a seat met its contract, how often the round
 ended by someone going out, with the one-turn bonus, or with no winner, the
