@@ -340,7 +340,7 @@ def plan_one_turn(counts, round_no, ace_high, drawn, must, scratch, melds):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_upcard(p, params, hands, ints, table, rules, card, rngs, dwork):
     """Rules 2.4.1: does the player on turn take the upcard ``card``?"""
     par = params[p]
@@ -356,7 +356,7 @@ def take_upcard(p, params, hands, ints, table, rules, card, rngs, dwork):
     return _gain(p, hands, ints, card, ace_high, dwork) >= par[SP_DRAW_GAIN]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seat_distance(p, hands, ints, ace_high, dwork):
     """``distance`` of seat p's hand, kept in ``ints[SI_DISTANCE_SEAT + p]`` until the engine
     says the hand changed (it zeroes the entry)."""
@@ -365,7 +365,7 @@ def seat_distance(p, hands, ints, ace_high, dwork):
     return ints[SI_DISTANCE_SEAT + p] - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _gain(p, hands, ints, card, ace_high, dwork):
     """How much taking ``card`` lowers the distance of seat p's hand."""
     counts = hands[p]
@@ -377,7 +377,7 @@ def _gain(p, hands, ints, card, ace_high, dwork):
     return before - after
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def wants_buy(q, params, hands, ints, rules, card, rngs, dwork):
     """Rules 2.4.2: does seat ``q`` (not on turn, allowed to buy) buy the upcard ``card``?"""
     par = params[q]
@@ -394,7 +394,7 @@ def wants_buy(q, params, hands, ints, rules, card, rngs, dwork):
     return _gain(q, hands, ints, card, rules[SR_ACE_HIGH] != 0, dwork) >= par[SP_BUY_GAIN]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def plan_down(p, params, hands, ints, rules, players, scratch, melds):
     """Rules 2.5: lay down the contract now? Returns the number of melds written to ``melds``
     (0: not this turn)."""
