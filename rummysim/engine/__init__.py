@@ -28,7 +28,7 @@ afresh in each process, and never written into the package.
 Numba's cache checks only the source file of the function it loads, so a
 kernel in ``variants/basic/kernel.py`` could be loaded stale after a change in
 ``bots.py`` or ``melds.py`` that it calls. On import we therefore fingerprint
-the compiled modules (the files that use ``njit``) of each directory, with the
+every module of each directory (``engine/``, ``variants/<name>/``), with the
 engine's, and drop that directory's cached kernels when its fingerprint
 changes; the stamp holding the fingerprint lives in the cache directory too.
 A variant's kernels call only the engine and their own directory.
@@ -88,9 +88,11 @@ def _use_cache_dir() -> None:
     # files and the engine's, kept in Numba's folder for that directory inside the cache dir: an
     # edit to one variant does not drop the other's kernels
     package = Path(__file__).parent.parent
-    compiled = [p for d in ("engine", "variants") for p in (package / d).rglob("*.py") if "njit" in p.read_text()]
+    # every module of those directories, compiled or not: a kernel also reads the constants of the
+    # plain modules it imports (the results schema's columns, say)
+    compiled = [p for d in ("engine", "variants") for p in (package / d).rglob("*.py")]
     engine = sorted(p for p in compiled if p.parent.name == "engine")
-    for directory in sorted({p.parent for p in compiled}):
+    for directory in sorted({p.parent for p in compiled if p.parent.name != "variants"}):
         sources = sorted(set(engine) | {p for p in compiled if p.parent == directory})
         digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
         folder = cache / _CacheLocator.get_suitable_cache_subpath(str(directory / "kernel.py"))

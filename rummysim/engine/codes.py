@@ -1,4 +1,4 @@
-"""Codes shared by every variant, defined once: how a hand or round ended.
+"""Codes shared by every variant, defined once: how a hand or round ended, and the event kinds of a replay.
 
 The ``outcome`` column of every results table holds these names (a dictionary
 column over ``OUTCOMES``, in code order); the kernels write the codes.
@@ -10,3 +10,15 @@ OUT_STALEMATE_BLOCKED = 2   # nobody can ever go out (1.5)
 OUT_TURN_LIMIT = 3          # the safety cap (1.5, 2.6): a bug to investigate
 #: names of the outcome codes, in code order (the ``outcome`` column of the results)
 OUTCOMES = ("win", "stalemate_stock", "stalemate_blocked", "turn_limit")
+
+# event kinds of the replay log (``ev`` rows: kind, player, card, meld, n cards, cards...), shared by
+# every variant; each variant writes the kinds its moves have
+EV_DRAW_STOCK = 1
+EV_DRAW_DISCARD = 2
+EV_MELD = 3
+EV_LAYOFF = 4
+EV_DISCARD = 5
+EV_RESHUFFLE = 6
+EV_BUY = 7
+EV_CONTRACT = 8
+EV_SWAP = 9

@@ -46,11 +46,12 @@ from .state import (
 
 U64 = np.uint64
 
-# per-hand result row (int32[HAND_COLS]) and per-seat row (int32[SEAT_COLS])
-H_GAME, H_HAND, H_DEALER, H_STARTER, H_OUTCOME, H_WINNER, H_TURNS, H_RESHUFFLES, H_POINTS, H_RUMMY = range(10)
-HAND_COLS = 10
-S_CARDS_LEFT, S_VALUE_LEFT, S_MELDS_LAID, S_CARDS_LAID_OFF, S_DISCARD_DRAWS = range(5)
-SEAT_COLS = 5
+# per-hand result row (int32[HAND_COLS]) and per-seat row (int32[SEAT_COLS]): their columns are
+# declared once, in the results schema
+from .schema import (  # noqa: E402
+    H_DEALER, H_GAME, H_HAND, H_OUTCOME, H_POINTS, H_RESHUFFLES, H_RUMMY, H_STARTER, H_TURNS, H_WINNER, HAND_COLS,
+    S_CARDS_LAID_OFF, S_CARDS_LEFT, S_DISCARD_DRAWS, S_MELDS_LAID, S_VALUE_LEFT, SEAT_COLS,
+)
 CARDS_DEALT = (0, 0, 10, 7, 7)  # by number of players (rules 1.1)
 MAX_HANDS_PER_GAME = 100_000  # safety cap: a game stopped there has winner -1
 

@@ -47,7 +47,8 @@ discard: by card), which the random bot relies on.
 import numpy as np
 from numba import njit
 
-from ...engine.codes import OUT_STALEMATE_BLOCKED, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
+from ...engine.codes import (EV_DISCARD, EV_DRAW_DISCARD, EV_DRAW_STOCK, EV_LAYOFF, EV_MELD, EV_RESHUFFLE,  # noqa: F401
+                            OUT_STALEMATE_BLOCKED, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN)
 from ...engine.rng import KIND_RESHUFFLE, shuffle, stream_key
 from . import melds as M
 from .state import (
@@ -93,12 +94,6 @@ NUM_ACTIONS = LAYOFF_BASE + 52 * MAX_TABLE  # 1308
 MAX_LEGAL = 256
 
 # event log (replay): one row per event, int16[EV_WIDTH]
-EV_DRAW_STOCK = 1
-EV_DRAW_DISCARD = 2
-EV_MELD = 3
-EV_LAYOFF = 4
-EV_DISCARD = 5
-EV_RESHUFFLE = 6
 EV_WIDTH = 60  # type, player, card, meld index, n cards, cards...
 EV_CARDS = 5
 

@@ -61,11 +61,13 @@ from .state import (  # noqa: F401  (BONUS_* re-exported)
 )
 from .table import hand_size
 
-# per-round result row (int32[ROUND_COLS]) and per-seat row (int32[SEAT_COLS])
-RW_GAME, RW_ROUND, RW_DEALER, RW_STARTER, RW_OUTCOME, RW_WINNER, RW_TURNS, RW_RESHUFFLES, RW_BONUS, RW_BUYS = range(10)
-ROUND_COLS = 10
-SS_SCORE, SS_DOWN_TURN, SS_BUYS, SS_CARDS_LEFT, SS_JOKERS_LEFT, SS_LAID_OFF, SS_SWAPS, SS_UPCARDS = range(8)
-SEAT_COLS = 8
+# per-round result row (int32[ROUND_COLS]) and per-seat row (int32[SEAT_COLS]): their columns are
+# declared once, in the results schema
+from .schema import (  # noqa: E402
+    ROUND_COLS, RW_BONUS, RW_BUYS, RW_DEALER, RW_GAME, RW_OUTCOME, RW_RESHUFFLES, RW_ROUND, RW_STARTER, RW_TURNS,
+    RW_WINNER, SEAT_COLS, SS_BUYS, SS_CARDS_LEFT, SS_DOWN_TURN, SS_JOKERS_LEFT, SS_LAID_OFF, SS_SCORE, SS_SWAPS,
+    SS_UPCARDS,
+)
 
 
 @njit(cache=True)

@@ -53,7 +53,8 @@ ascending. At most ``MAX_LEGAL`` moves.
 import numpy as np
 from numba import njit
 
-from ...engine.codes import OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
+from ...engine.codes import (EV_BUY, EV_CONTRACT, EV_DISCARD, EV_DRAW_DISCARD, EV_DRAW_STOCK, EV_LAYOFF,  # noqa: F401
+                            EV_RESHUFFLE, EV_SWAP, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN)
 from ...engine.deck import dealer_of
 from ...engine.rng import KIND_DEAL, KIND_RESHUFFLE, shuffle, stream_key
 from .contracts import MAX_RUN_CANDIDATES, RUN_COLS, first_contract
@@ -87,14 +88,10 @@ NUM_ACTIONS = SWAP_BASE + 64 * MAX_TABLE * MAX_TABLE
 MAX_LEGAL = 1024
 
 # event log (replay): one row per event, int16[EV_WIDTH]: type, player, card, meld, n cards, cards...
-EV_DRAW_STOCK = 1
-EV_DRAW_DISCARD = 2
-EV_LAYOFF = 4       # cards[0]: the position (run) or rank (set) the card took
-EV_DISCARD = 5
-EV_RESHUFFLE = 6    # cards: the new stock, top first
-EV_BUY = 7          # card: the upcard; cards[0]: the penalty card
-EV_CONTRACT = 8     # one row per meld laid; card: 16 * kind + (run start or set rank); cards in order
-EV_SWAP = 9         # card: the natural put in; meld: where; cards[0]: the position (run) or rank (set)
+# event kinds (``engine.codes``) as Shanghai writes them: EV_LAYOFF cards[0] the position (run) or rank
+# (set) the card took; EV_RESHUFFLE cards the new stock, top first; EV_BUY card the upcard, cards[0] the
+# penalty card; EV_CONTRACT one row per meld laid, card 16 * kind + (run start or set rank), cards in
+# order; EV_SWAP card the natural put in, meld where, cards[0] the position (run) or rank (set)
 EV_CARDS = 5
 EV_WIDTH = EV_CARDS + 8 * 52 + 16
 

@@ -8,9 +8,7 @@ import numpy as np
 from ...engine.codes import OUTCOMES
 from ...results import Column, Table, arrow_table, kernel_columns, strategy_codes
 
-#: how a round's winner scored (docs/rules.md 2.7): the codes of the ``bonus`` column
-BONUSES = ("none", "one_turn", "one_turn_no_joker")
-BONUS_NONE, BONUS_ONE_TURN, BONUS_NO_JOKER = range(3)
+from .state import BONUSES  # how a round's winner scored (docs/rules.md 2.7): the ``bonus`` column's codes
 
 ROUNDS_TABLE = Table("rounds", "one row per round", (
     Column("game", "int64", "game index", 0),

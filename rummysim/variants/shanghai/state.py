@@ -83,6 +83,8 @@ PH_OVER = 4         # the round has ended
 BONUS_NONE = 0
 BONUS_ONE_TURN = 1
 BONUS_NO_JOKER = 2
+#: names of the bonus codes, in code order (the ``bonus`` column of the results)
+BONUSES = ("none", "one_turn", "one_turn_no_joker")
 
 # table meld columns
 T_KIND = 0              # MELD_SET or MELD_RUN
