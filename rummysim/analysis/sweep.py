@@ -8,6 +8,7 @@ from pathlib import Path
 from .compare import play_pair, summarise_pair
 from ..results import write_json_atomic
 from ..run import warm_up
+from ..variants import variant_named
 from ..strategy import Strategy
 
 
@@ -47,13 +48,14 @@ def plot_sweep(result: dict, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    v = variant_named(result.get("variant", "basic"))
     rows = result["rows"]
     labels = [r["value"] for r in rows]
     x = range(len(rows))
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), constrained_layout=True)
     for ax, field, ylabel, ref in (
         (axes[0], "win_share", "win share against baseline", 1 / result["players"]),
-        (axes[1], "points_per_hand_diff", "points per hand, minus baseline's", 0.0),
+        (axes[1], "points_per_hand_diff", f"points per {v.unit}, minus baseline's{v.points_note}", 0.0),
     ):
         est = [r[field]["estimate"] for r in rows]
         lo = [r[field]["ci95"][0] for r in rows]
@@ -75,8 +77,10 @@ def plot_sweep(result: dict, path: Path) -> None:
 def render_sweep(result: dict, console) -> None:
     from rich.table import Table
 
-    t = Table(title=f"{result['key']} swept against {result['baseline']} ({result['players']} players, 95% intervals)")
-    for col in ("value", "win share", "points per hand diff", "blocks"):
+    v = variant_named(result.get("variant", "basic"))
+    t = Table(title=f"{result['key']} swept against {result['baseline']} ({v.title}, {result['players']} players, "
+                    f"95% intervals)")
+    for col in ("value", "win share", f"points per {v.unit} diff{v.points_note}", "blocks"):
         t.add_column(col, justify="right")
     for r in result["rows"]:
         ws, pp = r["win_share"], r["points_per_hand_diff"]
