@@ -16,7 +16,7 @@ from rummysim.variants.shanghai import kernel as K
 from rummysim.variants.shanghai import moves as M
 from rummysim.variants.shanghai.replay import parse_table_meld
 from rummysim.variants.shanghai.state import (
-    I_PHASE, I_PROPOSAL_N, I_SEAT, I_TURN_SEAT, I_WINNER, JOKER, MAX_TABLE, PH_BUY, PH_DISCARD, PH_OVER, PH_PLAY,
+    I_PHASE, I_PROPOSAL_N, I_SEAT, I_TURN_SEAT, I_WINNER, MAX_TABLE, PH_BUY, PH_DISCARD, PH_OVER, PH_PLAY,
     PH_UPCARD, SI_BUYS_SEAT, SI_DISCARDER, SI_DISTANCE_SEAT, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE,
     SI_OWN_TURNS_SEAT, SI_PILE_N, SI_ROUND, SI_STOCK_N, SR_CHECK, T_OWNER,
 )

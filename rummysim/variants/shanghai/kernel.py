@@ -63,7 +63,7 @@ from .table import hand_size
 
 # per-round result row (int32[ROUND_COLS]) and per-seat row (int32[SEAT_COLS]): their columns are
 # declared once, in the results schema
-from .schema import (  # noqa: E402
+from .schema import (  # noqa: E402, F401  (ROUND_COLS, SEAT_COLS re-exported for replay)
     ROUND_COLS, RW_BONUS, RW_BUYS, RW_DEALER, RW_GAME, RW_OUTCOME, RW_RESHUFFLES, RW_ROUND, RW_STARTER, RW_TURNS,
     RW_WINNER, SEAT_COLS, SS_BUYS, SS_CARDS_LEFT, SS_DOWN_TURN, SS_JOKERS_LEFT, SS_LAID_OFF, SS_SCORE, SS_SWAPS,
     SS_UPCARDS,
