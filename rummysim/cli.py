@@ -435,7 +435,12 @@ def with_match_options(f):
 @variant_option
 @with_match_options
 @click.option("--sprt", nargs=2, type=float, default=None, metavar="ELO0 ELO1",
-              help="Stop when the sequential test decides between Elo <= ELO0 and Elo >= ELO1 (2 players).")
+              help="Sequential probability ratio test of Elo = ELO1 against Elo = ELO0 (2 players), looked at "
+                   "every 100 duplicate deals: stops when the data favour one over the other at the error rates "
+                   "--alpha and --beta. It decides between the two values; it does not estimate the difference.")
+@click.option("--elo-model", type=click.Choice(["logistic", "normalized"]), default="logistic", show_default=True,
+              help="The Elo scale of --sprt: logistic, or normalized Elo (score - 0.5 over the per-game standard "
+                   "deviation, times 800 / ln 10, as fishtest defines it).")
 @click.option("--alpha", type=click.FloatRange(0, 0.5, min_open=True), default=0.05, show_default=True)
 @click.option("--beta", type=click.FloatRange(0, 0.5, min_open=True), default=0.05, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the whole result as one JSON object.")
@@ -445,7 +450,7 @@ def with_match_options(f):
               help="Finish an interrupted comparison in this directory (its own options are used).")
 @click.pass_context
 def compare(ctx, strategy_files, variant, games, hands, players, seed, workers, out_dir, overwrite, chunk_size,
-            rule_pairs, rules_file, sprt, alpha, beta, as_json, report_dir, resume_dir):
+            rule_pairs, rules_file, sprt, elo_model, alpha, beta, as_json, report_dir, resume_dir):
     """Is A really better than B? Duplicate deals, paired intervals, optional SPRT."""
     from rich.console import Console
 
@@ -480,7 +485,7 @@ def compare(ctx, strategy_files, variant, games, hands, players, seed, workers, 
     with _out(out_dir, overwrite, "compare", seed) as out:
         try:
             result = run_compare(strategies, players, seed, rules, games, hands, workers, chunk_size, sprt, alpha,
-                                 beta, out, variant=variant)
+                                 beta, out, variant=variant, elo_model=elo_model)
         except KeyboardInterrupt:
             _compare_interrupted(out, console)
         except ChunkError as e:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
+import pyarrow.compute as pc
 
 from .. import __version__
 from . import intervals as I
@@ -60,6 +61,8 @@ class Blocks:
     single: list = dataclasses.field(default_factory=list)         # A's score in each rotation (unpaired view)
     by_seat: list = dataclasses.field(default_factory=list)        # [n, k] A's score by A's seat
     hands: int = 0
+    stopped_at: int | None = None   # blocks kept when an SPRT stopped the match early
+    stop_game: int | None = None    # the first game (deal) index not played because it stopped
 
     def add(self, part: dict[str, np.ndarray], hands: int) -> None:
         """Add one chunk's blocks (``_chunk_blocks``: float64[n] each, ``by_seat`` [n, k])."""
@@ -142,12 +145,14 @@ def _ratio(y: np.ndarray, m: np.ndarray) -> tuple[float, float, float]:
 
 
 def _estimate(x: float, lo: float, hi: float) -> dict:
-    return {"estimate": float(x), "ci95": [float(lo), float(hi)]}
+    return {"estimate": float(x) + 0.0, "ci95": [float(lo) + 0.0, float(hi) + 0.0]}   # + 0.0: never -0.0
 
 
 def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | None = None,
-                   alpha: float = 0.05, beta: float = 0.05) -> dict:
-    """Headline statistics of one pair from its blocks."""
+                   alpha: float = 0.05, beta: float = 0.05, elo_model: str = "logistic") -> dict:
+    """Headline statistics of one pair from its blocks. When an SPRT stopped the match early,
+    ``"sequential": True`` marks the fixed-sample intervals and p-values as not valid as printed
+    (they assume the number of deals was fixed in advance)."""
     score, pdiff, bhands, bstale, pg, single, by_seat = blocks.arrays()
     k = players
     n = len(score)
@@ -170,31 +175,81 @@ def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | Non
         counts = I.pentanomial(score * 2)
         out["pentanomial"] = dict(zip(I.PAIR_BINS, (int(c) for c in counts)))
         out["elo"] = _estimate(*I.elo_ci(counts))
+        if elo_model == "normalized":
+            out["nelo"] = float(I.nelo(counts))
         if sprt is not None:
-            llr = I.sprt_llr(counts, *sprt)
+            llr = I.sprt_llr(counts, *sprt, model=elo_model)
             lower, upper = I.sprt_bounds(alpha, beta)
-            out["sprt"] = {"elo0": sprt[0], "elo1": sprt[1], "alpha": alpha, "beta": beta, "llr": float(llr),
-                           "bounds": [lower, upper], "decision": I.sprt_decision(llr, alpha, beta)}
+            out["sprt"] = {"elo0": sprt[0], "elo1": sprt[1], "alpha": alpha, "beta": beta, "elo_model": elo_model,
+                           "llr": float(llr), "bounds": [lower, upper], "decision": I.sprt_decision(llr, alpha, beta),
+                           "every": I.SPRT_EVERY}
+            if blocks.stopped_at is not None:
+                out["sprt"]["stopped_after_blocks"] = blocks.stopped_at
+                out["sprt"]["stop_game"] = blocks.stop_game
+                out["sequential"] = True
     return out
 
 
+def _elo_text(x: float) -> str:
+    """An Elo (difference) as ``+10``/``-2.5``/``0``: never ``-0``."""
+    return f"{_no_negative_zero(x):+g}" if x != 0 else "0"
+
+
 def sprt_words(s: dict, a: str, b: str) -> str:
-    """The SPRT verdict in words."""
-    h0 = f"{a} is at most {s['elo0']:g} Elo better than {b}"
-    h1 = f"{a} is at least {s['elo1']:g} Elo better than {b}"
+    """The SPRT verdict in words: which hypothesis the data favour at which error rates, not an
+    estimate of the difference (an SPRT tests Elo1 against Elo0; it does not bound the Elo)."""
+    model = s.get("elo_model", "logistic")
+    what = (f"Elo1 = {_elo_text(s['elo1'])} vs Elo0 = {_elo_text(s['elo0'])}, {model} Elo of {a} over {b}, "
+            f"alpha = {s['alpha']:g}, beta = {s['beta']:g}")
     if s["decision"] == "H1":
-        return f"H1 accepted: {h1} (LLR {s['llr']:.2f} >= {s['bounds'][1]:.2f})"
+        return (f"H1 accepted ({what}): the data favour {_elo_text(s['elo1'])} over {_elo_text(s['elo0'])}; "
+                f"this is not an estimate of the difference (LLR {s['llr']:.2f} >= {s['bounds'][1]:.2f})")
     if s["decision"] == "H0":
-        return f"H0 accepted: {h0} (LLR {s['llr']:.2f} <= {s['bounds'][0]:.2f})"
-    return f"no decision yet (LLR {s['llr']:.2f} within [{s['bounds'][0]:.2f}, {s['bounds'][1]:.2f}]); H0: {h0}; H1: {h1}"
+        return (f"H0 accepted ({what}): the data favour {_elo_text(s['elo0'])} over {_elo_text(s['elo1'])}; "
+                f"this is not an estimate of the difference (LLR {s['llr']:.2f} <= {s['bounds'][0]:.2f})")
+    return (f"no decision yet ({what}): LLR {s['llr']:.2f} within "
+            f"[{s['bounds'][0]:.2f}, {s['bounds'][1]:.2f}]")
+
+
+def _truncate(part: dict, keep: int) -> dict:
+    """A chunk's blocks cut to its first ``keep`` blocks."""
+    return {name: v[:keep] for name, v in part.items()}
+
+
+def _sprt_look(part: dict, before: int, running: np.ndarray, sprt, alpha: float, beta: float,
+               model: str) -> int | None:
+    """Look at the SPRT after every ``intervals.SPRT_EVERY`` blocks of the match inside one chunk's
+    blocks (``part``, the match's blocks ``before`` .. ``before + n - 1``): ``running`` (the pentanomial
+    counts of every block so far, before this chunk) is brought up to the chunk's end, or to the
+    first look that decides. Returns the number of the chunk's blocks to keep if the SPRT stopped
+    in it, else None. The stepping and stopping rule is ``intervals.sprt_walk``'s."""
+    bins = np.rint(np.asarray(part["score"]) * 4).astype(np.int64)   # pair score / 2 in quarters: 0..4
+    n = len(bins)
+    every = I.SPRT_EVERY
+    seg = (before + np.arange(n)) // every - before // every          # which step each block falls in
+    n_seg = int(seg[-1]) + 1 if n else 0
+    steps = np.bincount(seg * 5 + bins, minlength=n_seg * 5).reshape(n_seg, 5)
+    ends = (before // every + np.arange(1, n_seg + 1)) * every - before   # blocks of the chunk at each step's end
+    looks = int(np.sum(ends <= n))                                     # steps ending on a look
+    if looks:
+        first, _ = I.sprt_walk(steps[:looks], running, *sprt, alpha, beta, model)
+        if first >= 0:
+            running += steps[:first + 1].sum(axis=0)
+            return int(ends[first])
+    running += steps.sum(axis=0)
+    return None
 
 
 def play_pair(a: Strategy, b: Strategy, players: int, seed: int, rules,
               games: int | None, hands: int | None, workers: int | None = None, chunk_size: int | None = None,
               sprt: tuple[float, float] | None = None, alpha: float = 0.05, beta: float = 0.05,
               store: ChunkStore | None = None, pair_index: int = 0,
-              on_chunk: Callable[[int, int], None] | None = None, variant: str = "basic") -> tuple[Blocks, list]:
-    """Play the duplicate match of A against B; stop early when an SPRT decides. With a ``store``,
+              on_chunk: Callable[[int, int], None] | None = None, variant: str = "basic",
+              elo_model: str = "logistic") -> tuple[Blocks, list]:
+    """Play the duplicate match of A against B; stop early when an SPRT decides. The SPRT looks
+    after every ``intervals.SPRT_EVERY`` blocks of the match (whatever the chunk size); when it
+    decides inside a chunk, the chunk is cut there: its blocks and its rows (those of the games
+    before the stopping one) are all that is kept, saved and summarised. With a ``store``,
     each chunk (every rotation's rows and the chunk's blocks) is kept as chunk ``(pair_index, k)``,
     and chunks already finished there (a resumed comparison) are read back instead of played.
     Returns the blocks and the keys of the chunks, in order."""
@@ -207,17 +262,32 @@ def play_pair(a: Strategy, b: Strategy, players: int, seed: int, rules,
     blocks = Blocks()
     keys = []
     done = 0
+    running = np.zeros(5, dtype=np.int64)   # the SPRT's pentanomial counts so far
+    sequential = sprt is not None and players == 2
     for k in range(n_chunks):
         key = (pair_index, k)
+        stop = None
         if store is not None and store.record(key) is not None:
             tables = store.read(key)
             part, played = _blocks_of_table(tables["blocks"]), store.record(key)["hands"]
+            games_k = chunk_games(specs[0], k, size)[:len(part["score"])]
+            if sequential:
+                stop = _sprt_look(part, done, running, sprt, alpha, beta, elo_model)
         else:
             games_k = chunk_games(specs[0], k, size)
             chunks = [play_chunk(spec, games_k, rules_array, params[r]) for r, spec in enumerate(specs)]
             part, played = _chunk_blocks(chunks, players, games is not None, variant)
+            if sequential:
+                stop = _sprt_look(part, done, running, sprt, alpha, beta, elo_model)
+            if stop is not None and stop < len(part["score"]):
+                part = _truncate(part, stop)
+                games_k = games_k[:stop]
+                played = int(round(part["block_hands"].sum()))
             if store is not None:
                 tables = _pair_tables(specs, chunks, pair_index)
+                if stop is not None:
+                    tables = {name: t.filter(pc.less(t.column("game"), int(games_k[-1]) + 1))
+                              for name, t in tables.items()}
                 tables["blocks"] = _blocks_table(part)
                 store.write(key, tables, {"first": int(games_k[0]), "stop": int(games_k[-1]) + 1, "hands": played})
         blocks.add(part, played)
@@ -225,10 +295,10 @@ def play_pair(a: Strategy, b: Strategy, players: int, seed: int, rules,
         done += len(part["score"])
         if on_chunk:
             on_chunk(done, blocks.hands)
-        if sprt is not None and players == 2:
-            llr = I.sprt_llr(I.pentanomial(np.concatenate(blocks.score) * 2), *sprt)
-            if I.sprt_decision(llr, alpha, beta) != "continue":
-                break
+        if stop is not None:
+            if k < n_chunks - 1 or stop < len(chunk_games(specs[0], k, size)):
+                blocks.stopped_at, blocks.stop_game = done, int(games_k[-1]) + 1
+            break
     return blocks, keys
 
 
@@ -260,7 +330,7 @@ def compare(strategies: list[Strategy], players: int, seed: int, rules,
             games: int | None, hands: int | None, workers: int | None = None, chunk_size: int | None = None,
             sprt: tuple[float, float] | None = None, alpha: float = 0.05, beta: float = 0.05,
             out_dir: Path | None = None, on_chunk: Callable[[int, int], None] | None = None,
-            variant: str = "basic", resume: bool = False) -> dict:
+            variant: str = "basic", resume: bool = False, elo_model: str = "logistic") -> dict:
     """Every pair of ``strategies`` in a duplicate match; the whole result as one JSON-ready dict.
 
     With ``out_dir`` the rows are saved like a run's (``results.ChunkStore``: chunk by chunk, each
@@ -274,7 +344,9 @@ def compare(strategies: list[Strategy], players: int, seed: int, rules,
         "status": "running", "variant": variant, "players": players, "seed": seed,
         "mode": "games" if games is not None else "hands", "count": games if games is not None else hands,
         "chunk_size": size,  # where an SPRT may stop: part of what reproduces it
-        "sprt": None if sprt is None else {"elo0": sprt[0], "elo1": sprt[1], "alpha": alpha, "beta": beta},
+        "sprt": None if sprt is None else {"elo0": sprt[0], "elo1": sprt[1], "alpha": alpha, "beta": beta,
+                                           "elo_model": elo_model},
+        "elo_model": elo_model,   # of the SPRT (the printed Elo is logistic; nelo is normalized)
         "rules": rules.as_dict(players), "rule_hash": rules.digest(players),
         "strategies": [{"name": s.name, "source": s.source, "sha256": s.sha256,
                         **({"path": str(Path(s.source).resolve())} if s.source.endswith(".toml") else {})}
@@ -295,6 +367,7 @@ def compare(strategies: list[Strategy], players: int, seed: int, rules,
 def _compare(result: dict, strategies: list[Strategy], rules, workers, on_chunk, store, out_dir=None) -> dict:
     warm_up(result["players"], result["variant"])
     players, sprt = result["players"], result["sprt"]
+    model = (sprt or {}).get("elo_model", result.get("elo_model", "logistic"))
     games, hands = (result["count"], None) if result["mode"] == "games" else (None, result["count"])
     start = time.perf_counter()
     order = []
@@ -305,12 +378,13 @@ def _compare(result: dict, strategies: list[Strategy], rules, workers, on_chunk,
             blocks, keys = play_pair(a, b, players, result["seed"], rules, games, hands, workers,
                                      result["chunk_size"], None if sprt is None else (sprt["elo0"], sprt["elo1"]),
                                      *((sprt["alpha"], sprt["beta"]) if sprt else (0.05, 0.05)),
-                                     store, i, on_chunk, result["variant"])
+                                     store, i, on_chunk, result["variant"], model)
             order += keys
             result["pairs"].append({"a": a.name, "b": b.name, "a_index": x, "b_index": y,
                                     **summarise_pair(blocks, players, None if sprt is None else
                                                      (sprt["elo0"], sprt["elo1"]),
-                                                     *((sprt["alpha"], sprt["beta"]) if sprt else (0.05, 0.05)))})
+                                                     *((sprt["alpha"], sprt["beta"]) if sprt else (0.05, 0.05)),
+                                                     model)})
         if store is not None:
             store.finish(order)
         result["status"] = "complete"
@@ -366,7 +440,8 @@ def resume_compare(out_dir: Path, workers: int | None = None, on_chunk=None) -> 
             raise
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise ResumeError(f"{where}: not a resumable rummysim comparison ({_line(e)})") from None
-        return compare(*args, out_dir=out_dir, on_chunk=on_chunk, variant=variant, resume=True)
+        return compare(*args, out_dir=out_dir, on_chunk=on_chunk, variant=variant, resume=True,
+                       elo_model=(sprt or {}).get("elo_model", "logistic"))
 
 
 def _crosstable(strategies: list[Strategy], pairs: list[dict], players: int) -> dict:
@@ -376,11 +451,13 @@ def _crosstable(strategies: list[Strategy], pairs: list[dict], players: int) -> 
     table = [[None] * m for _ in range(m)]
     for p, adj in zip(pairs, adjusted):
         p["p_holm"] = float(adj)
-        if adj < 0.05:
+        if p.get("sequential"):   # an SPRT stopped it: the fixed-sample p-value claims nothing
+            p["verdict"] = f"decided by SPRT: {p['sprt']['decision']} accepted"
+        elif adj < 0.05:
             better = p["a"] if p["win_share"]["estimate"] > 1 / players else p["b"]
-            p["verdict"] = f"{better} is better (Holm-adjusted p = {adj:.3g})"
+            p["verdict"] = f"{better} is better (Holm-adjusted {_p_text(adj)})"
         else:
-            p["verdict"] = f"no significant difference (Holm-adjusted p = {adj:.3g})"
+            p["verdict"] = f"no significant difference (Holm-adjusted {_p_text(adj)})"
         ws = p["win_share"]
         table[p["a_index"]][p["b_index"]] = ws
         if players == 2:  # B's share against A is the rest (with 3+ players A faces a field of B: no mirror)
@@ -412,6 +489,8 @@ def reproduce_line(result: dict) -> str:
     sprt = next((p["sprt"] for p in result["pairs"] if "sprt" in p), None)
     if sprt:
         rules += f" --sprt {sprt['elo0']:g} {sprt['elo1']:g} --alpha {sprt['alpha']:g} --beta {sprt['beta']:g}"
+        if sprt.get("elo_model", "logistic") != "logistic":
+            rules += f" --elo-model {sprt['elo_model']}"
         if result.get("chunk_size"):
             rules += f" --chunk-size {result['chunk_size']}"
     return (f"rummysim compare {files} --players {result['players']} "
@@ -421,9 +500,26 @@ def reproduce_line(result: dict) -> str:
             f"{result['wall_seconds']:.1f} s")
 
 
+def _no_negative_zero(x: float) -> float:
+    """``x`` with -0.0 made 0.0 (so that nothing prints as "-0.0")."""
+    return x + 0.0
+
+
+def _signed(x: float, digits: int) -> str:
+    """``x`` with a sign and ``digits`` decimals, never "-0.0..." (a value that rounds to zero prints +0.0)."""
+    text = f"{x:+.{digits}f}"
+    return "+" + text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def _p_text(p: float) -> str:
+    """A p-value as "p = 0.0123", or "p < 1e-16" where it underflowed (doubles hold no smaller tail)."""
+    return "p < 1e-16" if p < 1e-16 else f"p = {p:.3g}"
+
+
 def _fmt(d: dict, scale: float = 1.0, digits: int = 2, unit: str = "") -> str:
     lo, hi = d["ci95"]
-    return f"{d['estimate'] * scale:+.{digits}f}{unit} [{lo * scale:+.{digits}f}, {hi * scale:+.{digits}f}]"
+    return (f"{_signed(d['estimate'] * scale, digits)}{unit} "
+            f"[{_signed(lo * scale, digits)}, {_signed(hi * scale, digits)}]")
 
 
 def render(result: dict, console) -> None:
@@ -443,7 +539,9 @@ def render(result: dict, console) -> None:
         t.add_row(f"win share of {p['a']} ({share_what}; fair = {1 / k:.3f})",
                   f"{ws['estimate']:.4f} [{ws['ci95'][0]:.4f}, {ws['ci95'][1]:.4f}]")
         if "elo" in p:
-            t.add_row("Elo difference", _fmt(p["elo"], digits=1))
+            t.add_row("Elo difference (logistic)", _fmt(p["elo"], digits=1))
+        if "nelo" in p:
+            t.add_row("normalized Elo difference", _signed(p["nelo"], 1))
         t.add_row(f"points per {unit}, {p['a']} minus {p['b']}{lower}", _fmt(p["points_per_hand_diff"]))
         if "points_per_game_diff" in p:
             t.add_row(f"points per game, {p['a']} minus {p['b']}{lower}", _fmt(p["points_per_game_diff"], digits=1))
@@ -460,6 +558,9 @@ def render(result: dict, console) -> None:
         if "verdict" in p:
             t.add_row("verdict", p["verdict"])
         console.print(t)
+        if p.get("sequential"):
+            console.print("stopped by the SPRT: the intervals and p-values above assume a fixed number of deals "
+                          "and are too narrow/optimistic; the SPRT decision is the result")
     if "crosstable" in result:
         names = result["crosstable"]["names"]
         ct = Table(title="Crosstable: win share of the row strategy against the column (95% interval)")

@@ -183,14 +183,50 @@ def elo_ci(counts, level: float = 0.95) -> tuple[float, float, float]:
     return tuple(elo(x) for x in pentanomial_score(counts, level))
 
 
-def sprt_llr(counts, elo0: float, elo1: float) -> float:
-    """Approximate generalized SPRT log-likelihood ratio of H1 (Elo = elo1)
-    against H0 (Elo = elo0) for pentanomial counts, in logistic Elo.
+#: the Elo models an SPRT can be run in (``sprt_llr``'s ``model``)
+ELO_MODELS = ("logistic", "normalized")
+#: an SPRT looks at the data after every this many duplicate blocks (pairs), counted from the
+#: start of the match, whatever the chunk size
+SPRT_EVERY = 100
+_NELO_SCALE = 800 / np.log(10)  # normalized Elo per unit of (score - 0.5) / sigma
 
-    Returns ``N * (s1 - s0) * (2*m - s0 - s1) / (2*v)``, where s0, s1 are
-    the expected scores of elo0, elo1, N the number of pairs, and m, v the
-    mean and (population) variance of pair score / 2. This is the Brownian
-    (normal) approximation of the GSPRT of M. Van den Bergh,
+
+def _penta_moments(c: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Vectorised ``_penta_stats`` over the last axis (counts, 5): (pairs, mean, variance)."""
+    n = c.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = (c @ _PAIR_VALUES) / n
+        var = (c * (_PAIR_VALUES - mean[..., None]) ** 2).sum(axis=-1) / n
+    return n, mean, var
+
+
+def nelo(counts) -> float:
+    """Normalized Elo of pentanomial counts, as fishtest defines it:
+    ``nElo = (m - 0.5) / sigma * 800 / ln(10)`` with m the mean score per game and
+    ``sigma = sqrt(2 * v)``, v the (population) variance of pair score / 2 (the per-game
+    standard deviation the pairs imply). nan for no pairs or no spread."""
+    n, mean, var = _penta_stats(counts)
+    if n == 0 or var <= 0:
+        return float("nan")
+    return float((mean - 0.5) / np.sqrt(2 * var) * _NELO_SCALE)
+
+
+def sprt_llr(counts, elo0: float, elo1: float, model: str = "logistic"):
+    """Approximate generalized SPRT log-likelihood ratio of H1 (Elo = elo1)
+    against H0 (Elo = elo0) for pentanomial counts (shape (5,), or (..., 5) for an
+    array of LLRs), in logistic (default) or normalized Elo.
+
+    Returns ``N * (s1 - s0) * (2*m - s0 - s1) / (2*v)``, where N is the number of
+    pairs, m and v the mean and (population) variance of pair score / 2, and s0, s1
+    the expected scores per game of the two hypotheses:
+
+    * ``model="logistic"``: ``s_i = 1 / (1 + 10**(-elo_i / 400))``;
+    * ``model="normalized"`` (normalized Elo, as fishtest's ``LLR_normalized``):
+      ``s_i = 0.5 + elo_i * sigma * ln(10) / 800`` with ``sigma = sqrt(2 * v)``
+      the per-game standard deviation estimated from the pairs (``nelo``), so that
+      nElo = (score - 0.5) / sigma * 800 / ln(10).
+
+    This is the Brownian (normal) approximation of the GSPRT of M. Van den Bergh,
     "A simple approximation of the GSPRT" (cantate.be/Fishtest/
     GSPRT_approximation.pdf), as in fishtest ``LLRcalc.LLR_alt2``;
     fishtest's ``LLR_logistic`` maximises the likelihood exactly instead,
@@ -198,12 +234,54 @@ def sprt_llr(counts, elo0: float, elo1: float) -> float:
     with per-game variance 2v. As in fishtest and OpenBench, empty bins are
     given a count of 1e-3 so that v > 0. No pairs gives 0.
     """
+    if model not in ELO_MODELS:
+        raise ValueError(f"unknown Elo model {model!r}: one of {', '.join(ELO_MODELS)}")
     c = np.asarray(counts, dtype=float)
-    if c.sum() == 0:
-        return 0.0
-    n, mean, var = _penta_stats(np.where(c == 0, 1e-3, c))
-    s0, s1 = 1 / (1 + 10 ** (-elo0 / 400)), 1 / (1 + 10 ** (-elo1 / 400))
-    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+    if c.shape[-1:] != (5,) or np.any(c < 0):
+        raise ValueError("counts must be 5 non-negative numbers")
+    empty = c.sum(axis=-1) == 0
+    n, mean, var = _penta_moments(np.where(c == 0, 1e-3, c))
+    if model == "logistic":
+        s0, s1 = 1 / (1 + 10 ** (-elo0 / 400)), 1 / (1 + 10 ** (-elo1 / 400))
+    else:
+        sigma = np.sqrt(2 * var)
+        s0, s1 = 0.5 + elo0 * sigma / _NELO_SCALE, 0.5 + elo1 * sigma / _NELO_SCALE
+    llr = np.where(empty, 0.0, n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var))
+    return float(llr) if llr.ndim == 0 else llr
+
+
+def sprt_walk(step_counts, before, elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05,
+              model: str = "logistic") -> tuple[np.ndarray, np.ndarray]:
+    """The looks of an SPRT: the one stepping and stopping rule of ``compare.play_pair`` and of the
+    error-rate simulations. ``step_counts`` (..., steps, 5) are the pentanomial counts of the blocks
+    between one look and the next, ``before`` (..., 5) the counts before the first of them; the LLR
+    is computed on the running (cumulative) counts at every look. Returns ``(first, decision)``:
+    the index of the first look whose decision is not "continue" (-1 if none) and that decision
+    (0 continue, 1 H1, -1 H0), each of shape (...)."""
+    steps = np.asarray(step_counts, dtype=np.int64)
+    cum = np.asarray(before, dtype=np.int64)[..., None, :] + np.cumsum(steps, axis=-2)
+    llr = np.asarray(sprt_llr(cum, elo0, elo1, model))
+    lower, upper = sprt_bounds(alpha, beta)
+    verdict = np.where(llr >= upper, 1, np.where(llr <= lower, -1, 0))
+    decided = verdict != 0
+    first = np.where(decided.any(axis=-1), decided.argmax(axis=-1), -1)
+    decision = np.where(first >= 0, np.take_along_axis(verdict, np.maximum(first, 0)[..., None], -1)[..., 0], 0)
+    return first, decision
+
+
+def pentanomial_probs(elo_value: float, draw_ratio: float = 0.0) -> np.ndarray:
+    """Pentanomial probabilities ``[LL, LD, DD+WL, DW, WW]`` of a pair at logistic Elo ``elo_value``.
+
+    The model: the two games of a pair are independent, each a win with probability w, a
+    draw (stalemate) with probability d = ``draw_ratio``, a loss with l = 1 - w - d, with
+    w - l set so the expected score per game is ``s = 1 / (1 + 10**(-elo / 400))``
+    (w = s - d/2). ``draw_ratio=0`` is the draw-free trinomial [l^2, 0, 2wl, 0, w^2]."""
+    s = 1 / (1 + 10 ** (-elo_value / 400))
+    d = draw_ratio
+    w, l = s - d / 2, 1 - s - d / 2
+    if min(w, l) < 0:
+        raise ValueError("draw_ratio too large for this Elo")
+    return np.array([l * l, 2 * l * d, d * d + 2 * w * l, 2 * w * d, w * w])
 
 
 def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:

@@ -54,8 +54,8 @@ def games_schema(players: int) -> Table:
     return Table("games", "one row per game", (
         Column("game", "int64", "game index"),
         *(Column(f"total_{q}", "int32", f"seat {q}'s total after ten rounds", q) for q in range(players)),
-        Column("tied", "int8", "how many seats share the lowest total"),
-        Column("winner", "int8", "the seat with the lowest total, -1 when tied (2.7)"),
+        Column("tied", "int8", "a count, not a yes/no: how many seats share the lowest total (1: a single winner)"),
+        Column("winner", "int8", "the seat with the lowest total, -1 when `tied` > 1 (2.7)"),
     ))
 
 

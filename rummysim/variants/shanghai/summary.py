@@ -137,18 +137,25 @@ def render(summary: dict, console) -> None:
     for s in summary["by_seat"]:
         seats.add_row(str(s["seat"]), s["strategy"], mean(s["mean_total"]), pct(s["win_share"]))
     console.print(seats)
-    def short(d: dict, scale: float = 100.0, digits: int = 1) -> str:
-        lo, hi = d["ci95"]
-        return f"{scale * d['estimate']:.{digits}f} [{scale * lo:.{digits - 1 if digits else 0}f},{scale * hi:.{digits - 1 if digits else 0}f}]"
+    def cell(d: dict, scale: float = 100.0, digits: int = 1) -> str:
+        """The estimate over its 95% interval on a second line, narrow enough for 80 columns:
+        the interval's bounds with one decimal fewer (none from 10 on); every quantity here is
+        >= 0, so a normal interval's lower bound below 0 is shown as 0."""
+        lo, hi = max(0.0, scale * d["ci95"][0]), scale * d["ci95"][1]
+        k = max(digits - 1, 0) if hi < 10 else 0
+        return f"{scale * d['estimate']:.{digits}f}\n[{lo:.{k}f},{hi:.{k}f}]"
 
-    rounds = Table(title="Per round: rates in % and means, with 95% intervals (no winner = 100 - went out)")
-    for col in ("round", "contract met %", "went out %", "one-turn bonus %", "penalty of losers",
-                "buys per seat", "reshuffles"):
-        rounds.add_column(col, justify="right")
+    # headers broken by hand and cells of at most 9 characters: the table is at most 79 columns
+    # wide, within rich's 80 when stdout is not a terminal; should a cell still be wider, it
+    # folds to another line rather than being cut
+    rounds = Table(title="Per round: rates in %, means; 95% intervals (no winner = 100 - went out)")
+    for col in ("round", "contract\nmet %", "went\nout %", "one-turn\nbonus %", "penalty\nof losers",
+                "buys\nper seat", "reshuffles"):
+        rounds.add_column(col, justify="right", overflow="fold")
     for r in summary["per_round"]:
-        rounds.add_row(str(r["round"]), short(r["contract_met_rate"]), short(r["went_out_rate"]),
-                       short(r["one_turn_bonus_rate"]), short(r["mean_penalty"], 1.0),
-                       short(r["buys_per_seat"], 1.0, 2), short(r["reshuffles"], 1.0, 2))
+        rounds.add_row(str(r["round"]), cell(r["contract_met_rate"]), cell(r["went_out_rate"]),
+                       cell(r["one_turn_bonus_rate"]), cell(r["mean_penalty"], 1.0),
+                       cell(r["buys_per_seat"], 1.0, 2), cell(r["reshuffles"], 1.0, 2))
     console.print(rounds)
     o = summary["outcomes"]
     console.print(f"rounds ended with nothing left to draw: {o['stalemate_stock']['count']:,}; "
