@@ -1,0 +1,132 @@
+"""The summary of a run, recomputed independently from its rows.
+
+``run`` (and ``simulate``) fold a summary in chunk by chunk from counters and sums of squares;
+here every figure is computed again from the DataFrames with pandas and scipy, by formulas
+written out below (Wilson's interval, the normal interval with z = norm.ppf(0.975)), and must
+agree to 1e-9. A wrong z (1.645 for a 90% interval), a wrong count or a wrong denominator fails.
+"""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import rummysim
+
+Z = stats.norm.ppf(0.975)   # 1.959963984540054
+
+
+def wilson(k: int, n: int) -> list[float]:
+    """Wilson's 95% score interval for k of n, written out: the centre and half-width of
+    (p + z^2/2n) / (1 + z^2/n) +- z / (1 + z^2/n) * sqrt(p(1-p)/n + z^2/4n^2)."""
+    p = k / n
+    d = 1 + Z * Z / n
+    centre = (p + Z * Z / (2 * n)) / d
+    half = Z / d * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n))
+    return [max(centre - half, 0.0), min(centre + half, 1.0)]
+
+
+def rate(k, n) -> dict:
+    k, n = int(k), int(n)
+    return {"estimate": k / n, "ci95": wilson(k, n)}
+
+
+def mean(values) -> dict:
+    """Mean with the normal interval mean +- z * sd(ddof=1) / sqrt(n)."""
+    v = pd.Series(values, dtype=float)
+    half = Z * v.std(ddof=1) / math.sqrt(len(v))
+    return {"estimate": v.mean(), "ci95": [v.mean() - half, v.mean() + half]}
+
+
+def same(ours: dict, theirs: dict, what: str) -> None:
+    got = [theirs["estimate"], *theirs["ci95"]]
+    want = [ours["estimate"], *ours["ci95"]]
+    assert got == pytest.approx(want, rel=1e-9, abs=1e-9), what
+
+
+def test_z_is_the_95_percent_normal_quantile():
+    from rummysim.analysis.summary import Z95
+
+    assert Z95 == pytest.approx(Z, abs=1e-12)
+
+
+def check_basic(r, players: int, games_mode: bool) -> None:
+    h, s = r.hands, r.summary
+    n = len(h)
+    assert s["hands"] == n
+    won = h[h.winner >= 0]
+    for q, row in enumerate(s["win_rate_by_seat"]):
+        k = int((h.winner == q).sum())
+        assert row["wins"] == k and row["seat"] == q
+        same(rate(k, n), row, f"win rate seat {q}")
+    same(rate((h.winner == h.starter).sum(), n), s["starter_win_rate"], "starter wins")
+    for name, d in s["outcomes"].items():
+        k = int((h.outcome == name).sum())
+        assert d["count"] == k, name
+        same(rate(k, n), d, name)
+    assert sum(d["count"] for d in s["outcomes"].values()) == n
+    same(rate(h.going_rummy.sum(), n), s["going_rummy_rate"], "rummy rate")
+    same(rate(h.going_rummy.sum(), len(won)), s["going_rummy_share_of_wins"], "rummy share of wins")
+    same(mean(won.points), s["points_per_winning_hand"], "points per winning hand")
+    same(mean(h.turns), s["turns_per_hand"], "turns per hand")
+    if games_mode:
+        g = r.games
+        assert s["games"] == len(g) == h.game.nunique()
+        assert s["hands_per_game"] == pytest.approx(h.groupby("game").size().mean(), rel=1e-12)
+        assert (g.set_index("game").hands == h.groupby("game").size()).all()
+        for q, row in enumerate(s["game_win_rate_by_seat"]):
+            same(rate((g.winner == q).sum(), len(g)), row, f"game win rate seat {q}")
+    else:
+        assert s["games"] == 0 and "game_win_rate_by_seat" not in s
+
+
+@pytest.mark.engine
+def test_basic_games_summary_recomputed_from_the_rows():
+    r = rummysim.simulate(games=40, players=3, strategies=["greedy", "random", "cautious"], seed=3, chunk_size=16)
+    check_basic(r, 3, True)
+
+
+@pytest.mark.engine
+def test_basic_hands_summary_recomputed_from_the_rows():
+    r = rummysim.simulate(hands=300, players=2, strategies=["greedy", "rummy-seeker"], seed=11, chunk_size=128)
+    check_basic(r, 2, False)
+
+
+@pytest.mark.engine
+def test_shanghai_summary_recomputed_from_the_rows():
+    players = 4
+    r = rummysim.simulate(games=6, players=players, seed=2, variant="shanghai",
+                          strategies=["greedy", "buyer", "patient", "greedy"], chunk_size=4)
+    rounds, seats, games, s = r.hands, r.seats, r.games, r.summary
+    assert s["games"] == len(games) == 6 and s["rounds"] == len(rounds) == 60
+    seats = seats.merge(rounds[["game", "round", "winner"]], on=["game", "round"])
+    for row in s["per_round"]:
+        rr, ss = rounds[rounds["round"] == row["round"]], seats[seats["round"] == row["round"]]
+        n = len(rr)
+        assert row["rounds"] == n == 6
+        same(rate((ss.down_turn > 0).sum(), n * players), row["contract_met_rate"], "contract met")
+        same(rate((rr.outcome == "win").sum(), n), row["went_out_rate"], "went out")
+        same(rate((rr.bonus != "none").sum(), n), row["one_turn_bonus_rate"], "one-turn bonus")
+        same(rate((rr.outcome != "win").sum(), n), row["no_winner_rate"], "no winner")
+        assert row["turn_limit"] == (rr.outcome == "turn_limit").sum()
+        same(mean(ss[ss.seat != ss.winner].score), row["mean_penalty"], "penalty of the losers")
+        same(mean(ss.buys), row["buys_per_seat"], "buys per seat")
+        same(mean(rr.reshuffles), row["reshuffles"], "reshuffles")
+        same(mean(rr.turns), row["turns"], "turns")
+    totals = games[[f"total_{q}" for q in range(players)]].to_numpy()
+    # every seat's final total is the sum of its round penalties
+    by_seat = seats.groupby(["game", "seat"]).score.sum().unstack().to_numpy()
+    assert (by_seat == totals).all()
+    low = totals == totals.min(axis=1, keepdims=True)
+    share = low / low.sum(axis=1, keepdims=True)       # the lowest total wins; ties share the win
+    assert (games.tied == low.sum(axis=1)).all()
+    for q, row in enumerate(s["by_seat"]):
+        same(mean(totals[:, q]), row["mean_total"], f"mean total seat {q}")
+        same(mean(share[:, q]), row["win_share"], f"win share seat {q}")
+    assert sum(row["win_share"]["estimate"] for row in s["by_seat"]) == pytest.approx(1.0, abs=1e-12)
+    for name, d in s["outcomes"].items():
+        k = int((rounds.outcome == name).sum())
+        assert d["count"] == k, name
+        same(rate(k, len(rounds)), d, name)
