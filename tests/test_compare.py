@@ -4,10 +4,11 @@ import json
 
 import numpy as np
 import pytest
+from scipy import stats as sps
 
 from rummysim.analysis import intervals as I
 from rummysim.cli import main
-from rummysim.analysis.compare import Blocks, _chunk_blocks, compare, summarise_pair
+from rummysim.analysis.compare import Blocks, _chunk_blocks, _crosstable, compare, summarise_pair
 from rummysim.variants.basic import kernel as K
 from rummysim.variants.basic.rules import BasicRules
 from rummysim.run import Chunk
@@ -138,3 +139,125 @@ def test_points_per_hand_in_games_mode_is_all_points_over_all_hands(tmp_path):
     est = r["pairs"][0]["points_per_hand_diff"]
     assert est["estimate"] == pytest.approx(diff / len(h))
     assert est["ci95"][0] < est["estimate"] < est["ci95"][1]
+
+
+class _Named:
+    def __init__(self, name):
+        self.name = name
+
+
+def _pair(a, b, ai, bi, p, ws, half=0.05):
+    return {"a": a, "b": b, "a_index": ai, "b_index": bi, "p_value": p,
+            "win_share": {"estimate": ws, "ci95": [ws - half, ws + half]}}
+
+
+def test_crosstable_by_hand_holm_verdicts_direction_and_ranking():
+    """Three strategies X, Y, Z at 2 players; the pairs' raw p-values 0.03, 0.01, 0.04.
+
+    Holm, by hand: sorted 0.01 (X-Z), 0.03 (X-Y), 0.04 (Y-Z) scale by 3, 2, 1 -> 0.03, 0.06, 0.04;
+    the running maximum makes the last 0.06. So X-Z is significant (Holm 0.03 < 0.05), X-Y and
+    Y-Z are not (0.06), though their raw p-values (0.03, 0.04) are below 0.05.
+    Direction: X's share against Z is 0.35 < 1/2, so Z is the better one.
+    Ranking (mean of edges; A gets ws - 1/2, B gets -(ws - 1/2)):
+        X: (+0.08 - 0.15) / 2 = -0.035;  Y: (-0.08 - 0.05) / 2 = -0.065;  Z: (+0.15 + 0.05) / 2 = +0.10
+    -> Z, X, Y."""
+    names = [_Named(n) for n in "XYZ"]
+    pairs = [_pair("X", "Y", 0, 1, 0.03, 0.58), _pair("X", "Z", 0, 2, 0.01, 0.35), _pair("Y", "Z", 1, 2, 0.04, 0.45)]
+    out = _crosstable(names, pairs, 2)
+    assert [p["p_holm"] for p in pairs] == pytest.approx([0.06, 0.03, 0.06], abs=1e-15)
+    assert [p["verdict"] for p in pairs] == ["no significant difference (Holm-adjusted p = 0.06)",
+                                           "Z is better (Holm-adjusted p = 0.03)",
+                                           "no significant difference (Holm-adjusted p = 0.06)"]
+    assert [(r["rank"], r["name"]) for r in out["ranking"]] == [(1, "Z"), (2, "X"), (3, "Y")]
+    assert [r["mean_edge"] for r in out["ranking"]] == pytest.approx([0.10, -0.035, -0.065], abs=1e-12)
+    ws = out["crosstable"]["win_share"]
+    assert ws[0][0] is None and ws[0][1]["estimate"] == 0.58
+    # the mirror at 2 players: Z's share against X is 1 - 0.35 with the interval mirrored
+    assert [ws[2][0]["estimate"], *ws[2][0]["ci95"]] == pytest.approx([0.65, 0.60, 0.70], abs=1e-12)
+
+
+def test_crosstable_by_hand_direction_against_the_fair_share_of_three_players():
+    """At 3 players the fair share is 1/3: A at 0.40 is better though below 1/2, A at 0.30 worse.
+    Raw p 0.001, 0.002, 0.5 -> Holm 0.003, 0.004, 0.5. Edges: A gets ws - 1/3, each B seat
+    -(ws - 1/3) / 2, with d = 1/15, -1/30, 1/150 for the three pairs:
+    X: (1/15 - 1/30) / 2 = 1/60;  Y: (-(1/15)/2 + 1/150) / 2 = -1/75;  Z: ((1/30)/2 - (1/150)/2) / 2 = 1/150
+    -> X, Z, Y (X ranks first though it lost to Z: it beat Y by more)."""
+    names = [_Named(n) for n in "XYZ"]
+    pairs = [_pair("X", "Y", 0, 1, 0.001, 0.40), _pair("X", "Z", 0, 2, 0.002, 0.30), _pair("Y", "Z", 1, 2, 0.5, 0.34)]
+    out = _crosstable(names, pairs, 3)
+    assert [p["p_holm"] for p in pairs] == pytest.approx([0.003, 0.004, 0.5], abs=1e-15)
+    assert [p["verdict"].split(" (")[0] for p in pairs] == ["X is better", "Z is better", "no significant difference"]
+    assert [r["name"] for r in out["ranking"]] == ["X", "Z", "Y"]
+    assert [r["mean_edge"] for r in out["ranking"]] == pytest.approx([1 / 60, 1 / 150, -1 / 75], abs=1e-12)
+    assert out["crosstable"]["win_share"][1][0] is None   # no mirror with 3 players
+
+
+def shanghai_chunk(scores, winners):
+    """A Shanghai rotation's chunk by hand: ``scores[game][round]`` the seats' penalty points of
+    each round, ``winners[game][round]`` the seat that went out (-1: no winner)."""
+    from rummysim.engine.codes import OUT_STALEMATE_STOCK, OUT_WIN
+    from rummysim.variants.shanghai import schema as SK
+
+    flat = [(g, r, s, w) for g in range(len(scores)) for r, (s, w) in enumerate(zip(scores[g], winners[g]))]
+    k = len(flat[0][2])
+    rows = np.zeros((len(flat), SK.ROUND_COLS), np.int32)
+    seats = np.zeros((len(flat), k, SK.SEAT_COLS), np.int32)
+    for i, (g, r, s, w) in enumerate(flat):
+        rows[i, SK.RW_GAME], rows[i, SK.RW_ROUND], rows[i, SK.RW_WINNER] = g, r + 1, w
+        rows[i, SK.RW_OUTCOME] = OUT_WIN if w >= 0 else OUT_STALEMATE_STOCK
+        seats[i, :, SK.SS_SCORE] = s
+    totals = np.array([np.sum(game, axis=0) for game in scores], np.int32)
+    return Chunk(rows, seats, np.arange(len(scores)), totals)
+
+
+def test_shanghai_duplicate_match_by_hand():
+    """3 players, A against B, 2 games (blocks) of 2 rounds, in 3 rotations (A in seat r).
+    Penalty points per round (seat 0, 1, 2), a "-" round had no winner; A's seat in brackets:
+
+    game 0  rot 0: [0] 10 20 | [5]  0 15       totals [5] 10 35   A lowest: share 1
+                   A - mean B per round: 0 - 15 = -15;  5 - 7.5 = -2.5          sum -17.5
+            rot 1: 10 [0] 30 | 5 [15] 5 (-)    totals 15 [15] 35  A tied with a B: 1/2
+                   0 - 20 = -20;  15 - 5 = +10                                 sum -10
+            rot 2: 0 10 [10] | 20 10 [10] (-) totals 20 20 [20]   three-way tie: 1/3
+                   10 - 5 = +5;  10 - 15 = -5                                  sum 0
+            block: score (1 + 1/2 + 1/3) / 3 = 11/18, points -27.5 over 6 rounds, per game -27.5/3
+    game 1  rot 0: [20] 0 10 | [0] 10 30       totals [20] 10 40  share 0
+                   20 - 5 = +15;  0 - 20 = -20                                 sum -5
+            rot 1: 10 [0] 20 | 0 [10] 30       totals 10 [10] 50  tied: 1/2
+                   0 - 15 = -15;  10 - 15 = -5                                 sum -20
+            rot 2: 30 10 [0] | 20 40 [0]       totals 50 50 [0]   share 1
+                   0 - 20 = -20;  0 - 30 = -30                                 sum -50
+            block: score (0 + 1/2 + 1) / 3 = 1/2, points -75 over 6 rounds, per game -25
+    win share (11/18 + 9/18) / 2 = 5/9; t-interval over 2 blocks: se = |11/18 - 9/18| / 2 = 1/18,
+    p-value of 5/9 - 1/3 = 4 se with 1 dof; penalty per round (-27.5 - 75) / 12 = -8.541666...;
+    per game (-27.5/3 - 25) / 2 = -17.083333...; no winner 2 of 12 rounds; seat split 1/2, 1/2, 2/3.
+    """
+    rot = [
+        shanghai_chunk([[[0, 10, 20], [5, 0, 15]], [[20, 0, 10], [0, 10, 30]]], [[0, 1], [1, 0]]),
+        shanghai_chunk([[[10, 0, 30], [5, 15, 5]], [[10, 0, 20], [0, 10, 30]]], [[1, -1], [1, 0]]),
+        shanghai_chunk([[[0, 10, 10], [20, 10, 10]], [[30, 10, 0], [20, 40, 0]]], [[0, -1], [2, 2]]),
+    ]
+    part, hands = _chunk_blocks(rot, 3, True, "shanghai")
+    assert hands == 12
+    assert part["score"] == pytest.approx([11 / 18, 1 / 2], abs=1e-15)
+    assert part["points_diff"] == pytest.approx([-27.5, -75.0], abs=1e-12)
+    assert part["points_game"] == pytest.approx([-27.5 / 3, -25.0], abs=1e-12)
+    assert part["by_seat"].ravel() == pytest.approx([1, 1 / 2, 1 / 3, 0, 1 / 2, 1], abs=1e-15)
+    blocks = Blocks()
+    blocks.add(part, hands)
+    s = summarise_pair(blocks, 3)
+    t = sps.t.ppf(0.975, 1)
+    assert s["blocks"] == 2 and s["hands"] == 12
+    assert [s["win_share"]["estimate"], *s["win_share"]["ci95"]] == pytest.approx(
+        [5 / 9, 5 / 9 - t / 18, 5 / 9 + t / 18], abs=1e-12)
+    assert s["win_share_minus_fair"]["estimate"] == pytest.approx(2 / 9, abs=1e-12)
+    assert s["p_value"] == pytest.approx(2 * sps.t.sf(4, 1), rel=1e-9)
+    assert s["points_per_hand_diff"]["estimate"] == pytest.approx(-102.5 / 12, abs=1e-12)
+    pg = np.array([-27.5 / 3, -25.0])
+    half = t * pg.std(ddof=1) / np.sqrt(2)
+    assert [s["points_per_game_diff"]["estimate"], *s["points_per_game_diff"]["ci95"]] == pytest.approx(
+        [pg.mean(), pg.mean() - half, pg.mean() + half], abs=1e-12)
+    assert s["points_per_game_diff"]["estimate"] == pytest.approx(-102.5 / 6, abs=1e-12)
+    assert s["stalemate_rate"]["estimate"] == pytest.approx(2 / 12, abs=1e-15)
+    assert [x["estimate"] for x in s["seat_split"]] == pytest.approx([1 / 2, 1 / 2, 2 / 3], abs=1e-15)
+    assert "pentanomial" not in s and "elo" not in s   # 3 players: no pairs of two games
