@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+import types
 
 import pandas as pd
 import pytest
@@ -12,6 +13,7 @@ from rummysim.cli import main
 from rummysim.results import prepare_out_dir, read_results_table
 from rummysim.run import RunSpec, run_to_dir
 from rummysim.strategy import seat_strategies
+from test_run_summary import check_basic
 
 
 def run_cli(args, capsys):
@@ -86,8 +88,10 @@ def test_run_writes_results_and_summary(capsys, tmp_path):
     assert record["status"] == "complete" and record["hands_played"] == 2000
     assert record["rules"]["reshuffles"] == 0 and record["seed"] == 4
     on_disk = json.loads((out / "run.json").read_text())
-    assert on_disk["summary"] == record["summary"]
+    assert on_disk["summary"] == record["summary"]   # what was printed is what was saved
     hands = pd.read_parquet(out / "hands.parquet")
+    # and it is the summary of the saved rows, every figure recomputed with pandas/scipy
+    check_basic(types.SimpleNamespace(hands=hands, games=None, summary=record["summary"]), 3, False)
     assert len(hands) == 2000 and (hands.reshuffles == 0).all()
     assert len(pd.read_parquet(out / "seats.parquet")) == 6000
     # the same out dir is refused unless --overwrite
