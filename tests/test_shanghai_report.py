@@ -11,7 +11,6 @@ from scipy import stats as sps
 from rummysim.variants.shanghai import stats as H
 from rummysim.analysis import stats as S
 from rummysim.cli import main
-from rummysim.analysis.intervals import wilson
 from test_report import check_self_contained, expected_files, run_cli
 
 FIGURES_RUN = ["final_totals_by_seat", "final_totals", "per_round", "per_round_by_strategy"]
@@ -40,6 +39,20 @@ def shanghai(tmp_path_factory):
 
 def read(directory, table):
     return pd.read_parquet(directory / f"{table}.parquet")
+
+
+def wilson(k, n):
+    """Wilson's 95% score interval, written out (not the package's own function)."""
+    z = sps.norm.ppf(0.975)
+    p, d = k / n, 1 + z * z / n
+    centre, half = (p + z * z / (2 * n)) / d, z / d * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return [max(centre - half, 0.0), min(centre + half, 1.0)]
+
+
+def t_interval(v):
+    v = np.asarray(v, dtype=float)
+    half = sps.t.ppf(0.975, len(v) - 1) * v.std(ddof=1) / np.sqrt(len(v))
+    return [v.mean(), v.mean() - half, v.mean() + half]
 
 
 def ratio_interval(y, m):
@@ -73,12 +86,29 @@ def test_shanghai_compare_report_has_headline_forest_crosstable_and_rounds_by_st
     record = json.loads((shanghai / "cmp" / "compare.json").read_text())
     head = pd.read_csv(rep / "headline.csv")
     assert list(head["match"]) == ["greedy vs buyer", "greedy vs patient", "buyer vs patient"]
-    for p, (_, row) in zip(record["pairs"], head.iterrows()):
+    # every headline figure again from the comparison's Parquet rows: in rotation r, A sits in seat r
+    rounds, seats, games = (read(shanghai / "cmp", t) for t in ("rounds", "seats", "games"))
+    key = ["pair", "rotation", "game", "round"]
+    seats = seats.merge(rounds[key + ["outcome"]], on=key)
+    totals = games[[f"total_{q}" for q in range(3)]].to_numpy().astype(float)
+    low = totals == totals.min(axis=1, keepdims=True)
+    r = games["rotation"].to_numpy()
+    at = np.arange(len(games))
+    games["share"] = (low / low.sum(axis=1, keepdims=True))[at, r]                # ties share the win
+    games["gdiff"] = totals[at, r] - (totals.sum(axis=1) - totals[at, r]) / 2     # A minus mean of B's 2 seats
+    seats["a"] = seats["seat"] == seats["rotation"]
+    seats["signed"] = np.where(seats["a"], seats["score"], -seats["score"] / 2)
+    per_round = seats.groupby(key).agg(diff=("signed", "sum"), stale=("outcome", lambda o: o.iloc[0] != "win"))
+    for i, (p, (_, row)) in enumerate(zip(record["pairs"], head.iterrows())):
         assert row["rounds"] == p["hands"] == 12 * 10 * 3
-        for ours, theirs in (("win_share", "win_share"), ("penalty_per_round_diff", "points_per_hand_diff"),
-                             ("penalty_per_game_diff", "points_per_game_diff"), ("no_winner_rate", "stalemate_rate")):
-            assert [row[ours], row[f"{ours}_lo"], row[f"{ours}_hi"]] == pytest.approx(
-                [p[theirs]["estimate"], *p[theirs]["ci95"]], abs=1e-12)
+        g = games[games["pair"] == i].groupby("game").agg(share=("share", "mean"), gdiff=("gdiff", "mean"))
+        pr = per_round.loc[i].groupby("game").agg(y=("diff", "sum"), m=("diff", "size"), stale=("stale", "sum"))
+        assert len(g) == len(pr) == 12 and (pr["m"] == 30).all()
+        for ours, want in (("win_share", t_interval(g["share"])),
+                           ("penalty_per_game_diff", t_interval(g["gdiff"])),
+                           ("penalty_per_round_diff", ratio_interval(pr["y"], pr["m"])),
+                           ("no_winner_rate", ratio_interval(pr["stale"], pr["m"]))):
+            assert [row[ours], row[f"{ours}_lo"], row[f"{ours}_hi"]] == pytest.approx(list(want), rel=1e-9, abs=1e-12), ours
     assert "points_per_hand_diff" not in head.columns and "stalemate_rate" not in head.columns
 
 
