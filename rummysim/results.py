@@ -394,18 +394,23 @@ def writable_dir(out: Path, what: str) -> Path:
     return out
 
 
-def prepare_out_dir(path: str | Path, overwrite: bool = False) -> Path:
-    """Create ``path`` if needed and check it can take a run; ``ValueError`` with a clear message if not
-    (``ResultsBusy`` if another process is writing there). With ``overwrite`` the results there are
-    removed, under the directory's lock."""
-    out = Path(path)
+def check_out_dir(out: Path, overwrite: bool) -> Path:
+    """``out`` made (if needed) after checking it can take results: a directory, holding none unless
+    ``overwrite``, writable; ``ValueError`` saying which is not so, with nothing written."""
     if out.exists() and not out.is_dir():
         raise ValueError(f"output directory {out}: exists and is not a directory")
     held = [f for f in RECORDS if (out / f).exists()]
     if held and not overwrite:
         raise ValueError(f"output directory {out}: already holds results ({held[0]}); "
                          "choose another --out or pass --overwrite")
-    writable_dir(out, "output directory")
+    return writable_dir(out, "output directory")
+
+
+def prepare_out_dir(path: str | Path, overwrite: bool = False) -> Path:
+    """Create ``path`` if needed and check it can take a run; ``ValueError`` with a clear message if not
+    (``ResultsBusy`` if another process is writing there). With ``overwrite`` the results there are
+    removed, under the directory's lock."""
+    out = check_out_dir(Path(path), overwrite)
     with hold_results_dir(out):
         for name in [f"{t}.parquet" for t in TABLES] + [f"{t}.parquet.tmp" for t in TABLES] + list(RECORDS):
             (out / name).unlink(missing_ok=True)
@@ -418,17 +423,7 @@ def results_dir(path: str | Path | None, overwrite: bool = False, default: str |
     """The results directory of a command, held for the whole block: ``path`` (checked and, with
     ``overwrite``, emptied of earlier results) or, if None, a new ``unique_dir(default)``. Every
     check comes before anything is written; ``ValueError`` (``ResultsBusy``) says what is wrong."""
-    if path is not None:
-        out = Path(path)
-        if out.exists() and not out.is_dir():
-            raise ValueError(f"output directory {out}: exists and is not a directory")
-        held = [f for f in RECORDS if (out / f).exists()]
-        if held and not overwrite:
-            raise ValueError(f"output directory {out}: already holds results ({held[0]}); "
-                             "choose another --out or pass --overwrite")
-        writable_dir(out, "output directory")
-    else:
-        out = unique_dir(default)
+    out = unique_dir(default) if path is None else check_out_dir(Path(path), overwrite)
     with hold_results_dir(out):
         yield prepare_out_dir(out, overwrite)
 

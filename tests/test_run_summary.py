@@ -8,7 +8,6 @@ agree to 1e-9. A wrong z (1.645 for a 90% interval), a wrong count or a wrong de
 
 import math
 
-import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats

@@ -11,6 +11,7 @@ from scipy import stats as sps
 from rummysim.variants.shanghai import stats as H
 from rummysim.analysis import stats as S
 from rummysim.cli import main
+from independent import ratio_interval, t_interval
 from test_report import check_self_contained, expected_files, run_cli
 
 FIGURES_RUN = ["final_totals_by_seat", "final_totals", "per_round", "per_round_by_strategy"]
@@ -49,18 +50,6 @@ def wilson(k, n):
     return [max(centre - half, 0.0), min(centre + half, 1.0)]
 
 
-def t_interval(v):
-    v = np.asarray(v, dtype=float)
-    half = sps.t.ppf(0.975, len(v) - 1) * v.std(ddof=1) / np.sqrt(len(v))
-    return [v.mean(), v.mean() - half, v.mean() + half]
-
-
-def ratio_interval(y, m):
-    """sum(y) / sum(m) over independent blocks with the delta-method t-interval, computed directly."""
-    y, m = np.asarray(y, dtype=float), np.asarray(m, dtype=float)
-    n, r = len(y), y.sum() / m.sum()
-    half = sps.t.ppf(0.975, n - 1) * np.sqrt(n / (n - 1) * ((y - r * m) ** 2).sum()) / m.sum()
-    return r, r - half, r + half
 
 
 @pytest.mark.engine
@@ -147,10 +136,6 @@ def test_final_totals_match_pandas(shanghai):
     totals = games[[f"total_{q}" for q in range(4)]].to_numpy()
     best = totals == totals.min(axis=1, keepdims=True)
     share = best / best.sum(axis=1, keepdims=True)
-
-    def t_interval(v):
-        half = sps.t.ppf(0.975, len(v) - 1) * np.std(v, ddof=1) / np.sqrt(len(v))
-        return [np.mean(v), np.mean(v) - half, np.mean(v) + half]
 
     by_seat = pd.read_csv(shanghai / "rep-run" / "by_seat.csv")
     assert list(by_seat["strategy"]) == SEATS
