@@ -492,22 +492,27 @@ def rules_of_record(record: dict):
     return rules_from_mapping(record["rules"], variant=record.get("variant", "basic"))
 
 
-def spec_of_record(record: dict) -> RunSpec:
-    """The ``RunSpec`` a ``run.json`` describes, with its strategy files checked unchanged."""
+def strategies_of_record(record: dict, what: str = "the run") -> list[Strategy]:
+    """The strategies a ``run.json`` or ``compare.json`` records, each file checked unchanged since
+    ``what`` started (``ResumeError`` if not)."""
     from .strategy import load_strategy
 
-    variant = record.get("variant", "basic")
     strategies = []
     for s in record["strategies"]:
-        strategy = load_strategy(s.get("path", s["source"]), variant)
+        strategy = load_strategy(s.get("path", s["source"]), record.get("variant", "basic"))
         if strategy.sha256 != s["sha256"]:
-            raise ResumeError(f"strategy {s['source']} has changed since the run (sha256 {strategy.sha256}, "
+            raise ResumeError(f"strategy {s['source']} has changed since {what} (sha256 {strategy.sha256}, "
                               f"recorded {s['sha256']}): the results would not be the same")
         strategies.append(strategy)
+    return strategies
+
+
+def spec_of_record(record: dict) -> RunSpec:
+    """The ``RunSpec`` a ``run.json`` describes, with its strategy files checked unchanged."""
     count = record["count"]
     games, hands = (count, None) if record["mode"] == "games" else (None, count)
-    return RunSpec(record["players"], strategies, record["seed"], rules_of_record(record), games, hands,
-                   record.get("first", 0), variant)
+    return RunSpec(record["players"], strategies_of_record(record), record["seed"], rules_of_record(record), games,
+                   hands, record.get("first", 0), record.get("variant", "basic"))
 
 
 def check_options(record: dict, where: str, names: tuple[str, ...] = OPTION_FIELDS, file: str = "run.json") -> None:
@@ -525,24 +530,32 @@ def check_options(record: dict, where: str, names: tuple[str, ...] = OPTION_FIEL
         raise ResumeError(f"{where}: {file}'s options hash was changed after it started")
 
 
+def resumable_record(out_dir: Path, file: str, names: tuple[str, ...], what: str) -> dict:
+    """The record ``file`` (``run.json``, ``compare.json``) of an unfinished ``what`` in ``out_dir``,
+    its options checked against the hash it was started with (``ResumeError`` if it cannot be resumed;
+    ``OSError``/``ValueError`` if it cannot be read)."""
+    where = f"--resume {out_dir}"
+    record = json.loads((out_dir / file).read_text())
+    if not isinstance(record, dict):
+        raise ValueError("not a JSON object")
+    check_options(record, where, names, file)
+    if record.get("status") == "complete":
+        raise ResumeError(f"{where}: {what} is already complete")
+    return record
+
+
 def resume_run(out_dir: Path, workers: int | None = None, on_chunk=None, client=None) -> dict:
     """Finish an interrupted (or killed) run in ``out_dir``: play exactly its missing or damaged chunks."""
     out_dir = Path(out_dir)
-    where = f"--resume {out_dir}"
     with hold_results_dir(out_dir):
         try:
-            record = json.loads((out_dir / "run.json").read_text())
-            if not isinstance(record, dict):
-                raise ValueError("not a JSON object")
-            check_options(record, where)
-            if record.get("status") == "complete":
-                raise ResumeError(f"{where}: the run is already complete")
+            record = resumable_record(out_dir, "run.json", OPTION_FIELDS, "the run")
             spec = spec_of_record(record)
             size = record["chunk_size"]
         except ResumeError:
             raise
         except (OSError, ValueError, KeyError, TypeError) as e:
-            raise ResumeError(f"{where}: not a resumable rummysim run ({_line(e)})") from None
+            raise ResumeError(f"--resume {out_dir}: not a resumable rummysim run ({_line(e)})") from None
         return run_to_dir(spec, out_dir, workers, size, on_chunk, client, resume=True)
 
 

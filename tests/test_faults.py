@@ -16,17 +16,7 @@ from pathlib import Path
 import pytest
 
 from rummysim.cli import main
-
-
-def run_cli(args, capsys):
-    """Run ``rummysim ARGS`` in-process; returns (exit code, stdout, stderr)."""
-    code = 0
-    try:
-        main([str(a) for a in args])
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
+from test_report import run_cli
 
 
 def snapshot(*dirs) -> dict:

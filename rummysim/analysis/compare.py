@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
 import math
 import time
 from pathlib import Path
@@ -411,26 +410,15 @@ def _compare(result: dict, strategies: list[Strategy], rules, workers, on_chunk,
 
 def resume_compare(out_dir: Path, workers: int | None = None, on_chunk=None) -> dict:
     """Finish an interrupted comparison in ``out_dir`` with its own options (``ResumeError`` if it cannot)."""
-    from ..run import ResumeError, check_options, rules_of_record, _line
-    from ..strategy import load_strategy
+    from ..run import ResumeError, _line, resumable_record, rules_of_record, strategies_of_record
 
     out_dir = Path(out_dir)
     where = f"--resume {out_dir}"
     with hold_results_dir(out_dir):
         try:
-            record = json.loads((out_dir / "compare.json").read_text())
-            if not isinstance(record, dict):
-                raise ValueError("not a JSON object")
-            check_options(record, where, COMPARE_FIELDS, "compare.json")
-            if record.get("status") == "complete":
-                raise ResumeError(f"{where}: the comparison is already complete")
+            record = resumable_record(out_dir, "compare.json", COMPARE_FIELDS, "the comparison")
             variant = record["variant"]
-            strategies = []
-            for s in record["strategies"]:
-                strategy = load_strategy(s.get("path", s["source"]), variant)
-                if strategy.sha256 != s["sha256"]:
-                    raise ResumeError(f"{where}: strategy {s['source']} has changed since the comparison started")
-                strategies.append(strategy)
+            strategies = strategies_of_record(record, "the comparison started")
             games, hands = (record["count"], None) if record["mode"] == "games" else (None, record["count"])
             sprt = record["sprt"]
             args = (strategies, record["players"], record["seed"], rules_of_record(record), games, hands, workers,
