@@ -55,7 +55,8 @@ def plot_sweep(result: dict, path: Path) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), constrained_layout=True)
     for ax, field, ylabel, ref in (
         (axes[0], "win_share", "win share against baseline", 1 / result["players"]),
-        (axes[1], "points_per_hand_diff", f"points per {v.unit}, minus baseline's{v.points_note}", 0.0),
+        (axes[1], "points_per_hand_diff", f"points per {v.unit}, minus baseline's\n{v.points_note.strip()}".strip(),
+         0.0),
     ):
         est = [r[field]["estimate"] for r in rows]
         lo = [r[field]["ci95"][0] for r in rows]
