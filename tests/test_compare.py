@@ -50,6 +50,53 @@ def test_paired_statistics_on_a_hand_computed_example():
     # unpaired: var of [1,0,1/2,1,1,0] / 6 = 0.040278; paired: var of blocks / 3 = 0.048611
     assert s["variance_reduction"] == pytest.approx(0.040278 / 0.048611, rel=1e-3)
     assert s["blocks"] == 3 and s["hands"] == 6
+    # every estimate says how many units it rests on: here the 3 deals (pairs)
+    assert [s[k]["n"] for k in ("win_share", "win_share_minus_fair", "points_per_hand_diff", "stalemate_rate",
+                                "elo")] == [3] * 5
+    assert [x["n"] for x in s["seat_split"]] == [3, 3]
+
+
+def _printed(result) -> str:
+    from rich.console import Console
+
+    from rummysim.analysis.compare import render
+
+    console = Console(record=True, width=200)
+    render(result, console)
+    return console.export_text()
+
+
+def test_estimates_on_few_blocks_print_their_count():
+    """Fewer than 100 blocks: "n=3" beside every estimate of the headline (and in the crosstable);
+    100 or more: no count."""
+    blocks = Blocks()
+    blocks.add(*_chunk_blocks([chunk([0, 1, -1], [10, 20, 0]), chunk([1, 1, 0], [5, 8, 12])], 2, False))
+    s = summarise_pair(blocks, 2)
+    result = {"players": 2, "variant": "basic", "mode": "hands", "reproduce": "rummysim compare a b",
+              "pairs": [{"a": "A", "b": "B", **s}], **_crosstable([_Named("A"), _Named("B")],
+                                                                   [{"a": "A", "b": "B", "a_index": 0, "b_index": 1,
+                                                                     **s}], 2)}
+    lines = {line.split("│")[1].strip(): line for line in _printed(result).splitlines() if line.count("│") >= 3}
+    for what in ("win share of A (hands; fair = 0.500)", "Elo difference (logistic, per hand)",
+                 "points per hand, A minus B", "stalemate rate", "win share of A by its seat"):
+        assert lines[what].split("│")[2].strip().endswith("n=3"), what
+    assert _printed(result).count("n=3") == 5 + 2     # and both cells of the crosstable
+    many = Blocks()
+    winners = [0, 1, -1] * 34
+    many.add(*_chunk_blocks([chunk(winners, [10, 20, 0] * 34), chunk([1, 1, 0] * 34, [5, 8, 12] * 34)], 2, False))
+    s = summarise_pair(many, 2)
+    assert s["win_share"]["n"] == 102
+    assert "n=" not in _printed({"players": 2, "variant": "basic", "mode": "hands", "reproduce": "rummysim compare a b",
+                                 "pairs": [{"a": "A", "b": "B", **s}]})
+
+
+def test_elo_label_says_per_game_in_games_mode():
+    blocks = Blocks()
+    blocks.add(*_chunk_blocks([chunk([0, 1, -1], [10, 20, 0]), chunk([1, 1, 0], [5, 8, 12])], 2, False))
+    result = {"players": 2, "variant": "basic", "mode": "games", "reproduce": "rummysim compare a b",
+              "pairs": [{"a": "A", "b": "B", **summarise_pair(blocks, 2)}]}
+    text = _printed(result)
+    assert "Elo difference (logistic, per game)" in text and "win share of A (games;" in text
 
 
 def test_sprt_machinery_on_known_distributions():
@@ -176,7 +223,7 @@ class _Named:
 
 def _pair(a, b, ai, bi, p, ws, half=0.05):
     return {"a": a, "b": b, "a_index": ai, "b_index": bi, "p_value": p,
-            "win_share": {"estimate": ws, "ci95": [ws - half, ws + half]}}
+            "win_share": {"estimate": ws, "ci95": [ws - half, ws + half], "n": 400}}
 
 
 def test_crosstable_by_hand_holm_verdicts_direction_and_ranking():

@@ -13,7 +13,11 @@ Intervals are 95%. Proportions: Wilson. Means and ratios (points per hand,
 per game, per win; rummy's share of points): a t-interval over independent
 blocks by linearisation (``intervals.ratio_ci``), a block being one game in
 ``--games`` results, one hand in ``--hands`` results, and in a comparison the
-deal (or game) played in all its seat rotations.
+deal (or game) played in all its seat rotations; its degrees of freedom are
+those of the blocks the ratio rests on (a nonzero denominator: points per
+rummy win rests on the blocks with a rummy win). Every estimate ``x`` comes
+with ``x_lo``, ``x_hi`` and ``x_n``, the units it rests on (trials of a rate,
+blocks of a ratio).
 """
 
 from __future__ import annotations
@@ -41,8 +45,9 @@ PAIR_COLUMNS = ("pair", "rotation")
 #: codes of the dictionary columns, in the order of their values
 CODES = {"outcome": OUTCOMES, "bonus": BONUSES}
 #: per seat and hand, summed over blocks: hands played, games started, hands won, stalemates, points won,
-#: rummy wins, points won going rummy
-VALUES = ("hands", "games", "wins", "stalemates", "points", "rummy_wins", "rummy_points")
+#: rummy wins, points won going rummy, ordinary (not rummy) wins and their points
+VALUES = ("hands", "games", "wins", "stalemates", "points", "rummy_wins", "rummy_points", "ordinary_wins",
+          "ordinary_points")
 ENDINGS = (
     ("went_out", "went out (every win, rummy included)"),
     ("went_rummy", "went rummy (all cards in one turn, scores double)"),
@@ -247,8 +252,8 @@ def _aligned(res: SavedResults, hand_columns, seat_columns) -> Iterator[tuple[di
 
 
 class _BlockMoments:
-    """Sums over blocks of each group's per-block totals of ``values`` (default ``VALUES``): count, sum and
-    cross products.
+    """Sums over blocks of each group's per-block totals of ``values`` (default ``VALUES``): count, sum,
+    cross products and, per value, the blocks where it is nonzero (the units a ratio over it rests on).
 
     Rows arrive in the order rummysim writes them: game by game, and in a
     comparison every rotation of a chunk of games before the next chunk.
@@ -262,6 +267,7 @@ class _BlockMoments:
         self.n = np.zeros(groups, dtype=np.int64)
         self.s1 = np.zeros((groups, len(values)))
         self.s2 = np.zeros((groups, len(values), len(values)))
+        self.nonzero = np.zeros((groups, len(values)), dtype=np.int64)
         self.open = pd.DataFrame()
         self.mark = -1
 
@@ -284,6 +290,7 @@ class _BlockMoments:
             rows = v[group == g]
             self.s1[g] += rows.sum(axis=0)
             self.s2[g] += rows.T @ rows
+            self.nonzero[g] += np.count_nonzero(rows, axis=0)
 
     def finish(self) -> "_BlockMoments":
         """Fold the blocks still open (the last ones)."""
@@ -295,12 +302,14 @@ class _BlockMoments:
         """Total of a count value for group ``g``."""
         return int(round(self.s1[g, self.values.index(name)]))
 
-    def ratio(self, g: int, num: dict, den: dict) -> tuple[float, float, float]:
-        """Ratio of two linear combinations of the values (``{name: weight}``) with its interval over blocks."""
+    def ratio(self, g: int, num: dict, den: str) -> tuple[float, float, float, int]:
+        """Ratio of a linear combination of the values (``{name: weight}``) to one value ``den``, with its
+        interval over the blocks where ``den`` is nonzero, and their number: ``(ratio, lo, hi, n)``."""
         a = np.array([num.get(v, 0.0) for v in self.values])
-        b = np.array([den.get(v, 0.0) for v in self.values])
+        b = (np.array(self.values) == den).astype(float)
         s1, s2 = self.s1[g], self.s2[g]
-        return ratio_ci(int(self.n[g]), a @ s1, b @ s1, a @ s2 @ a, a @ s2 @ b, b @ s2 @ b, LEVEL)
+        n = int(self.nonzero[g, self.values.index(den)])
+        return (*ratio_ci(n, a @ s1, b @ s1, a @ s2 @ a, a @ s2 @ b, b @ s2 @ b, LEVEL), n)
 
 
 def _block_key(res: SavedResults, h: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -335,9 +344,11 @@ def _moments(res: SavedResults, by: str) -> _BlockMoments:
         won = h["winner"][:, None] == np.arange(k)
         rummy = won & h["going_rummy"][:, None]
         points = np.where(won, h["points"][:, None], 0)
+        ordinary = won & ~rummy
         values = np.stack([np.ones((n, k)), np.broadcast_to((h["hand"] == 0)[:, None], (n, k)), won,
                            np.broadcast_to((h["winner"] < 0)[:, None], (n, k)), points, rummy,
-                           np.where(rummy, points, 0)], axis=-1).reshape(n * k, len(VALUES))
+                           np.where(rummy, points, 0), ordinary, np.where(ordinary, points, 0)],
+                          axis=-1).reshape(n * k, len(VALUES))
         block, last = _block_key(res, h)
         acc.add(np.repeat(block, k), group.ravel(), values, np.repeat(last, k))
     res.cache[("moments", by)] = acc.finish()
@@ -361,13 +372,17 @@ def _game_wins(res: SavedResults, by: str) -> tuple[np.ndarray, np.ndarray]:
     return wins, seat_games
 
 
-def _estimate(row: dict, name: str, est_lo_hi: tuple[float, float, float]) -> None:
-    row[name], row[f"{name}_lo"], row[f"{name}_hi"] = (float(x) for x in est_lo_hi)
+def _estimate(row: dict, name: str, est_lo_hi_n: tuple[float, float, float, int]) -> None:
+    """``row[name]``, ``name_lo``, ``name_hi`` and ``name_n`` (the units it rests on) from ``(x, lo, hi, n)``;
+    None (what a record's JSON holds for a nan or infinite value, e.g. the Elo of a clean sweep) is nan."""
+    est, lo, hi, n = (float("nan") if x is None else x for x in est_lo_hi_n)
+    row[name], row[f"{name}_lo"], row[f"{name}_hi"], row[f"{name}_n"] = float(est), float(lo), float(hi), int(n)
 
 
-def _rate(k: int, n: int) -> tuple[float, float, float]:
+def _rate(k: int, n: int) -> tuple[float, float, float, int]:
+    """``(k / n, lo, hi, n)``: a proportion with its Wilson interval and its trials."""
     lo, hi = wilson(k, n, LEVEL)
-    return (k / n if n else float("nan")), lo, hi
+    return (k / n if n else float("nan")), lo, hi, n
 
 
 def _player_rows(res: SavedResults, by: str) -> pd.DataFrame:
@@ -382,10 +397,10 @@ def _player_rows(res: SavedResults, by: str) -> pd.DataFrame:
         row.update({"strategy": res.strategies[strategy], "hands": hands, "wins": wins,
                     "losses": hands - wins - stale, "stalemates": stale})
         _estimate(row, "win_rate", _rate(wins, hands))
-        _estimate(row, "points_per_hand", acc.ratio(g, {"points": 1}, {"hands": 1}))
+        _estimate(row, "points_per_hand", acc.ratio(g, {"points": 1}, "hands"))
         if res.mode == "games":
             row["games"] = acc.count(g, "games")
-            _estimate(row, "points_per_game", acc.ratio(g, {"points": 1}, {"games": 1}))
+            _estimate(row, "points_per_game", acc.ratio(g, {"points": 1}, "games"))
         if game_wins is not None:
             row["game_wins"] = int(game_wins[0][g])
             _estimate(row, "game_win_rate", _rate(row["game_wins"], int(game_wins[1][g])))
@@ -417,11 +432,10 @@ def going_rummy(results: SavedResults | str | Path) -> pd.DataFrame:
         row = {"strategy": res.strategies[g], "hands": hands, "wins": wins, "rummy_wins": rummy}
         _estimate(row, "rummy_rate_per_hand", _rate(rummy, hands))
         _estimate(row, "rummy_share_of_wins", _rate(rummy, wins))
-        _estimate(row, "points_per_rummy_win", acc.ratio(g, {"rummy_points": 1}, {"rummy_wins": 1}))
-        _estimate(row, "points_per_ordinary_win",
-                  acc.ratio(g, {"points": 1, "rummy_points": -1}, {"wins": 1, "rummy_wins": -1}))
-        share, lo, hi = acc.ratio(g, {"rummy_points": 1}, {"points": 1})
-        _estimate(row, "rummy_share_of_points", (share, max(lo, 0.0), min(hi, 1.0)))  # a share: clipped to [0, 1]
+        _estimate(row, "points_per_rummy_win", acc.ratio(g, {"rummy_points": 1}, "rummy_wins"))
+        _estimate(row, "points_per_ordinary_win", acc.ratio(g, {"ordinary_points": 1}, "ordinary_wins"))
+        share, lo, hi, n = acc.ratio(g, {"rummy_points": 1}, "points")
+        _estimate(row, "rummy_share_of_points", (share, max(lo, 0.0), min(hi, 1.0), n))  # a share: clipped to [0, 1]
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -603,8 +617,9 @@ def headline(results: SavedResults | str | Path) -> pd.DataFrame:
         row = {"match": match, "a": p["a"], "b": p["b"], "blocks": p["blocks"], words.get("hands", "hands"): p["hands"]}
         for name in ("win_share", "win_share_minus_fair", "elo", "points_per_hand_diff", "points_per_game_diff",
                      "stalemate_rate"):
-            if name in p:
-                _estimate(row, words.get(name, name), (p[name]["estimate"], *p[name]["ci95"]))
+            if name in p:   # a record without "n" is older: every estimate of a pair rested on its blocks
+                _estimate(row, words.get(name, name), (p[name]["estimate"], *p[name]["ci95"],
+                                                       p[name].get("n", p["blocks"])))
         if "pentanomial" in p:
             row["pairs_LL/LD/DD+WL/DW/WW"] = " / ".join(f"{v:,}" for v in p["pentanomial"].values())
         row["variance_reduction"] = p["variance_reduction"]
@@ -620,12 +635,14 @@ def headline(results: SavedResults | str | Path) -> pd.DataFrame:
 def crosstable(results: SavedResults | str | Path) -> pd.DataFrame:
     """Comparison of 3 or more strategies: win share of each strategy against each other one (95%
     interval), with the strategy's overall rank and mean edge (win share minus 1/players over its
-    matches). Long form: strategy, rank, mean_edge, opponent, win_share, lo, hi. Empty otherwise."""
+    matches). Long form: strategy, rank, mean_edge, opponent, win_share, lo, hi, n (duplicate blocks).
+    Empty otherwise."""
     res = _as_results(results)
     ct = res.meta.get("crosstable")
     if ct is None:
         return pd.DataFrame()
     labels = res.strategies
+    blocks = {frozenset((p["a_index"], p["b_index"])): p["blocks"] for p in res.meta["pairs"]}
     rank = {r["name"]: r for r in res.meta["ranking"]}
     rows = []
     for i, cells in enumerate(ct["win_share"]):
@@ -634,6 +651,7 @@ def crosstable(results: SavedResults | str | Path) -> pd.DataFrame:
                 continue
             r = rank[ct["names"][i]]
             row = {"strategy": labels[i], "rank": r["rank"], "mean_edge": r["mean_edge"], "opponent": labels[j]}
-            _estimate(row, "win_share", (cell["estimate"], *cell["ci95"]))
+            n = cell["n"] if "n" in cell else blocks[frozenset((i, j))]   # an older record: the match's blocks
+            _estimate(row, "win_share", (cell["estimate"], *cell["ci95"], n))
             rows.append(row)
     return pd.DataFrame(rows).sort_values(["rank", "opponent"], kind="stable").reset_index(drop=True)
