@@ -88,6 +88,16 @@ def check_basic(r, players: int, games_mode: bool) -> None:
 def test_basic_games_summary_recomputed_from_the_rows():
     r = rummysim.simulate(games=40, players=3, strategies=["greedy", "random", "cautious"], seed=3, chunk_size=16)
     check_basic(r, 3, True)
+    # printed with its interval, and with its count: 40 games are fewer than 100
+    from rich.console import Console
+
+    from rummysim.variants.basic.summary import render
+
+    console = Console(record=True, width=120)
+    render(r.summary, console)
+    hpg = r.summary["hands_per_game"]
+    assert (f"hands per game: {hpg['estimate']:.2f} [{hpg['ci95'][0]:.2f}, {hpg['ci95'][1]:.2f}] n=40"
+            in console.export_text())
 
 
 @pytest.mark.engine

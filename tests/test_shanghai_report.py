@@ -62,7 +62,8 @@ def test_shanghai_run_report_writes_every_file_and_embeds_every_figure(shanghai)
     assert "(400 rounds)" in page and "not fully independent" in page and "hands.parquet" not in page
     assert (rep / "per_round.md").read_text().startswith("### Per round\n\n| round | contract | rounds |")
     assert (rep / "by_seat.csv").read_text().splitlines()[0] == (
-        "seat,strategy,games,wins,tied_wins,win_share,win_share_lo,win_share_hi,mean_total,mean_total_lo,mean_total_hi")
+        "seat,strategy,games,wins,tied_wins,win_share,win_share_lo,win_share_hi,win_share_n,mean_total,mean_total_lo,"
+        "mean_total_hi,mean_total_n")
 
 
 @pytest.mark.engine
