@@ -128,3 +128,18 @@ def test_unwritable_report_directory_is_one_line_exit_2(hands_run, capsys, tmp_p
     code, _, err = run_cli(["run", "--hands", "10", "--out", tmp_path / "r", "--report", "/proc/rummysim-x"], capsys)
     one_line_error(code, err, "cannot write there")
     assert not (tmp_path / "r").exists()
+
+
+def test_tables_print_the_units_beside_an_estimate_on_fewer_than_100():
+    """points per rummy win on 8 blocks shows "n=8"; on 100 it shows no count; the _n column is not a column."""
+    import pandas as pd
+
+    from rummysim.report import display, markdown
+
+    df = pd.DataFrame({"strategy": ["greedy", "expert"], "points_per_rummy_win": [119.0, 38.25],
+                       "points_per_rummy_win_lo": [98.44, 37.76], "points_per_rummy_win_hi": [139.56, 38.75],
+                       "points_per_rummy_win_n": [8, 100]})
+    shown = display(df)
+    assert list(shown.columns) == ["strategy", "points per rummy win (95% CI)"]
+    assert list(shown["points per rummy win (95% CI)"]) == ["119.00 [98.44, 139.56] n=8", "38.25 [37.76, 38.75]"]
+    assert "| greedy | 119.00 [98.44, 139.56] n=8 |" in markdown(df)

@@ -31,6 +31,7 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
 from ..analysis import stats as S
+from ..analysis.summary import units_note
 from ..variants.shanghai import stats as H
 from ..rules import rule_flags
 from ..strategy import BUILTIN_DIR
@@ -132,16 +133,24 @@ def _cell(column: str, x, whole: bool = True) -> str:
     return _num(x, 1 if column.startswith("elo") else 2, whole)
 
 
+def _units(n) -> str:
+    """`` n=8`` beside an estimate resting on fewer than ``FEW_UNITS`` units (blocks, trials), else nothing."""
+    return units_note({"n": None if n is None or pd.isna(n) else int(n)})
+
+
 def display(df: pd.DataFrame) -> pd.DataFrame:
-    """The table as text: ``x``, ``x_lo``, ``x_hi`` become one column ``x (95% CI)`` "est [lo, hi]";
+    """The table as text: ``x``, ``x_lo``, ``x_hi`` (and ``x_n``, its units) become one column ``x (95% CI)``
+    "est [lo, hi]", with " n=8" after it when it rests on fewer than ``FEW_UNITS`` units;
     rates and shares in %, counts with thousands separators."""
     out = {}
     for c in df.columns:
-        if c.endswith(("_lo", "_hi")) and c[:-3] in df.columns:
+        if c.endswith(("_lo", "_hi")) and c[:-3] in df.columns or c.endswith("_n") and f"{c[:-2]}_lo" in df.columns:
             continue
         if f"{c}_lo" in df.columns:
+            units = df[f"{c}_n"] if f"{c}_n" in df.columns else [None] * len(df)
             out[f"{c} (95% CI)".replace("_", " ")] = [
-                f"{_cell(c, e, False)} [{_cell(c, lo, False)}, {_cell(c, hi, False)}]" for e, lo, hi in zip(df[c], df[f"{c}_lo"], df[f"{c}_hi"])]
+                f"{_cell(c, e, False)} [{_cell(c, lo, False)}, {_cell(c, hi, False)}]{_units(n)}"
+                for e, lo, hi, n in zip(df[c], df[f"{c}_lo"], df[f"{c}_hi"], units)]
         else:
             out[c.replace("_", " ")] = [_cell(c, x) for x in df[c]]
     return pd.DataFrame(out)
@@ -396,7 +405,8 @@ def fig_forest(res: S.SavedResults, head: pd.DataFrame) -> Figure:
     fair = 1 / res.players
     v = res.kind_of_game
     points = v.headline_words.get("points_per_hand_diff", "points_per_hand_diff")
-    panels = [("win_share", 100, -100 * fair, f"win share of A minus 1/{res.players} (percentage points)"),
+    won = "games" if res.mode == "games" else f"{v.unit}s"   # what the win share counts
+    panels = [("win_share", 100, -100 * fair, f"share of {won} won by A minus 1/{res.players} (percentage points)"),
               (points, 1, 0.0, f"{'penalty ' if v.penalty else ''}points per {v.unit}, A minus B"
                                f"{' (left of 0: A is better)' if v.penalty else ' (points)'}")]
     for ax, (col, scale, shift, xlabel) in zip(axes, panels):
@@ -413,10 +423,16 @@ def fig_forest(res: S.SavedResults, head: pd.DataFrame) -> Figure:
         span = float(np.nanmax(np.abs(np.r_[lo, hi]))) * 1.25 or 1.0
         ax.set_xlim(-span, span)
         ax.set_xlabel(xlabel)
-    _title(fig, f"Each candidate A against B (paired duplicate {'deals' if v.hands_mode else 'games'})", res,
-           "95% t-intervals over duplicate blocks; " + ("A is better right of 0 in win share, left of 0 in penalty"
-                                                        if v.penalty else "right of 0: A is better"))
+    blocks = "games" if res.mode == "games" else "deals"
+    _title(fig, f"Each candidate A against B (paired duplicate {blocks}; win share per {won[:-1]})", res,
+           f"95% t-intervals over duplicate {blocks}{_unadjusted(len(head))}; "
+           + ("A is better right of 0 in win share, left of 0 in penalty" if v.penalty else "right of 0: A is better"))
     return fig
+
+
+def _unadjusted(matches: int) -> str:
+    """With several matches: that each interval is the match's own, not adjusted for the many comparisons."""
+    return f", each match's own: not adjusted for the {matches} comparisons" if matches > 1 else ""
 
 
 def fig_crosstable(res: S.SavedResults) -> Figure:
@@ -429,7 +445,7 @@ def fig_crosstable(res: S.SavedResults) -> Figure:
         for j, cell in enumerate(row):
             if cell is not None:
                 grid[i, j] = 100 * cell["estimate"]
-    fig, (ax,) = _figure(1.6 + 1.5 * m, 1.4 + 1.2 * m)
+    fig, (ax,) = _figure(1.6 + 1.5 * m, 2.0 + 1.2 * m)
     fair = 100 / res.players
     norm = TwoSlopeNorm(vcenter=fair, vmin=0, vmax=100)
     image = ax.imshow(grid, cmap="RdBu", norm=norm)
@@ -443,10 +459,12 @@ def fig_crosstable(res: S.SavedResults) -> Figure:
     ax.set_yticks(range(m), names)
     ax.set_xlabel("opponent (column)")
     ax.set_ylabel("strategy (row)")
-    fig.colorbar(image, ax=ax, label=f"win share of the row strategy (%), fair {fair:.1f}%", shrink=0.8)
+    # the label on two short lines: one long line ran past the colour bar into the title
+    fig.colorbar(image, ax=ax, label=f"win share of the row (%)\nfair share {fair:.1f}%", shrink=0.8)
     field = "" if res.players == 2 else f"\n(row in one seat, column in the other {res.players - 1}; - : not played)"
-    fig.suptitle(f"Crosstable: win share of row against column{field}\n{res.players} players, {res.meta['count']:,} "
-                 f"{res.meta['mode']} per rotation, seed {res.meta['seed']}; 95% intervals", fontsize=10.5)
+    won = "games" if res.mode == "games" else f"{res.unit}s"
+    _title(fig, f"Crosstable: share of {won} won by row against column{field}", res,
+           f"95% intervals{_unadjusted(len(res.meta['pairs']))} (the verdicts are Holm-adjusted)")
     return fig
 
 
@@ -681,11 +699,16 @@ def _compare_sections(page: _Page, res: S.SavedResults) -> None:
     page.heading("Headline", res.kind_of_game.compare_intro.format(players=res.players, mode=res.mode,
                                                                    unit=res.mode[:-1]))
     page.table("headline", "Headline per match", head)
-    page.figure("forest", fig_forest(res, head), "Forest plot of each candidate against its opponent")
+    matches = len(head)
+    several = (f" Each of the {matches} intervals is its match's own 95% interval, not adjusted for the {matches} "
+               "comparisons; the verdicts' p-values are Holm-adjusted." if matches > 1 else "")
+    page.figure("forest", fig_forest(res, head), "Forest plot of each candidate against its opponent: estimates "
+                "with 95% t-intervals over duplicate blocks" + several)
     cross = S.crosstable(res)
     if len(cross):
         page.table("crosstable", "Crosstable with overall ranking (win share of strategy against opponent)", cross)
-        page.figure("crosstable", fig_crosstable(res), "Crosstable heatmap")
+        page.figure("crosstable", fig_crosstable(res), "Crosstable heatmap: win share of the row strategy against the "
+                    "column with its 95% t-interval over duplicate blocks" + several)
 
 
 def _basic_sections(page: _Page, res: S.SavedResults) -> None:

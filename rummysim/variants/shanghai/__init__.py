@@ -27,7 +27,8 @@ VARIANT = Variant(
                   "seats of one round and the rotations of one game in a comparison are not fully independent, so "
                   "these are a little narrow); for means (final totals, win shares, penalty points, buys, reshuffles, "
                   "turns) a t-interval over independent blocks (a game, in a comparison the game in all its "
-                  "seatings).",
+                  "seatings), with the degrees of freedom of the blocks it rests on; \"n=8\" beside an estimate "
+                  "says it rests on fewer than 100 units.",
     compare_intro="Each match plays every game once per seat rotation of the candidate A (A in one seat, B in the "
                   "others); the win share is A's share of the games won (lowest total after ten rounds; a tie "
                   "shares the win), fair 1/{players}; penalty points: A minus B, lower is better; no winner: rounds "
