@@ -381,27 +381,20 @@ def replay(variant, seed, game, hand, round_no, players, strategy_names, from_di
                             f"({v.first_unit}..{v.first_unit + n - 1})")
     events = v.replay(seed, game, number, players, rules_array, params)
     if html_file is not None:
-        _write_replay_page(html_file, v, events, strategies, seed, game, number, rules, from_dir)
+        _write_replay_page(html_file, v, events, strategies, seed, game, number, rules)
         return
     for e in events:
         click.echo(json.dumps(e) if as_json else v.format_event(e))
 
 
-def _write_replay_page(html_file, v, events, strategies, seed, game, number, rules, from_dir):
-    """``replay --html``: the page, and the command that replays the same hand."""
+def _write_replay_page(html_file, v, events, strategies, seed, game, number, rules):
+    """``replay --html``: write the page."""
     from .replay_html import PageError, replay_page, write_page
     from .rules import rule_flags
 
-    players = len(strategies)
-    flags = rule_flags(rules.as_dict(players), players, v.name)
-    if from_dir is not None:
-        command = f"rummysim replay --from {from_dir} --game {game} --{v.unit} {number}"
-    else:
-        command = " ".join([f"rummysim replay --variant {v.name} --players {players} --seed {seed} --game {game}",
-                            f"--{v.unit} {number}", *(f"--strategy {s.source}" for s in strategies), *flags])
+    flags = rule_flags(rules.as_dict(len(strategies)), len(strategies), v.name)
     try:
-        path = write_page(html_file, replay_page(v, events, [s.name for s in strategies], seed, game, number, flags,
-                                                 command))
+        path = write_page(html_file, replay_page(v, events, strategies, seed, game, number, flags))
     except PageError as e:
         raise UserError(str(e)) from None
     click.echo(f"replay: {path} ({len(events)} moves)")

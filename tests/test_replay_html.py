@@ -16,7 +16,7 @@ from rummysim.variants.basic import melds as BM
 from rummysim.variants.shanghai.contracts import card_at
 from rummysim.variants.shanghai.replay import parse_table_meld
 from rummysim.variants.shanghai.state import MELD_RUN, T_KIND, T_LO, T_SUIT
-from test_report import run_cli
+from test_report import embedded_replay, run_cli
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 BASIC_HAND = ["--seed", "0", "--game", "3", "--hand", "1"]
@@ -99,17 +99,20 @@ def test_frames_refuse_events_out_of_step():
         frames(bad, variant_named("basic").format_event)
 
 
-def test_page_is_self_contained_and_embeds_the_frames():
+def test_page_is_self_contained_and_embeds_the_frames(capsys):
     v = variant_named("basic")
     events = trace("basic", 0, 3, 1, 2)
-    text = replay_page(v, events, ["greedy", "greedy"], 0, 3, 1, [], "rummysim replay --seed 0 --game 3 --hand 1")
+    text = replay_page(v, events, seat_strategies(["greedy"], 2), 0, 3, 1, [])
     assert "/*REPLAY*/null" in template() and "/*REPLAY*/null" not in text
     lowered = text.lower()
     for outside in ("http:", "https:", "<link", "src=", "@import", "url(http", "<img"):
         assert outside not in lowered, outside
-    data = json.loads(text.split("const REPLAY = ", 1)[1].split(";\nconst RED", 1)[0])
+    data = embedded_replay(text)
     assert data["frames"] == frames(events, v.format_event)
     assert data["seats"] == ["seat 0 \u00b7 greedy", "seat 1 \u00b7 greedy"]
+    command = data["about"][1].split("The same moves as text: ")[1]   # prints the very same moves
+    assert command == "rummysim replay --variant basic --players 2 --seed 0 --game 3 --hand 1 --strategy greedy"
+    assert replay_events(command.split()[2:], capsys) == events
 
 
 @pytest.mark.parametrize("make, words", [

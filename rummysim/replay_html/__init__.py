@@ -242,16 +242,25 @@ def page(events: list[dict], format_event: Callable[[dict], str], title: str, ab
     return template().replace("{{TITLE}}", html.escape(title)).replace("/*REPLAY*/null", text)
 
 
-def replay_page(variant, events: list[dict], strategies: list[str], seed: int, game: int, number: int,
-                flags: list[str], reproduce: str) -> str:
-    """The viewer page of ``variant``'s replay ``events`` of ``variant.unit`` ``number`` of game ``game``:
-    one strategy name per seat, the ``--rule`` flags that differ from the defaults, and the command
-    that prints it again (``reproduce``)."""
+def replay_command(variant, strategies: list, seed: int, game: int, number: int, flags: list[str]) -> str:
+    """The ``rummysim replay`` command that plays the same hand (Shanghai: round) again."""
+    names = [s.source for s in strategies]
+    names = names[:1] if len(set(names)) == 1 else names
+    return " ".join([f"rummysim replay --variant {variant.name} --players {len(strategies)} --seed {seed}",
+                     f"--game {game} --{variant.unit} {number}", *(f"--strategy {n}" for n in names), *flags])
+
+
+def replay_page(variant, events: list[dict], strategies: list, seed: int, game: int, number: int,
+                flags: list[str]) -> str:
+    """The viewer page of ``variant``'s replay ``events`` of ``variant.unit`` ``number`` of game ``game``,
+    played by ``strategies`` (``rummysim.strategy.Strategy``, one per seat) under the rules whose
+    ``--rule`` flags (those that differ from the defaults) are ``flags``."""
     title = f"{variant.title}: seed {seed}, game {game}, {variant.unit} {number}"
-    about = [f"{len(strategies)} players: " + ", ".join(f"seat {p} {s}" for p, s in enumerate(strategies))
+    about = [f"{len(strategies)} players: " + ", ".join(f"seat {p} {s.name}" for p, s in enumerate(strategies))
              + f"; {variant.describe_deal(events[0])}.",
-             "Rules: " + (" ".join(flags) if flags else "the defaults") + ". Replay it: " + reproduce]
-    seats = [f"seat {p} \u00b7 {s}" for p, s in enumerate(strategies)]
+             "Rules: " + (" ".join(flags) if flags else "the defaults") + ". The same moves as text: "
+             + replay_command(variant, strategies, seed, game, number, flags)]
+    seats = [f"seat {p} \u00b7 {s.name}" for p, s in enumerate(strategies)]
     return page(events, variant.format_event, title, about, seats)
 
 
