@@ -41,7 +41,7 @@ def natural(cell: str) -> str:
 
 
 def test_basic_frames_keep_every_card_and_every_table_meld_is_a_meld():
-    # docs/rules.md 1.2: one deck of 52; 1.3/1.4: what is on the table is melds (sets, runs) and lay-offs on them
+    # docs/rules.md 1.1: one deck of 52 cards; 1.2: what is on the table is melds (sets, runs), lay-offs keep them melds
     seen = Counter()
     for game in range(6):
         for players in (2, 4):

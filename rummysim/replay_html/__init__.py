@@ -211,8 +211,9 @@ def frames(events: list[dict], format_event: Callable[[dict], str]) -> list[dict
     """The state after each of ``events`` (a replay: deal first, end last) as JSON-ready dicts:
     ``hands`` (per seat, cards in display order), ``table`` (melds: ``owner``, ``cards`` as shown, a
     joker ``JK=H9``), ``stock`` and ``pile`` (counts), ``top`` (the pile's top cards, top last),
-    ``buys`` and ``down`` per seat, ``seat`` (who acted, None), ``text`` (the move in words, one line),
-    ``detail`` (the rest of ``format_event``'s text) and ``moved`` (what to highlight).
+    ``buys`` and ``down`` per seat, ``seat`` (who acted, None), ``winner`` (at the end, the seat that went
+    out; else -1), ``text`` (the move in words, one line), ``detail`` (the rest of ``format_event``'s text)
+    and ``moved`` (what to highlight).
     ``ValueError`` if the events do not follow from one another."""
     if not events or events[0]["event"] != "deal" or events[-1]["event"] != "end":
         raise ValueError("a replay runs from its deal event to its end event")
@@ -221,8 +222,8 @@ def frames(events: list[dict], format_event: Callable[[dict], str]) -> list[dict
     for e in events:
         moved = {} if e["event"] == "deal" else table.apply(e)
         text, _, detail = format_event(e).partition("\n")
-        out.append({**table.frame(), "seat": e.get("player"), "text": text, "detail": detail.strip(),
-                    "moved": moved})
+        out.append({**table.frame(), "seat": e.get("player"), "winner": e.get("winner", -1), "text": text,
+                    "detail": detail.strip(), "moved": moved})
     return out
 
 
