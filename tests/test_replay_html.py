@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from rummysim.cards import card_name, mask_of
-from rummysim.replay_html import check_page_path, display_order, frames, replay_page, template
+from rummysim.replay_html import display_order, frames, replay_page, template
 from rummysim.strategy import params_matrix, seat_strategies
 from rummysim.variants import variant_named
 from rummysim.variants.basic import melds as BM
@@ -91,6 +91,43 @@ def test_shanghai_frames_keep_every_card_and_place_jokers_and_swaps_where_they_s
     assert seen["swap"] and seen["joker layoff"] and seen["buy"] and seen["contract"], seen
 
 
+def hand_built(hands, stock, upcard, *moves, left, round_no=None):
+    """The frames of a deal of ``hands``, the ``moves`` after it and an end with the hands ``left``."""
+    deal = {"event": "deal", "dealer": 1, "hands": hands, "upcard": upcard, "stock": stock}
+    if round_no is not None:
+        deal["round"] = round_no
+    end = {"event": "end", "outcome": "win", "winner": 0, "points": 0, "going_rummy": False, "bonus": "none",
+           "scores": [0, 0], "hands": left}
+    return frames([deal, *moves, end], variant_named("basic" if round_no is None else "shanghai").format_event)
+
+
+def test_an_ace_above_the_king_is_shown_high_and_lay_offs_go_to_their_end():
+    # docs/rules.md 3.11 (with the option ace=high_or_low): Q-K-A is a run, the ace above the king; Basic's meld
+    # event lists cards by id (ace first); a jack laid off goes below the queen
+    got = hand_built([["SA", "SQ", "SK", "SJ"], ["D3"]], ["C2"], "H5",
+                     {"event": "meld", "player": 0, "cards": ["SA", "SQ", "SK"]},
+                     {"event": "layoff", "player": 0, "card": "SJ", "meld": 0}, left=[[], ["D3"]])
+    assert [f["table"] for f in got[1:3]] == [[{"owner": 0, "cards": ["SQ", "SK", "SA"]}],
+                                             [{"owner": 0, "cards": ["SJ", "SQ", "SK", "SA"]}]]
+    # A-2-3 keeps its ace low
+    got = hand_built([["SA", "S2", "S3"], ["D3"]], ["C2"], "H5", {"event": "meld", "player": 0, "cards": ["SA", "S2", "S3"]},
+                     left=[[], ["D3"]])
+    assert got[1]["table"][0]["cards"] == ["SA", "S2", "S3"]
+
+
+def test_a_shanghai_contract_keeps_its_order_and_a_set_joker_swaps_for_any_natural_of_its_rank():
+    # docs/rules.md 2.3: 2-3-...-K-A (the ace high) as laid; 2.5: a natural of the set's rank frees its joker
+    run = ["H2", "H3", "H4", "H5", "H6", "H7", "H8", "H9", "H10", "HJ", "HQ", "HK", "HA"]
+    got = hand_built([[*run, "C9", "D9", "JK", "S9"], ["D3"]], ["C2"], "H5",
+                     {"event": "contract", "player": 0, "melds": [run, ["C9", "D9", "JK"]],
+                      "stands_for": [[None] * 13, [None, None, "9"]], "table_melds": [0, 1]},
+                     {"event": "swap", "player": 0, "meld": 1, "card": "S9", "joker": "JK"}, left=[["JK"], ["D3"]],
+                     round_no=8)
+    assert got[1]["table"] == [{"owner": 0, "cards": run}, {"owner": 0, "cards": ["C9", "D9", "JK=9"]}]
+    assert got[2]["table"][1] == {"owner": 0, "cards": ["C9", "D9", "S9"]}
+    assert got[2]["hands"][0] == ["JK"] and got[2]["moved"] == {"melds": [1], "hand": [0, "JK"]}
+
+
 def test_frames_refuse_events_out_of_step():
     events = trace("basic", 0, 3, 1, 2)
     draw = next(i for i, e in enumerate(events) if e["event"] == "draw" and e["source"] == "stock")
@@ -136,9 +173,10 @@ def test_replay_html_unwritable_directory_is_one_line_exit_2(tmp_path, capsys):
     assert list(locked.iterdir()) == []
 
 
-def test_replay_html_unwritable_path_checked_before_playing(tmp_path):
-    with pytest.raises(ValueError, match="/proc"):
-        check_page_path("/proc/rummysim-replay.html")
+def test_replay_html_where_no_file_can_be_made_is_one_line_exit_2(capsys):
+    code, out, err = run_cli(["replay", *BASIC_HAND, "--html", "/proc/rummysim-replay.html"], capsys)   # even as root
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert err.startswith("rummysim: error: --html /proc/rummysim-replay.html: cannot write there")
 
 
 def test_replay_html_json_and_html_together_is_one_line_exit_2(tmp_path, capsys):

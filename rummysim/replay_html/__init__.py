@@ -43,7 +43,7 @@ class _Meld:
     """A meld on the table: its owner and cells ``[card, stands_for]`` (``stands_for`` None for a natural)
     in the order shown: a run by position from ``lo``, a set by suit with its jokers last."""
 
-    def __init__(self, owner: int, cells: list[list]):
+    def __init__(self, owner: int, cells: list[list], in_order: bool):
         self.owner = owner
         naturals = [c for c, _ in cells if c != JOKER]
         self.run = len({_rank(c) for c in naturals}) > 1
@@ -51,15 +51,15 @@ class _Meld:
         self.lo = 0
         if self.run:
             self.suit = naturals[0][0]
-            self._place_run()
+            self._place_run(in_order)
         else:
             self._sort_set()
 
-    def _place_run(self) -> None:
-        """Order a new run's cells by position and find its lowest position. The cells come in position
-        order when a joker is among them (Shanghai's contract), else in any order (Basic's meld, by card):
-        an ace is high when the run has a king and no two."""
-        if any(c == JOKER for c, _ in self.cells):
+    def _place_run(self, in_order: bool) -> None:
+        """Find a new run's lowest position, its cells ordered by position: given ``in_order`` (a
+        Shanghai contract, jokers where they stand), or in card order (a Basic meld): then an ace is
+        high when the run has a king and no two (docs/rules.md 3.11)."""
+        if in_order:
             i, card = next((i, c) for i, (c, _) in enumerate(self.cells) if c != JOKER)
             pos = _rank(card) if _rank(card) or i == 0 else HIGH_ACE   # an ace after other cards is high
             self.lo = pos - i
@@ -159,7 +159,7 @@ class _Table:
             for cards, meld_stands in zip(laid, stands):
                 for c in cards:
                     _take(self.hands[p], c, f"seat {p}'s hand")
-                self.melds.append(_Meld(p, [[c, s] for c, s in zip(cards, meld_stands)]))
+                self.melds.append(_Meld(p, [[c, s] for c, s in zip(cards, meld_stands)], kind == "contract"))
             self.down[p] = True
             return {"melds": list(range(len(self.melds) - len(laid), len(self.melds)))}
         if kind == "layoff":
