@@ -221,9 +221,9 @@ def frames(events: list[dict], format_event: Callable[[dict], str]) -> list[dict
     out = []
     for e in events:
         moved = {} if e["event"] == "deal" else table.apply(e)
-        text, _, detail = format_event(e).partition("\n")
+        text, *detail = format_event(e).split("\n")
         out.append({**table.frame(), "seat": e.get("player"), "winner": e.get("winner", -1), "text": text,
-                    "detail": detail.strip(), "moved": moved})
+                    "detail": "\n".join(line.strip() for line in detail), "moved": moved})
     return out
 
 
