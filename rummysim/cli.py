@@ -455,13 +455,14 @@ def _show_played(record, out, console):
     names = ["you" if s["seat"] == 0 else f"seat {s['seat']} ({s['name']})" for s in record["strategies"]]
     scores = record["play"]["totals"]
     state = "game over" if record["status"] == "complete" else "game stopped (quit): saved what was finished"
-    console.print(f"{state}. Final scores: " + ", ".join(f"{n} {t}" for n, t in zip(names, scores)), highlight=False)
+    console.print(f"{state}. Final scores: " + ", ".join(f"{n} {t}" for n, t in zip(names, scores)), highlight=False,
+                  soft_wrap=True)
     played = record[f"{v.table}_played"]
-    console.print(f"saved: {out} (rummysim report {out})", highlight=False)
+    console.print(f"saved: {out} (rummysim report {out})", highlight=False, soft_wrap=True)
     if played:
         first = v.first_unit
         console.print(f"replay a {v.unit}: rummysim replay --from {out} --{v.unit} N "
-                      f"(N from {first} to {first + played - 1})", highlight=False)
+                      f"(N from {first} to {first + played - 1})", highlight=False, soft_wrap=True)
 
 
 def _count(games, hands, variant, which):

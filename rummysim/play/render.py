@@ -55,7 +55,7 @@ class View:
         return "you" if seat == self.you else f"seat {seat} ({self.names[seat]})"
 
     def say(self, text: str, style: str | None = None) -> None:
-        self.console.print(text, style=style, highlight=False, markup=False)
+        self.console.print(text, style=style, highlight=False, markup=False, soft_wrap=True)
 
     def table(self, table, taken: dict[int, list[int]]) -> None:
         """The seat's whole view at a decision (``table``: a ``tables.BasicTable`` or ``ShanghaiTable``)."""
