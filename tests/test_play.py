@@ -24,7 +24,7 @@ from rummysim.variants import variant_named
 pytestmark = pytest.mark.engine
 
 PROMPT = "\r\n> "
-MOVE = re.compile(r"^\s+(\d+)\. (.+?)\s*$", re.M)
+MOVE = re.compile(r"^\s+(\d+)\. (.+?)\s*$", re.MULTILINE)
 
 
 def spawn(args, out: Path) -> pexpect.spawn:
@@ -124,7 +124,7 @@ def test_end_of_input_quits_and_saves_what_was_finished(tmp_path):
     out = tmp_path / "eof"
     moves = "auto\n" * 60
     p = subprocess.run([sys.executable, "-m", "rummysim", "play", "--seed", "1", "--out", str(out),
-                        "--rule", "target=30"], input=moves, capture_output=True, text=True, timeout=900)
+                        "--rule", "target=30"], input=moves, capture_output=True, text=True, timeout=900, check=False)
     assert p.returncode == 0, p.stderr
     assert "game stopped (quit)" in p.stdout
     rec = record(out)
@@ -135,7 +135,7 @@ def test_end_of_input_quits_and_saves_what_was_finished(tmp_path):
 
 def pipe_auto(args, out: Path) -> subprocess.CompletedProcess:
     return subprocess.run(f"yes auto | {sys.executable} -m rummysim play {args} --out {out}", shell=True,
-                          capture_output=True, text=True, timeout=1800)
+                          capture_output=True, text=True, timeout=1800, check=False)
 
 
 @pytest.mark.parametrize("variant, args, strategies", [
@@ -167,7 +167,7 @@ def test_piped_auto_is_run_row_for_row(tmp_path, variant, args, strategies):
     saved = [json.loads(line) for line in (out / "events" / f"{v.unit}-{unit}.jsonl").read_text().splitlines()]
     assert saved == v.replay(seed, 0, unit, len(strategies), rules.to_array(len(strategies)), params)
     shown = subprocess.run([sys.executable, "-m", "rummysim", "replay", "--from", str(out), f"--{v.unit}", str(unit)],
-                           capture_output=True, text=True, timeout=600)
+                           capture_output=True, text=True, timeout=600, check=False)
     assert shown.returncode == 0 and shown.stdout.splitlines() == [
         line for e in saved for line in v.format_event(e).splitlines()]
 
@@ -176,7 +176,7 @@ def test_report_reads_a_played_game(tmp_path):
     out = tmp_path / "auto"
     assert pipe_auto("--seed 3 --rule target=20", out).returncode == 0
     p = subprocess.run([sys.executable, "-m", "rummysim", "report", str(out), "-o", str(tmp_path / "rep")],
-                       capture_output=True, text=True, timeout=600)
+                       capture_output=True, text=True, timeout=600, check=False)
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "rep" / "report.html").is_file()
 
@@ -223,3 +223,19 @@ def test_shanghai_joker_swap_typed(tmp_path):
         pytest.fail("no swap offered")
     child.sendline("quit")
     finish(child)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--opponent", "nosuch"], "unknown strategy 'nosuch'"),
+    (["--players", "4", "--opponent", "greedy", "--opponent", "expert"], "--opponent given 2 times for 3 opponents"),
+    (["--hint-strategy", "buyer"], "--hint-strategy: unknown strategy 'buyer'"),
+    (["--variant", "shanghai", "--players", "2"], "Shanghai Rummy takes 3 to 8"),
+    (["--rule", "target=0"], "target"),
+])
+def test_bad_options_one_line_exit_2_nothing_written(tmp_path, capsys, args, words):
+    from test_cli import run_cli
+
+    out = tmp_path / "never"
+    code, stdout, err = run_cli(["play", *args, "--out", str(out)], capsys)
+    assert code == 2 and err.startswith("rummysim: error: ") and words in err and err.count("\n") == 1
+    assert not out.exists()
