@@ -239,3 +239,24 @@ def test_bad_options_one_line_exit_2_nothing_written(tmp_path, capsys, args, wor
     code, stdout, err = run_cli(["play", *args, "--out", str(out)], capsys)
     assert code == 2 and err.startswith("rummysim: error: ") and words in err and err.count("\n") == 1
     assert not out.exists()
+
+
+def test_move_lines_hide_what_the_seat_may_not_see():
+    """Another seat's stock draw and a bought upcard's penalty card are not named; the person's own are."""
+    from rummysim.play.render import event_line
+
+    def who(p):
+        return "you" if p == 0 else f"seat {p}"
+
+    assert event_line({"event": "draw", "player": 1, "source": "stock", "card": "H4"}, who, 0) == \
+        "seat 1 draws from the stock"
+    assert event_line({"event": "draw", "player": 0, "source": "stock", "card": "H4"}, who, 0) == \
+        "you draw H4 from the stock"
+    assert event_line({"event": "draw", "player": 1, "source": "discard", "card": "D9"}, who, 0) == \
+        "seat 1 takes D9 from the pile"
+    assert event_line({"event": "buy", "player": 2, "card": "D9", "penalty": "CK"}, who, 0) == \
+        "seat 2 buys D9 and a penalty card"
+    assert event_line({"event": "buy", "player": 0, "card": "D9", "penalty": "CK"}, who, 0) == \
+        "you buy D9 (penalty card CK)"
+    assert event_line({"event": "reshuffle", "stock": ["S2", "S3"]}, who, 0) == \
+        "the stock ran out: the discard pile becomes the stock"

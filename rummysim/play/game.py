@@ -110,6 +110,6 @@ def play(table, view: View, you: int, interactive: bool, on_unit=None) -> bool:
                 view.say(line, style="bold")
             if on_unit is not None:
                 on_unit(events)
-    except Quit:
+    except (Quit, KeyboardInterrupt):   # Ctrl-C while the bots move ends the game like quit
         return False
     return True
