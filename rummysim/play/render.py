@@ -71,11 +71,11 @@ class View:
         for q in range(len(self.names)):
             if q != self.you:
                 took = " ".join(card_name(x) for x in taken.get(q, []))
-                self.say(f"{self.who(q)}: {table.count(q)} cards" + (", down" if table.is_down(q) else "")
+                self.say(f"{self.who(q)}: {table.count(q)} cards" + table.seat_note(q)
                          + (f", took {took} from the pile" if took else ""))
         line = Text(f"Your hand ({table.count(self.you)}; * in a meld, + in a partial meld):")
         line.append_text(hand_line(table.hand(self.you), table.marks(self.you)))
-        self.console.print(line)
+        self.console.print(line, soft_wrap=True)
 
     def choices(self, moves: list[tuple[int, str]], step: str) -> None:
         self.say(f"Your move ({step}):", style="bold")

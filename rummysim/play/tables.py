@@ -99,8 +99,9 @@ class BasicTable:
     def hand(self, seat: int) -> dict[int, int]:
         return dict.fromkeys(cards_of(self.state.masks[B_HAND + seat]), 1)
 
-    def is_down(self, seat: int) -> bool:
-        return False
+    def seat_note(self, seat: int) -> str:
+        """What else the others see of a seat (Shanghai: down or not, buys left)."""
+        return ""
 
     def taken(self) -> dict[int, list[int]]:
         """Per seat, the cards it took from the pile this hand and still holds."""
@@ -215,8 +216,10 @@ class ShanghaiTable:
     def hand(self, seat: int) -> dict[int, int]:
         return {c: int(n) for c, n in enumerate(self.state.hands[seat]) if n}
 
-    def is_down(self, seat: int) -> bool:
-        return bool(self.state.ints[SI_DOWN_TURN_SEAT + seat])
+    def seat_note(self, seat: int) -> str:
+        ints = self.state.ints
+        left = int(self.state.rules[SR_MAX_BUYS]) - int(ints[SI_BUYS_SEAT + seat])
+        return (", down" if ints[SI_DOWN_TURN_SEAT + seat] else "") + f", buys left {left}"
 
     def reason(self, seat: int, move: int) -> str:
         return shanghai_reason(self.state, seat, move)
