@@ -42,7 +42,7 @@ def read_line(prompt: str, interactive: bool) -> str:
     return line.strip()
 
 
-def decide(table, view: View, seat: int) -> Decision:
+def decide(table, seat: int) -> Decision:
     """The hint strategy's move first (its stream moves as in ``run``), then the legal moves listed."""
     hint = table.choose(seat)
     kept = table.keep()
@@ -54,7 +54,7 @@ def decide(table, view: View, seat: int) -> Decision:
 def ask(table, view: View, seat: int, interactive: bool) -> int:
     """The person's move at this decision: a number, the move's words, ``hint``, ``auto``, ``quit``.
     A wrong answer gets one line saying why, and the question again."""
-    d = decide(table, view, seat)
+    d = decide(table, seat)
     view.table(table, table.taken())
     view.choices(d.moves, table.step())
     while True:
