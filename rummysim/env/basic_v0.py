@@ -4,9 +4,7 @@ Actions: the flat encoding of ``rummysim.variants.basic.moves`` (1,308 actions);
 ``rummysim.env.basic_core``; rewards and episodes: ``rummysim.env.aec``.
 """
 
-from pettingzoo.utils import wrappers
-
-from .aec import RummyAEC
+from .aec import OrderEnforcing, RummyAEC
 
 
 def raw_env(players: int = 2, rules=None, reward: str = "points", episode: str = "game", render_mode=None):
@@ -16,5 +14,5 @@ def raw_env(players: int = 2, rules=None, reward: str = "points", episode: str =
 
 
 def env(players: int = 2, rules=None, reward: str = "points", episode: str = "game", render_mode=None):
-    """``raw_env`` in PettingZoo's ``OrderEnforcingWrapper`` (the usual way to build one)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(players, rules, reward, episode, render_mode))
+    """``raw_env`` in PettingZoo's order-enforcing wrapper (``aec.OrderEnforcing``), the usual way to build one."""
+    return OrderEnforcing(raw_env(players, rules, reward, episode, render_mode))

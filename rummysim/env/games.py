@@ -66,13 +66,13 @@ class BasicGame:
         self.target = self.rules.target_for(players)
         self.num_actions = moves.NUM_ACTIONS
         self.obs_size = C.obs_size(players)
-        self.state = kernel.new_state(players, self.rules.to_array(players), melds.CARD_VALUE,
-                                      np.empty((0, moves.EV_WIDTH), dtype=np.int16), np.zeros(1, dtype=np.int64))
-        self.scratch = bots.new_scratch(players)
-        self.known = np.zeros(players, dtype=np.uint64)
-        self.legal_buf = np.empty(moves.MAX_LEGAL, dtype=np.int64)
+        self.ib, self.ub = np.zeros(C.IB_SIZE, dtype=np.int64), np.zeros(C.UB_SIZE, dtype=np.uint64)
+        self.state, self.known, self.scores, self.legal_buf, self.rngs = C.packed_views(self.ib, self.ub, players)
+        self.state.ints[self.C.I_PLAYERS] = players
+        self.state.rules[:] = self.rules.to_array(players)
+        self.state.card_value[:] = melds.CARD_VALUE
+        self.scratch = (*bots.new_scratch(players)[:5], self.rngs)   # the bots' streams: the packed game's
         self.n_legal = 0
-        self.scores = np.zeros(players, dtype=np.int64)
         self.unit_rows = (np.zeros(kernel.HAND_COLS, dtype=np.int32),
                           np.zeros((players, kernel.SEAT_COLS), dtype=np.int32))
         self.over = False
@@ -86,7 +86,7 @@ class BasicGame:
         self._deal()
 
     def _deal(self) -> None:
-        self.n_legal = self.C.deal(self.state, self.known, self.seed, self.game, self.hand, self.scratch[5],
+        self.n_legal = self.C.deal(self.state, self.known, self.seed, self.game, self.hand, self.rngs,
                                    self.legal_buf)
 
     @property
@@ -99,13 +99,12 @@ class BasicGame:
         return self.legal_buf[:self.n_legal]
 
     def observe(self, seat: int, out: np.ndarray) -> None:
-        s = self.state
-        self.C.observe_in(s.masks, s.ints, s.pile, s.t_mask, self.known, self.scores, seat, out)
+        self.C.observe_packed(self.ib, self.ub, seat, out)
 
     def play(self, move: int):
         """Play the seat to act's legal ``move``. Returns each seat's points of the hand it ended
         (int64[players]) or None; ``self.over`` says whether the episode ended."""
-        self.n_legal = self.C.step(self.state, self.known, move, self.legal_buf)
+        self.n_legal = self.C.step_packed(self.ib, self.ub, move)
         if self.n_legal:
             return None
         points = np.zeros(self.players, dtype=np.int64)

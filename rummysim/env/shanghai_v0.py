@@ -5,9 +5,7 @@ lays the laying that the action mask's listing found, see that module); observat
 ``rummysim.env.shanghai_core``; rewards and episodes: ``rummysim.env.aec``.
 """
 
-from pettingzoo.utils import wrappers
-
-from .aec import RummyAEC
+from .aec import OrderEnforcing, RummyAEC
 
 
 def raw_env(players: int = 4, rules=None, reward: str = "points", render_mode=None):
@@ -17,5 +15,5 @@ def raw_env(players: int = 4, rules=None, reward: str = "points", render_mode=No
 
 
 def env(players: int = 4, rules=None, reward: str = "points", render_mode=None):
-    """``raw_env`` in PettingZoo's ``OrderEnforcingWrapper`` (the usual way to build one)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(players, rules, reward, render_mode))
+    """``raw_env`` in PettingZoo's order-enforcing wrapper (``aec.OrderEnforcing``), the usual way to build one."""
+    return OrderEnforcing(raw_env(players, rules, reward, render_mode))
