@@ -11,7 +11,9 @@ Sections (each with warm-up outside the timing and the median of repeats):
 on one core at 3, 4, 6, 8 players; ``peers`` rummysim against a plain
 pure-Python version of the same greedy bot (``pure_python.py``, checked to play
 the same hands) and OpenSpiel's C++ ``gin_rummy`` with random play through its
-Python bindings, where installed (``pip install open_spiel``); ``startup`` time
+Python bindings, where installed (``pip install open_spiel``); ``envs`` random-play steps/s of
+the environments (``rummysim.env``: AEC, Gymnasium, ``Batch``) against RLCard's and OpenSpiel's gin
+rummy (``envs.py``; ``pip install -e ".[env,bench]"``); ``startup`` time
 from ``rummysim run --hands 1000`` to its last line with a cold and a warm
 compile cache; ``memory`` peak RSS of ``rummysim run --hands N`` for 1M, 10M and
 100M hands. The machine and versions head the file.
@@ -273,6 +275,35 @@ def section_peers(quick: bool) -> list[str]:
     return lines
 
 
+def section_envs(quick: bool) -> list[str]:
+    """Random-play steps/s of the environments against RLCard's and OpenSpiel's gin rummy, side by side
+    (``envs.py``), with the machine's load average before and after."""
+    sys.path.insert(0, str(HERE))
+    import envs
+
+    seconds, rounds = (1.0, 3) if quick else (4.0, 5)
+    load_before = os.getloadavg()[0]
+    rates = envs.measure(seconds, rounds)
+    load_after = os.getloadavg()[0]
+    intro = ("Uniformly random play, a step being one decision played (what each contender's step includes: "
+             f"`benchmarks/envs.py`); median and range of {rounds} rounds of {seconds:.0f} s, "
+             f"the contenders in turn within a round. Load average (1 min) {load_before:.1f} before, "
+             f"{load_after:.1f} after, on {os.cpu_count()} cores. Goals (issue 15): AEC at least 20,000 steps/s, "
+             "`Batch` at least 1,000,000 steps/s on 2 cores.")
+    lines = [intro, "",
+             "| environment | steps/s (median) | range | vs OpenSpiel |", "|---|---|---|---|"]
+    spiel = rates.get("OpenSpiel `gin_rummy` (C++ engine)") or []
+    ref = statistics.median(spiel) if spiel else None
+    for name, r in rates.items():
+        if not r:
+            lines.append(f"| {name} | not installed (`pip install -e \".[bench]\"`) | | |")
+            continue
+        med = statistics.median(r)
+        ratio = f"{med / ref:,.1f}x" if ref else ""
+        lines.append(f"| {name} | {med:,.0f} | {min(r):,.0f} - {max(r):,.0f} | {ratio} |")
+    return lines
+
+
 def section_startup(quick: bool) -> list[str]:
     with tempfile.TemporaryDirectory() as cache:
         cold = startup_seconds(cache)
@@ -438,6 +469,7 @@ SECTIONS = {
     "million": ("A million games", section_million),
     "shanghai": ("Shanghai Rummy", section_shanghai),
     "peers": ("Against peers", section_peers),
+    "envs": ("Environments", section_envs),
     "startup": ("Start-up", section_startup),
     "memory": ("Memory of long runs", section_memory),
     "versions": ("Two versions side by side", section_versions),
