@@ -7,7 +7,7 @@ tables), ``play`` (a chunk through the kernel), ``summary``, ``replay``.
 """
 
 from .. import Variant
-from . import play, replay, rules, schema, spec, summary
+from . import notation, play, replay, rules, schema, spec, summary
 from .bots import N_PARAMS
 
 VARIANT = Variant(
@@ -19,6 +19,7 @@ VARIANT = Variant(
     summary=summary.RunSummary, render=summary.render, first_unit=0, units_in_game=replay.hands_in_game,
     replay=replay.trace_hand, format_event=replay.format_event,
     rotation_rows=summary.rotation_rows, report_sections="basic_sections",
+    notation=notation,
     headline_words={},
     interval_note="Every interval is 95%: Wilson for proportions; for points per hand, per game and per win, a "
                   "t-interval over independent blocks (a game with --games, a hand with --hands, the deal in all its "

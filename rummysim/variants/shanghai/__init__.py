@@ -8,7 +8,7 @@ policies), ``kernel`` (the driver loop and the parallel game kernel). Python: ``
 """
 
 from .. import Variant
-from . import play, replay, rules, schema, spec, summary
+from . import notation, play, replay, rules, schema, spec, summary
 from .bots import N_SHANGHAI_PARAMS
 
 VARIANT = Variant(
@@ -21,6 +21,7 @@ VARIANT = Variant(
     summary=summary.ShanghaiSummary, render=summary.render, first_unit=1, units_in_game=play.rounds_in_game,
     replay=replay.trace_round,
     format_event=replay.format_event, rotation_rows=summary.rotation_rows, report_sections="shanghai_sections",
+    notation=notation,
     headline_words={"hands": "rounds", "points_per_hand_diff": "penalty_per_round_diff",
                     "points_per_game_diff": "penalty_per_game_diff", "stalemate_rate": "no_winner_rate"},
     interval_note="Every interval is 95%: Wilson for rates over rounds and seat-rounds (the rounds of one game, the "
