@@ -140,8 +140,8 @@ def _redeal_shanghai(game, p, rng):
 @pytest.mark.parametrize("make, redeal", [(lambda: basic_v0.raw_env(players=3), _redeal_basic),
                                           (lambda: shanghai_v0.raw_env(players=4), _redeal_shanghai)])
 def test_observation_does_not_depend_on_hidden_cards(make, redeal):
-    """At 300 decisions of random play, each seat's observation (and the mover's action mask) is the same
-    when the cards it cannot see (the other hands less what is known of them, the stock and its order)
+    """At 300 decisions of random play, each seat's observation, the mover's action mask and the seat's
+    text (``describe``) are the same when the cards it cannot see (the other hands less what is known of them, the stock and its order)
     are dealt again."""
     env = make()
     env.reset(seed=21)
@@ -155,9 +155,10 @@ def test_observation_does_not_depend_on_hidden_cards(make, redeal):
         for agent in env.agents:
             p = env.possible_agents.index(agent)
             saved = [a.copy() for a in env.game.state]
-            before = env.observe(agent)
+            before, text = env.observe(agent), env.describe(agent)
             redeal(env.game, p, rng)
             after = env.observe(agent)
+            assert env.describe(agent) == text, agent
             for a, s in zip(env.game.state, saved):
                 a[...] = s
             assert np.array_equal(before["observation"], after["observation"]), agent
@@ -184,6 +185,29 @@ def test_known_cards_are_held_basic():
 
     random_walk(env, 6, 3000, check)
     assert sum(seen) > 100   # cards were known for a good part of the walk
+
+
+# ------------------------------------------------------------------------------ text
+@pytest.mark.parametrize("make", [lambda: basic_v0.env(players=3), lambda: shanghai_v0.env(players=4)])
+def test_move_names_are_the_legal_moves(make):
+    """Along a random game played by name, the agent to act's move names parse back to exactly the actions
+    of its mask; others get no names; text that is no legal move is refused with one line."""
+    from rummysim.notation import MoveError
+    env = make()
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(400):
+        agent = env.agent_selection
+        if env.terminations[agent]:
+            break
+        names = env.legal_move_names(agent)
+        actions = [env.parse_move(n) for n in names]
+        assert sorted(actions) == list(np.flatnonzero(env.observe(agent)["action_mask"]))
+        assert all(env.legal_move_names(a) == [] for a in env.agents if a != agent)
+        env.step(env.parse_move(names[int(rng.integers(len(names)))]))
+    with pytest.raises(MoveError) as e:
+        env.parse_move("discard XX")
+    assert "\n" not in str(e.value)
 
 
 # ------------------------------------------------------------------------------ determinism

@@ -113,6 +113,23 @@ class RummyAEC(AECEnv):
             self.agent_selection = self.possible_agents[self.game.seat]
         self._accumulate_rewards()
 
+    def describe(self, agent) -> str:
+        """What ``agent`` sees, as a few lines of text (hand by suit, table melds numbered, upcard, the others'
+        counts and the cards known in their hands, the step, the scores): for language-model agents."""
+        return self.game.describe(self._index[agent])
+
+    def legal_move_names(self, agent) -> list[str]:
+        """``agent``'s legal moves as text (``"draw stock"``, ``"meld H3 H4 H5"``, ``"discard D9"``), in the
+        order of their actions; empty when it is not to act."""
+        if agent != self.agent_selection or self.terminations[agent]:
+            return []
+        return self.game.legal_move_names()
+
+    def parse_move(self, text: str) -> int:
+        """The action the text names for the agent to act (``rummysim.notation``); raises
+        ``notation.MoveError`` (a ``ValueError``, one line saying why) when it is not a legal move now."""
+        return self.game.parse_move(text)
+
     def render(self):
         return None
 

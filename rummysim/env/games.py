@@ -51,7 +51,32 @@ def strategy_params(variant: str, names, players: int) -> np.ndarray:
     return params_matrix(seat_strategies(list(names), players, variant))
 
 
-class BasicGame:
+class MovesAsText:
+    """The game in words for language-model agents (``rummysim.notation``, the notation ``rummysim play``
+    uses): what a seat sees, the legal moves' names, a name back to its action."""
+
+    def describe(self, seat: int) -> str:
+        from .. import notation
+        return notation.describe(self.state, seat, totals=self.scores, taken=self.taken_text())
+
+    def legal_move_names(self) -> list[str]:
+        """The names of the seat to act's legal moves, in ``legal()`` order."""
+        from .. import notation
+        return [name for _, name in notation.legal_move_names(self.state)] if not self.over else []
+
+    def parse_move(self, text: str) -> int:
+        """The action ``text`` names for the seat to act; ``notation.MoveError`` (one line) if none."""
+        from .. import notation
+        if self.over:
+            raise notation.MoveError("the episode is over")
+        return notation.parse_move(self.state, text)
+
+    def taken_text(self):
+        """What ``notation.describe`` is given of the cards each seat took from the pile and still holds."""
+        raise NotImplementedError
+
+
+class BasicGame(MovesAsText):
     """A Basic Rummy game to the target (``episode="game"``) or one hand (``episode="hand"``)."""
 
     variant = "basic"
@@ -128,13 +153,19 @@ class BasicGame:
         top = int(np.argmax(self.scores))
         return [top] if self.scores[top] >= self.target else []
 
+    def taken_text(self) -> list[int]:
+        """Card masks per seat (``known``, less what is on the table): the state's own record of the takes
+        (``M_PICKED``) still names a card taken, thrown, reshuffled and drawn again unseen."""
+        table = int(self.state.masks[self.C.M_TABLE])
+        return [int(k) & ~table for k in self.known]
+
     def bot_move(self, params: np.ndarray) -> int:
         """The move the driver of ``rummysim run`` plays: the forced draw, else ``bots.choose``."""
         move = self.moves.forced_move(self.state)
         return int(move if move >= 0 else self.bots.choose(self.state, params, self.seat, self.scratch))
 
 
-class ShanghaiGame:
+class ShanghaiGame(MovesAsText):
     """A Shanghai Rummy game of ten rounds (``episode="game"``); scores are penalty points."""
 
     variant = "shanghai"
@@ -205,6 +236,10 @@ class ShanghaiGame:
     def winners(self) -> list[int]:
         """The seats with the lowest total (ties share the win, rules 2.7)."""
         return [int(q) for q in np.flatnonzero(self.scores == self.scores.min())]
+
+    def taken_text(self) -> dict[int, list[int]]:
+        """Per seat, the cards known to be in its hand (taken as the upcard or bought, not shown since)."""
+        return {q: [c for c in range(64) for _ in range(int(self.known[q, c]))] for q in range(self.players)}
 
     def bot_move(self, params: np.ndarray) -> int:
         """The move the driver of ``rummysim run`` plays (``bots.choose``)."""

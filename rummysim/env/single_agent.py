@@ -8,7 +8,9 @@ moves up to the agent's next decision or the end of the episode.
 Observation and action: as one agent of ``basic_v0`` / ``shanghai_v0`` (a dict of ``observation``
 and ``action_mask``; ``Discrete(num_actions)``). Rewards and episodes as there (``reward="points"``
 or ``"win"``). An action outside the mask ends the episode with reward ``illegal_reward`` and
-``info["illegal"] = True`` (Gymnasium's checker and random exploration send such actions).
+``info["illegal"] = True`` (Gymnasium's checker and random exploration send such actions). When the
+other seats end the episode before the agent's first decision (a hand won on the first turn),
+``reset`` returns it over: ``info["over"] = True``, an empty mask; call ``reset`` again.
 """
 
 from __future__ import annotations
@@ -78,6 +80,18 @@ class SingleEnv(gym.Env):
             r += self._play(self.game.bot_move(self.params))
         return r
 
+    def describe(self) -> str:
+        """What the agent's seat sees, as text (see ``aec.RummyAEC.describe``)."""
+        return self.game.describe(self.seat)
+
+    def legal_move_names(self) -> list[str]:
+        """The agent's legal moves as text, in the order of their actions."""
+        return self.game.legal_move_names()
+
+    def parse_move(self, text: str) -> int:
+        """The action the text names; ``notation.MoveError`` when it is not a legal move now."""
+        return self.game.parse_move(text)
+
     def reset(self, seed=None, options=None):
         super().reset(seed=seed)
         if seed is not None or self._seed is None:
@@ -86,7 +100,7 @@ class SingleEnv(gym.Env):
         self.game.reset(self._seed, self._next_game)
         self._next_game += 1
         self._others()
-        return self._obs(), {}
+        return self._obs(), ({"over": True} if self.game.over else {})
 
     def step(self, action):
         if self.game.over:
