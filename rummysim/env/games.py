@@ -177,6 +177,7 @@ class ShanghaiGame(MovesAsText):
         if episode not in EPISODES["shanghai"]:
             raise UsageError(f"episode = {episode!r}: allowed {', '.join(map(repr, EPISODES['shanghai']))}")
         self.players, self.episode, self.C, self.kernel, self.rounds = players, episode, C, kernel, ROUNDS
+        self.moves, self.bots = moves, bots
         self.rules = resolve_rules("shanghai", rules, players)
         self.num_actions = moves.NUM_ACTIONS
         self.obs_size = C.obs_size(players)
@@ -223,7 +224,7 @@ class ShanghaiGame(MovesAsText):
         if self.state.ints[self.C.I_PHASE] != self.C.PH_OVER:
             return None
         points = np.zeros(self.players, dtype=np.int64)
-        self.C.round_scores(self.state, points)
+        self.moves.scores(self.state, points)
         self.kernel.fill_rows(self.state, *self.unit_rows)
         self.units_done += 1
         self.scores += points
@@ -243,7 +244,7 @@ class ShanghaiGame(MovesAsText):
 
     def bot_move(self, params: np.ndarray) -> int:
         """The move the driver of ``rummysim run`` plays (``bots.choose``)."""
-        return int(self.C.bot_move(self.state, params, self.scratch))
+        return int(self.bots.choose(self.state, params, self.seat, self.scratch))
 
 
 GAMES = {"basic": BasicGame, "shanghai": ShanghaiGame}

@@ -30,9 +30,8 @@ scores         players             each relative seat's game total so far (penal
 
 from numba import njit
 
-from ..variants.shanghai import bots as B
 from ..variants.shanghai.kernel import start_round
-from ..variants.shanghai.moves import BUY, TAKE_UPCARD, apply, legal_moves, scores
+from ..variants.shanghai.moves import BUY, TAKE_UPCARD, apply, legal_moves
 from ..variants.shanghai.state import (
     I_PHASE,
     I_SEAT,
@@ -151,18 +150,6 @@ def step(state, known, move, legal, before, after):
     if ints[I_PHASE] == PH_OVER:
         return 0
     return legal_moves(state, legal)
-
-
-@njit(cache=True)
-def round_scores(state, out):
-    """This round's score of each seat into ``out`` int64[players] (``moves.scores``)."""
-    scores(state, out)
-
-
-@njit(cache=True)
-def bot_move(state, params, scratch):
-    """The shipped policy's move for the seat to act (``bots.choose``; ``params`` float64[players, N])."""
-    return B.choose(state, params, state.ints[I_SEAT], scratch)
 
 
 @njit(cache=True)
