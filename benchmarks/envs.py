@@ -19,13 +19,15 @@ import time
 import numpy as np
 
 
-def _timed(play, seconds: float) -> float:
-    """Steps/s of ``play()`` (returns steps played) called until ``seconds`` have passed."""
+def _timed(play, seconds: float) -> tuple[float, float]:
+    """``play()`` (returns steps played) called until ``seconds`` have passed: steps per second of wall
+    time, and per second of the process's CPU time (all its threads; on a shared machine, what a free
+    core would give)."""
     steps = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         steps += play()
-    return steps / (time.perf_counter() - start)
+    return steps / (time.perf_counter() - start), steps / (time.process_time() - cpu)
 
 
 def aec(variant: str = "basic", players: int = 2):
@@ -143,14 +145,14 @@ def contenders() -> dict:
     }
 
 
-def measure(seconds: float, rounds: int) -> dict[str, list[float]]:
-    """Steps/s of every contender, ``rounds`` rounds of ``seconds`` each, the contenders in turn within
-    a round (side by side under the same load); warm-up (compiling) before any timing."""
+def measure(seconds: float, rounds: int) -> dict[str, list[tuple[float, float]]]:
+    """Steps/s (wall, CPU) of every contender, ``rounds`` rounds of ``seconds`` each, the contenders in
+    turn within a round (side by side under the same load); warm-up (compiling) before any timing."""
     plays = contenders()
     for play in plays.values():
         if play is not None:
             _timed(play, 0.2)
-    out: dict[str, list[float]] = {name: [] for name in plays}
+    out: dict[str, list[tuple[float, float]]] = {name: [] for name in plays}
     for _ in range(rounds):
         for name, play in plays.items():
             if play is not None:
@@ -160,4 +162,5 @@ def measure(seconds: float, rounds: int) -> dict[str, list[float]]:
 
 if __name__ == "__main__":
     for name, rates in measure(1.0, 1).items():
-        print(f"{name}: {rates[0]:,.0f} steps/s" if rates else f"{name}: not installed")
+        print(f"{name}: {rates[0][0]:,.0f} steps/s, {rates[0][1]:,.0f} per CPU-second" if rates
+              else f"{name}: not installed")
