@@ -243,7 +243,9 @@ def melded_and_partial(state, seat: int) -> tuple[int, int]:
 
 def taken_unshown(state, seat: int) -> int:
     """Cards ``seat`` took from the discard pile this hand and still holds (every card that leaves a
-    hand is shown: melded, laid off or discarded)."""
+    hand is shown: melded, laid off or discarded). After a reshuffle this can name a card the seat
+    took, threw, and later drew again from the stock unseen: a caller that tracks the takes itself
+    passes them to ``describe`` as ``taken``."""
     return int(state.masks[M_PICKED + seat]) & int(state.masks[M_HAND + seat])
 
 
@@ -262,7 +264,7 @@ def describe(state: State, seat: int, totals=None, taken=None) -> str:
              f"Upcard: {card_name(up) if up >= 0 else 'none'} (pile {int(ints[I_PILE_N])}, stock {int(ints[I_STOCK_N])})"]
     for q in range(players):
         if q != seat:
-            took = taken_unshown(state, q)
+            took = taken_unshown(state, q) if taken is None else int(taken[q])
             lines.append(f"Seat {q}: {int(state.masks[M_HAND + q]).bit_count()} cards"
                          + (f", took from the pile: {names(cards_of(took))}" if took else ""))
     if totals is not None:
