@@ -156,15 +156,15 @@ def _bot_rounds(seed, games, players, params, rules, round_rows, seat_rows, phas
 @pytest.mark.parametrize("name", builtin_names("shanghai"))
 def test_every_bot_move_is_legal(name):
     """Every move of every shipped Shanghai strategy (alone at the table, and mixed with the others)
-    over 10,000 rounds in all is listed by ``legal_moves``; the checking loop gives exactly the
-    kernel's rows."""
+    over 11,250 rounds in all (some under joker_swap=anyone, ruling 3.8) is listed by ``legal_moves``;
+    the checking loop gives exactly the kernel's rows."""
     names = builtin_names("shanghai")
     phases = np.zeros(4, dtype=np.int64)
-    for k, (players, options) in enumerate(CONFIGS[:8]):
+    for k, (players, options) in enumerate(CONFIGS[:8] + [(4, ("joker_swap=anyone",))]):
         seats = [name] if k % 2 == 0 else [names[(names.index(name) + q) % len(names)] for q in range(players)]
         params = params_matrix(seat_strategies(seats, players, "shanghai"))
         r = rules(players, *options, "turn_limit=300", check=False)  # stalled rounds cut short
-        games = np.arange(k * 100, k * 100 + 25, dtype=np.int64)  # 8 x 25 games x 10 rounds = 2,000 rounds
+        games = np.arange(k * 100, k * 100 + 25, dtype=np.int64)  # 9 x 25 games x 10 rounds = 2,250 rounds
         rows = np.zeros((len(games) * 10, K.ROUND_COLS), dtype=np.int32)
         seats_rows = np.zeros((len(games) * 10, players, K.SEAT_COLS), dtype=np.int32)
         _bot_rounds(3, games, players, params, r, rows, seats_rows, phases)
@@ -253,7 +253,7 @@ def test_bots_do_not_see_hidden_cards(name):
     strategy picks the same move when the opponents' hands and the stock are reshuffled among
     themselves (same hand sizes)."""
     phases = np.zeros(4, dtype=np.int64)
-    for players, options in [(3, ()), (4, ("layoff_on_contract_turn=true",)), (6, ())]:
+    for players, options in [(3, ()), (4, ("layoff_on_contract_turn=true",)), (6, ()), (4, ("joker_swap=anyone",))]:
         params = params_matrix(seat_strategies([name], players, "shanghai"))
         _hidden_info(7, np.arange(10, dtype=np.int64), players, params,
                      rules(players, *options, "turn_limit=300", check=False), 2, phases)
