@@ -477,7 +477,8 @@ def _moves_not_down(state, out):
     the swaps of ruling 3.8 (``swap_down_ok``); after such a swap ``CONTRACT`` alone."""
     ints = state.ints
     if ints[I_SWAPPED_DOWN] != 0:
-        propose_contract(state)  # a laying with the joker exists: swap_down_ok allowed the swap
+        if not proposal_ok(state):
+            propose_contract(state)  # one with the joker exists: swap_down_ok allowed the swap
         out[0] = CONTRACT
         return 1
     out[0] = STOP
