@@ -320,7 +320,7 @@ def swap_down(card: str, k: int) -> int:
 
 def test_jokers_swap_to_go_down():
     hands = ["C9 D9 S9 C4 D4 H6 SK", "D2 H10", "C4 D6"]
-    kw = dict(table=[(1, "H5 JK H7")], down={1: 1})
+    kw = {"table": [(1, "H5 JK H7")], "down": {1: 1}}
     anyone = ("joker_swap=anyone",)
     assert ask(bot("jokers.swap_to_go_down=yes"), 1, hands, PH_PLAY, options=anyone, **kw) == swap_down("H6", 0)
     assert ask(bot("jokers.swap_to_go_down=no"), 1, hands, PH_PLAY, options=anyone, **kw) == M.STOP
