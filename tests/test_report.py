@@ -83,12 +83,12 @@ def test_report_command_takes_the_newest_results_and_says_which(hands_run, capsy
 
 
 @pytest.mark.engine
-def test_compare_report_has_forest_plot_and_crosstable(capsys, tmp_path):
+def test_compare_report_has_forest_plot_crosstable_and_rating_list(capsys, tmp_path):
     code, _, err = run_cli(["compare", "greedy", "random", "rummy-seeker", "--hands", "300", "--out", tmp_path / "cmp",
                             "--report", tmp_path / "rep"], capsys)
     assert code == 0, err
-    figures = FIGURES_RUN + ["forest", "crosstable"]
-    tables = TABLES_RUN + ["headline", "crosstable"] + distribution_tables(False)
+    figures = FIGURES_RUN + ["forest", "crosstable", "rating"]
+    tables = TABLES_RUN + ["headline", "crosstable", "rating"] + distribution_tables(False)
     assert {p.name for p in (tmp_path / "rep").iterdir()} == expected_files(figures, tables)
     page = check_self_contained(tmp_path / "rep", figures)
     assert "rummysim compare" in page and "| rummysim 0.1.0 |" in page and "greedy vs random" in page
