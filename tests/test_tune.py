@@ -88,6 +88,9 @@ def test_tiny_search_writes_the_confirmed_file(tmp_path):
     c = confirmed["best"]
     assert f"{c['estimate']:+.4f} [{c['ci95'][0]:+.4f}, {c['ci95'][1]:+.4f}]" in data["description"]
     assert f"fresh seed {confirmed['seed']}" in data["description"]
+    d = confirmed["difference"]
+    assert d["estimate"] == pytest.approx(c["estimate"] - confirmed["base"]["estimate"], abs=1e-12)
+    assert f"paired by duplicate block: {d['estimate']:+.4f} [{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]" in data["description"]
     assert load_strategy(str(out)).name == "tuned"
     for fig in (T.history_figure(result), T.effects_figure(result)):
         assert not text_problems(fig)

@@ -7,9 +7,9 @@ figure is the field score: per duplicate block, the mean over the field of the
 candidate's win share minus the fair share ``1/k``, with a t-interval over
 blocks (the matches share their deals, so the blocks are the unit). The best
 of many candidates on one seed is lucky on those deals, so it is re-measured
-on a fresh seed (``confirm_seed``), next to the strategy it started from, and
-the file is written with that confirmed figure and interval in its
-``description``. optuna is an optional extra: ``pip install 'rummysim[tune]'``.
+on a fresh seed, next to the strategy it started from (and their difference,
+paired by deal), and the file is written with those confirmed figures and
+intervals in its ``description``. optuna is an optional extra: ``pip install 'rummysim[tune]'``.
 """
 
 from __future__ import annotations
@@ -79,19 +79,38 @@ def candidate(base: Strategy, settings: dict, variant: str) -> Strategy:
     return s
 
 
-def field_score(strategy: Strategy, field: list[Strategy], players: int, seed: int, rules, games, hands,
-                workers, variant: str) -> dict:
+def field_blocks(strategy: Strategy, field: list[Strategy], players: int, seed: int, rules, games, hands,
+                 workers, variant: str) -> tuple[np.ndarray, dict]:
     """The candidate's win share minus ``1/players`` averaged over the field, per duplicate block
-    (float64[blocks]: every match plays the same deals), as an estimate with its 95% t-interval
-    over blocks, and the share against each opponent."""
+    (float64[blocks]: every match plays the same deals), and its mean against each opponent."""
     per_opponent = []
     for opponent in field:
         blocks, _ = play_pair(strategy, opponent, players, seed, rules, games, hands, workers, variant=variant)
         per_opponent.append(blocks.arrays()[0] - 1 / players)
-    score = np.mean(per_opponent, axis=0)
-    m, lo, hi = I.mean_ci(score)
-    return {"estimate": float(m), "ci95": [float(lo), float(hi)], "n": len(score),
-            "by_opponent": {o.name: float(s.mean()) for o, s in zip(field, per_opponent)}}
+    return np.mean(per_opponent, axis=0), {o.name: float(x.mean()) for o, x in zip(field, per_opponent)}
+
+
+def _estimate(values: np.ndarray) -> dict:
+    """The mean of per-block values with its 95% t-interval over blocks, and the number of blocks."""
+    m, lo, hi = I.mean_ci(values)
+    return {"estimate": float(m), "ci95": [float(lo), float(hi)], "n": len(values)}
+
+
+def field_score(strategy: Strategy, field: list[Strategy], players: int, seed: int, rules, games, hands,
+                workers, variant: str) -> dict:
+    """``field_blocks`` summarised: the field score with its interval, and the mean against each opponent."""
+    score, by_opponent = field_blocks(strategy, field, players, seed, rules, games, hands, workers, variant)
+    return {**_estimate(score), "by_opponent": by_opponent}
+
+
+def confirm(best: Strategy, base: Strategy, field: list[Strategy], players: int, seed: int, rules, games, hands,
+            workers, variant: str) -> dict:
+    """The best and the base on the fresh ``seed``'s deals: each one's field score, and the best's
+    minus the base's, paired by block (the same deals)."""
+    (b, b_opp), (a, a_opp) = (field_blocks(s, field, players, seed, rules, games, hands, workers, variant)
+                              for s in (best, base))
+    return {"seed": seed, "best": {**_estimate(b), "by_opponent": b_opp}, "base": {**_estimate(a), "by_opponent": a_opp},
+            "difference": _estimate(b - a)}
 
 
 def tune(base: Strategy, knobs: list[Knob], field: list[Strategy], players: int, seed: int, rules,
@@ -106,12 +125,12 @@ def tune(base: Strategy, knobs: list[Knob], field: list[Strategy], players: int,
         raise UsageError(INSTALL) from None
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     warm_up(players, variant)
-    measure = lambda s, sd: field_score(s, field, players, sd, rules, games, hands, workers, variant)
     rows = []
 
     def objective(trial):
         settings = {k.key: k.suggest(trial) for k in knobs}
-        score = measure(candidate(base, settings, variant), seed)
+        score = field_score(candidate(base, settings, variant), field, players, seed, rules, games, hands, workers,
+                            variant)
         rows.append({"trial": trial.number, "settings": settings, "score": score})
         if on_trial:
             on_trial(rows[-1])
@@ -126,9 +145,8 @@ def tune(base: Strategy, knobs: list[Knob], field: list[Strategy], players: int,
             "rule_hash": rules.digest(players), "field": [s.name for s in field],
             "knobs": [dataclasses.asdict(k) for k in knobs], "sampler": f"optuna {optuna.__version__} TPESampler",
             "trials": rows, "best": best,
-            "confirmed": {"seed": confirm_seed, "best": measure(candidate(base, best["settings"], variant),
-                                                                confirm_seed),
-                          "base": measure(base, confirm_seed)}}
+            "confirmed": confirm(candidate(base, best["settings"], variant), base, field, players, confirm_seed,
+                                 rules, games, hands, workers, variant)}
 
 
 def _score_text(s: dict) -> str:
@@ -144,7 +162,8 @@ def description(result: dict) -> str:
             f"Confirmed on fresh seed {c['seed']} against {', '.join(result['field'])} at {k} players: "
             f"win share minus 1/{k}, averaged over the field, {_score_text(c['best'])} "
             f"(95% t-interval over duplicate blocks); {result['base']} on the same deals: "
-            f"{_score_text(c['base'])}.")
+            f"{_score_text(c['base'])}; tuned minus {result['base']}, paired by duplicate block: "
+            f"{_score_text(c['difference'])}.")
 
 
 def strategy_toml(name: str, variant: str, text: str, params: tuple) -> str:
