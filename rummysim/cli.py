@@ -314,12 +314,24 @@ def _run_with_progress(spec, out, workers, chunk_size, console, client):
 @click.option("--from", "from_dir", type=click.Path(file_okay=False), default=None,
               help="Take variant, players, seed, strategies and rules from a saved run.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.option("--html", "html_file", type=click.Path(), default=None,
+              help="Write it instead as one self-contained page to step through, move by move (FILE.html).")
 @with_rule_options
-def replay(variant, seed, game, hand, round_no, players, strategy_names, from_dir, as_json, rule_pairs, rules_file):
+def replay(variant, seed, game, hand, round_no, players, strategy_names, from_dir, as_json, html_file,
+           rule_pairs, rules_file):
     """Print one hand (Shanghai: one round) move by move: rummysim replay --seed 0 --game 3 --hand 1"""
     from .rules import rules_from_mapping
     from .strategy import params_matrix
 
+    if html_file is not None:
+        from .replay_html import PageError, check_page_path
+
+        if as_json:
+            raise UserError("give --json or --html, not both")
+        try:
+            check_page_path(html_file)
+        except PageError as e:
+            raise UserError(str(e)) from None
     recorded = []  # the strategies a saved run used, to check they are unchanged
     if from_dir is not None:
         path = Path(from_dir) / "run.json"
@@ -367,8 +379,25 @@ def replay(variant, seed, game, hand, round_no, players, strategy_names, from_di
             of = f" of the run in {from_dir}" if from_dir is not None else ""
             raise UserError(f"--{v.unit} {number}: game {game}{of} ended after {n} {v.unit}s "
                             f"({v.first_unit}..{v.first_unit + n - 1})")
-    for e in v.replay(seed, game, number, players, rules_array, params):
+    events = v.replay(seed, game, number, players, rules_array, params)
+    if html_file is not None:
+        _write_replay_page(html_file, v, events, strategies, seed, game, number, rules)
+        return
+    for e in events:
         click.echo(json.dumps(e) if as_json else v.format_event(e))
+
+
+def _write_replay_page(html_file, v, events, strategies, seed, game, number, rules):
+    """``replay --html``: write the page."""
+    from .replay_html import PageError, replay_page, write_page
+    from .rules import rule_flags
+
+    flags = rule_flags(rules.as_dict(len(strategies)), len(strategies), v.name)
+    try:
+        path = write_page(html_file, replay_page(v, events, strategies, seed, game, number, flags))
+    except PageError as e:
+        raise UserError(str(e)) from None
+    click.echo(f"replay: {path} ({len(events)} moves)")
 
 
 def _check_played(from_dir, saved, game):

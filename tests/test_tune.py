@@ -65,7 +65,6 @@ def test_bad_input_one_line_exit_2_nothing_written(tmp_path, capsys, args, words
 
 @pytest.mark.engine
 def test_tiny_search_writes_the_confirmed_file(tmp_path):
-    pytest.importorskip("optuna")
     out, report = tmp_path / "tuned.toml", tmp_path / "report"
     assert run_cli(["tune", "expert", "--param", "meld.abandon_turn=0:30", "--param", "discard.mode",
                     "--against", "greedy", "--against", "expert", "--hands", 60, "--trials", 3, "--seed", 4,

@@ -84,14 +84,17 @@ class Blocks:
                 np.concatenate(self.by_seat) if self.by_seat else np.zeros((0, 0)))
 
 
+def rotation_seats(a: Strategy, b: Strategy, players: int, r: int) -> list[Strategy]:
+    """The seats of rotation ``r``: A in seat r, B in every other seat."""
+    seats = [b] * players
+    seats[r] = a
+    return seats
+
+
 def _rotation_specs(a: Strategy, b: Strategy, players: int, seed: int, rules,
                     games: int | None, hands: int | None, variant: str = "basic") -> list[RunSpec]:
-    specs = []
-    for r in range(players):
-        seats = [b] * players
-        seats[r] = a
-        specs.append(RunSpec(players, seats, seed, rules, games, hands, variant=variant))
-    return specs
+    return [RunSpec(players, rotation_seats(a, b, players, r), seed, rules, games, hands, variant=variant)
+            for r in range(players)]
 
 
 def _chunk_blocks(chunks: list, players: int, games_mode: bool, variant: str = "basic") -> tuple[dict, int]:

@@ -603,6 +603,33 @@ def convergence(results: SavedResults | str | Path, points: int = 300, first: in
     return pd.DataFrame(rows, columns=["hands", "estimate", "lo", "hi"])
 
 
+def sample_units(results: SavedResults | str | Path) -> list[tuple[str, str, dict]]:
+    """Hands (Shanghai: rounds) worth watching, as ``(name, words, row)``: the longest (most turns; the
+    first of them) and the first of each of the variant's ``replay_samples`` the results hold. ``row``:
+    ``game``, ``number`` (the hand or round of the game), ``turns`` and, in a comparison, ``pair`` and
+    ``rotation``."""
+    res = _as_results(results)
+    v = res.kind_of_game
+    keys = ("game", res.unit, "turns") + (PAIR_COLUMNS if res.kind == "compare" else ())
+    columns = tuple(dict.fromkeys(keys + tuple(column for _, _, column, _ in v.replay_samples)))
+    wanted = [("longest", "the longest " + res.unit + " (most turns)", None, ())] + list(v.replay_samples)
+    found: dict[str, dict] = {}
+    for rows in _batches(res, f"{res.unit}s", columns):
+        if not len(rows["game"]):
+            continue
+        for name, _, column, codes in wanted:
+            if column is None:
+                i = int(np.argmax(rows["turns"]))   # the first of the longest
+                take = "longest" not in found or rows["turns"][i] > found["longest"]["turns"]
+            else:
+                allowed = [CODES[column].index(c) if column in CODES else c for c in codes]
+                hits = np.flatnonzero(np.isin(rows[column], allowed))
+                take, i = name not in found and len(hits) > 0, (hits[0] if len(hits) else 0)
+            if take:
+                found[name] = {k: int(rows[k][i]) for k in keys} | {"number": int(rows[res.unit][i])}
+    return [(name, words, found[name]) for name, words, _, _ in wanted if name in found]
+
+
 def headline(results: SavedResults | str | Path) -> pd.DataFrame:
     """Comparison: the headline block per match from compare.json: win share of A,
     its excess over 1/players, Elo (2 players), points per hand (and game) of A minus B, stalemate rate,

@@ -3,7 +3,9 @@
 ``write_report`` writes to its directory ``report.html`` (self-contained:
 figures embedded as base64 PNG data URIs, the only style inline, no script,
 no external reference), every figure as a PNG and every table as CSV (full
-precision) and Markdown (formatted, with 95% intervals). Shanghai results get
+precision) and Markdown (formatted, with 95% intervals), and a few hands
+(Shanghai: rounds) as pages to step through (``replay_<name>.html``, see
+``rummysim.replay_html``), linked from the report. Shanghai results get
 their own sections (``variants.shanghai.stats``): per round and per game, and for a
 comparison the same headline, forest plot and crosstable. Figures are drawn on
 matplotlib ``Figure`` objects with the Agg canvas, never through pyplot's
@@ -32,6 +34,7 @@ from matplotlib.figure import Figure
 
 from ..analysis import rating as RL
 from ..analysis import stats as S
+from ..analysis.compare import rotation_seats
 from ..analysis.summary import units_note
 from ..variants.shanghai import stats as H
 from ..rules import rule_flags
@@ -628,6 +631,11 @@ class _Page:
         self.parts.append(f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
                           f"<figcaption>{html.escape(caption)} ({name}.png)</figcaption></figure>")
 
+    def link(self, name: str, text: str, words: str) -> None:
+        """Write the page ``name`` and list a link to it."""
+        self._write(name, text)
+        self.parts.append(f'<li><a href="{html.escape(name)}">{html.escape(words)}</a></li>')
+
     def finish(self, title: str, header: str) -> Path:
         """Write report.html: the title, the header block, then every section in order."""
         page = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
@@ -791,6 +799,42 @@ def _shanghai_sections(page: _Page, res: S.SavedResults) -> None:
         page.figure("per_round_by_strategy", fig_per_round(res, by), "Per round measures by strategy")
 
 
+def _replay_sections(page: _Page, res: S.SavedResults) -> None:
+    """Links to pages that replay a few hands (Shanghai: rounds) move by move: ``stats.sample_units``."""
+    from ..replay_html import replay_page
+    from ..run import ResumeError, rules_of_record, strategies_of_record
+    from ..strategy import params_matrix
+
+    v = res.kind_of_game
+    page.heading(f"Watch a {v.unit}", f"Each page replays one {v.unit} move by move, every hand and the table "
+                 "after each move (arrow keys or buttons to step; self-contained, with a little script).")
+    try:
+        strategies = strategies_of_record(res.meta, "these results were saved")
+    except (ResumeError, OSError, ValueError) as e:   # a strategy file gone or changed: its moves would differ
+        page.parts.append(f'<p class="note">No {v.unit} can be replayed: {html.escape(str(e))}</p>')
+        return
+    seed, players = int(res.meta["seed"]), res.players
+    rules_array = rules_of_record(res.meta).to_array(players)
+    flags = rule_flags(res.meta["rules"], players, res.variant)
+    page.parts.append("<ul>")
+    for name, words, row in S.sample_units(res):
+        seats = _seat_strategies(res, strategies, row)
+        events = v.replay(seed, row["game"], row["number"], players, rules_array, params_matrix(seats))
+        who = f"{seats[row['rotation']].name} in seat {row['rotation']}, " if res.kind == "compare" else ""
+        page.link(f"replay_{name}.html", replay_page(v, events, seats, seed, row["game"], row["number"], flags),
+                  f"{words}: game {row['game']}, {v.unit} {row['number']} ({who}{row['turns']} turns)")
+    page.parts.append("</ul>")
+
+
+def _seat_strategies(res: S.SavedResults, strategies: list, row: dict) -> list:
+    """The strategy of each seat in the hand of ``row``: a run's seats; in a comparison, A (the pair's first)
+    in the seat of the row's rotation and B in every other seat."""
+    if res.kind == "run":
+        return strategies
+    pair = res.meta["pairs"][row["pair"]]
+    return rotation_seats(strategies[pair["a_index"]], strategies[pair["b_index"]], res.players, row["rotation"])
+
+
 #: each variant's sections, by the name its ``Variant.report_sections`` gives
 SECTIONS = {"basic_sections": _basic_sections, "shanghai_sections": _shanghai_sections}
 
@@ -821,6 +865,7 @@ def write_report(results: str | Path, out_dir: str | Path) -> Written:
         if res.kind == "compare":
             _compare_sections(page, res)
         SECTIONS[res.kind_of_game.report_sections](page, res)
+        _replay_sections(page, res)
         kind = "comparison" if res.kind == "compare" else "run"
         page.finish(f"rummysim report: {kind} {res.path.name}", _header(res))
         _put_in_place(staged, out)

@@ -47,6 +47,8 @@ class Variant:
     units_in_game: Callable            # (seed, game, players, rules, params) -> hands or rounds the game has
     replay: Callable                   # (seed, game, number, players, rules, params) -> events
     format_event: Callable             # one event as a line of text
+    describe_deal: Callable            # a replay's deal event in a few words (Shanghai: its round and contract)
+    replay_samples: tuple              # report: hands worth watching besides the longest, (name, words, column, codes)
     rotation_rows: Callable            # compare: one rotation's chunk as per-unit and per-game results
     report_sections: str               # the name of its section builder in ``rummysim.report``
     headline_words: dict               # a comparison's headline columns under its own words (penalty_per_round...)

@@ -17,7 +17,9 @@ VARIANT = Variant(
     rules=rules.BasicRules, rule_options=rules.ALLOWED, convert_rule=rules.convert, spec=spec.SPEC, n_params=N_PARAMS, strategy_dir=".",
     play_chunk=play.play_chunk, tables=schema.tables, schemas=schema.schemas, rows_per_game=play.rows_per_game,
     summary=summary.RunSummary, render=summary.render, first_unit=0, units_in_game=replay.hands_in_game,
-    replay=replay.trace_hand, format_event=replay.format_event,
+    replay=replay.trace_hand, format_event=replay.format_event, describe_deal=replay.describe_deal,
+    replay_samples=(("stalemate", "a hand nobody won", "outcome", ("stalemate_stock", "stalemate_blocked", "turn_limit")),
+                    ("rummy", "a win by going rummy", "going_rummy", (True,))),
     rotation_rows=summary.rotation_rows, report_sections="basic_sections",
     headline_words={},
     interval_note="Every interval is 95%: Wilson for proportions; for points per hand, per game and per win, a "

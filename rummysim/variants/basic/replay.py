@@ -155,6 +155,11 @@ def format_event(e: dict) -> str:
     return f"{head}\n  cards left: {left}"
 
 
+def describe_deal(deal: dict) -> str:
+    """The deal in a few words: who dealt."""
+    return f"seat {deal['dealer']} deals"
+
+
 def play_position(players: int, hands: list[str], stock: str, pile: str, rules_array: np.ndarray,
                   params: np.ndarray, table: list[str] = (), first: int = 0, seed: int = 0,
                   has_played: tuple[int, ...] = ()) -> dict:

@@ -20,7 +20,10 @@ VARIANT = Variant(
     play_chunk=play.play_chunk, tables=schema.tables, schemas=schema.schemas, rows_per_game=play.rows_per_game,
     summary=summary.ShanghaiSummary, render=summary.render, first_unit=1, units_in_game=play.rounds_in_game,
     replay=replay.trace_round,
-    format_event=replay.format_event, rotation_rows=summary.rotation_rows, report_sections="shanghai_sections",
+    format_event=replay.format_event, describe_deal=replay.describe_deal,
+    replay_samples=(("one_turn", "a win in one turn (Shanghai, docs/rules.md 2.7)", "bonus", ("one_turn", "one_turn_no_joker")),
+                    ("no_winner", "a round nobody won", "outcome", ("stalemate_stock", "turn_limit"))),
+    rotation_rows=summary.rotation_rows, report_sections="shanghai_sections",
     headline_words={"hands": "rounds", "points_per_hand_diff": "penalty_per_round_diff",
                     "points_per_game_diff": "penalty_per_game_diff", "stalemate_rate": "no_winner_rate"},
     interval_note="Every interval is 95%: Wilson for rates over rounds and seat-rounds (the rounds of one game, the "

@@ -243,6 +243,13 @@ def play_round_position(players: int, round_no: int, hands: list[str], stock: st
     }
 
 
+def describe_deal(deal: dict) -> str:
+    """The deal in a few words: the round, its contract (docs/rules.md 2.2) and who dealt."""
+    from .stats import contract
+
+    return f"round {deal['round']}, contract {contract(deal['round'])}; seat {deal['dealer']} deals"
+
+
 def format_event(e: dict) -> str:
     """One readable line per event."""
     kind = e["event"]
