@@ -509,7 +509,7 @@ def test_one_writer_per_results_directory(saved, tmp_path, capsys):
 EVERY_OPTION = {
     "basic": ["max_melds_per_turn=1", "ace=high_or_low", "reshuffles=unlimited", "reshuffle_mode=turn_over",
               "must_discard_to_go_out=true", "rummy_multiplier=3", "target=60", "turn_limit=900"],
-    "shanghai": ["jokers=2", "decks=3", "max_buys=2", "layoff_on_contract_turn=true", "joker_swap=false",
+    "shanghai": ["jokers=2", "decks=3", "max_buys=2", "layoff_on_contract_turn=true", "joker_swap=anyone",
                  "ace=low", "must_discard_to_go_out=true", "one_turn_bonus=-10/-20", "turn_limit=1500"],
 }
 

@@ -7,7 +7,7 @@ tables), ``play`` (a chunk through the kernel), ``summary``, ``replay``.
 """
 
 from .. import Variant
-from . import play, replay, rules, schema, spec, summary
+from . import notation, play, replay, rules, schema, spec, summary
 from .bots import N_PARAMS
 
 VARIANT = Variant(
@@ -21,6 +21,7 @@ VARIANT = Variant(
     replay_samples=(("stalemate", "a hand nobody won", "outcome", ("stalemate_stock", "stalemate_blocked", "turn_limit")),
                     ("rummy", "a win by going rummy", "going_rummy", (True,))),
     rotation_rows=summary.rotation_rows, report_sections="basic_sections",
+    notation=notation,
     headline_words={},
     interval_note="Every interval is 95%: Wilson for proportions; for points per hand, per game and per win, a "
                   "t-interval over independent blocks (a game with --games, a hand with --hands, the deal in all its "

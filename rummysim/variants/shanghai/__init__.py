@@ -8,7 +8,7 @@ policies), ``kernel`` (the driver loop and the parallel game kernel). Python: ``
 """
 
 from .. import Variant
-from . import play, replay, rules, schema, spec, summary
+from . import notation, play, replay, rules, schema, spec, summary
 from .bots import N_SHANGHAI_PARAMS
 
 VARIANT = Variant(
@@ -24,6 +24,7 @@ VARIANT = Variant(
     replay_samples=(("one_turn", "a win in one turn (Shanghai, docs/rules.md 2.7)", "bonus", ("one_turn", "one_turn_no_joker")),
                     ("no_winner", "a round nobody won", "outcome", ("stalemate_stock", "turn_limit"))),
     rotation_rows=summary.rotation_rows, report_sections="shanghai_sections",
+    notation=notation,
     headline_words={"hands": "rounds", "points_per_hand_diff": "penalty_per_round_diff",
                     "points_per_game_diff": "penalty_per_game_diff", "stalemate_rate": "no_winner_rate"},
     interval_note="Every interval is 95%: Wilson for rates over rounds and seat-rounds (the rounds of one game, the "
