@@ -7,6 +7,8 @@
 Sections (each with warm-up outside the timing and the median of repeats):
 ``engine`` hands/s on one core for 2, 3, 4 players, greedy and random;
 ``compare`` compare vs run hands/s; ``compile`` cold and cached compile time;
+``endings`` how Shanghai rounds end per strategy and player count (``endings.py``; not part of the
+default run);
 ``million`` wall time of ``rummysim run --games 1000000``; ``shanghai`` rounds/s
 on one core at 3, 4, 6, 8 players; ``peers`` rummysim against a plain
 pure-Python version of the same greedy bot (``pure_python.py``, checked to play
@@ -51,6 +53,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE))
+from endings import section_endings  # noqa: E402  (benchmarks/endings.py: outcome counts of Shanghai rounds)
 
 
 def hands_per_second(players: int, strategy: str, hands: int, repeats: int, variant: str = "basic") -> float:
@@ -478,10 +482,12 @@ SECTIONS = {
     "startup": ("Start-up", section_startup),
     "memory": ("Memory of long runs", section_memory),
     "versions": ("Two versions side by side", section_versions),
+    "endings": ("How Shanghai rounds end", section_endings),
 }
 
-#: what ``python benchmarks/run.py`` measures without --only or --versions
-DEFAULT_SECTIONS = [s for s in SECTIONS if s != "versions"]
+#: what ``python benchmarks/run.py`` measures without --only or --versions (``endings`` counts outcomes,
+#: not speed, and takes long)
+DEFAULT_SECTIONS = [s for s in SECTIONS if s not in ("versions", "endings")]
 
 INTRO = [
     "# Benchmarks", "",

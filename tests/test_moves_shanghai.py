@@ -7,7 +7,7 @@ import pytest
 from numba import njit
 
 from rummysim.cards import card_id
-from rummysim.engine.codes import OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
+from rummysim.engine.codes import OUT_STALEMATE_BLOCKED, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
 from rummysim.engine.rng import below
 from rummysim.rules import parse_rule_options
 from rummysim.strategy import builtin_names, params_matrix, seat_strategies
@@ -67,8 +67,8 @@ def _random_rounds(seed, n_rounds, players_of, rules_of, stats):
     """Play ``n_rounds`` rounds (config ``i % len(players_of)``, round ``1 + i % 10``) choosing every
     move uniformly among ``legal_moves`` with a seeded stream; every listed move must pass
     ``is_legal``; cards are checked after every move (``SR_CHECK``). ``stats`` int64[9]:
-    moves, rounds won, stalemates, turn limits, contracts, lay-offs, swaps, buys, swaps before a
-    contract (ruling 3.8)."""
+    moves, rounds won, stalemates (an empty stock, 2.6, or a blocked table, ruling 3.7), turn limits,
+    contracts, lay-offs, swaps, buys, swaps before a contract (ruling 3.8)."""
     out = np.zeros(M.MAX_LEGAL, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed) * np.uint64(7919) + np.uint64(1)
@@ -107,7 +107,7 @@ def _random_rounds(seed, n_rounds, players_of, rules_of, stats):
         outcome = state.ints[K.I_OUTCOME]
         if outcome == OUT_WIN:
             stats[1] += 1
-        elif outcome == OUT_STALEMATE_STOCK:
+        elif outcome == OUT_STALEMATE_STOCK or outcome == OUT_STALEMATE_BLOCKED:
             stats[2] += 1
         elif outcome == OUT_TURN_LIMIT:
             stats[3] += 1

@@ -91,6 +91,36 @@ def test_shanghai_every_name_round_trips_over_random_rounds():
     assert {"take", "draw", "buy", "pass", "contract", "layoff", "stop", "discard"} <= seen
 
 
+def test_shanghai_swap_before_going_down_names_round_trip():
+    """joker_swap = anyone (docs/rules.md 3.8): a player not yet down swaps a table joker and must lay
+    it in the contract that turn; its move is named ``swap H7 2`` and parses back, and then only the
+    contract is legal."""
+    rng = np.random.default_rng(3)
+    rules = ShanghaiRules(joker_swap="anyone", jokers=4)
+    swaps_down = 0
+    for players, round_no in [(3, 1), (4, 2), (4, 3), (5, 4), (4, 6)]:
+        for game in range(6):
+            state = shanghai_state(players, seed=7, game=game, round_no=round_no, rules=rules)
+            for _ in range(600):
+                if SMV.is_over(state):
+                    break
+                moves = round_trip_all(state)
+                down_swaps = [a for a in moves if a >= SMV.SWAP_DOWN_BASE]
+                if down_swaps:
+                    move = down_swaps[0]
+                    words = move_name(state, move).split()
+                    assert words[0] == "swap" and len(words) == 3
+                    SMV.apply(state, move)
+                    assert [a for a, _ in legal_move_names(state)] == [SMV.CONTRACT]
+                    swaps_down += 1
+                    continue
+                move = SMV.CONTRACT if SMV.CONTRACT in moves else moves[rng.integers(len(moves))]
+                if move == SMV.CONTRACT:
+                    parse_move(state, move_name(state, move))
+                SMV.apply(state, move)
+    assert swaps_down >= 3
+
+
 def test_shanghai_contract_name_is_the_laying_and_parses_to_the_same_rows():
     """A typed laying is written into the proposal buffer as the rows the rules layer lays (2.2, 2.3)."""
     state = shanghai_state(4, seed=0, round_no=2)   # 1 set and 1 run of 4+

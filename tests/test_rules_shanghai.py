@@ -61,7 +61,7 @@ from rummysim.variants.shanghai.table import (
     FIT_HIGH, FIT_LOW, FIT_NONE, FIT_SET, POINTS, contract_ok, fit, hand_points, lay_off, meld_ok, swap_in,
     swap_position,
 )
-from rummysim.engine.codes import OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
+from rummysim.engine.codes import OUT_STALEMATE_BLOCKED, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
 from rummysim.rules import RuleError, parse_rule_options
 from rummysim.variants.shanghai.rules import ShanghaiRules
 from rummysim.variants.shanghai.replay import parse_table_meld, play_round_position, trace_round
@@ -1135,7 +1135,7 @@ def test_3_6_every_round_ends(players):
     # the greedy bots end every round by the rules, never by the cap
     round_rows, _, _ = play_games(players, 12)
     assert (round_rows[:, K.RW_OUTCOME] != OUT_TURN_LIMIT).all()
-    assert np.isin(round_rows[:, K.RW_OUTCOME], [OUT_WIN, OUT_STALEMATE_STOCK]).all()
+    assert np.isin(round_rows[:, K.RW_OUTCOME], [OUT_WIN, OUT_STALEMATE_STOCK, OUT_STALEMATE_BLOCKED]).all()
     # and whatever the bots do, the cap bounds a round
     round_rows, _, _ = play_games(players, 4, "turn_limit=40", names=("random",))
     assert round_rows[:, K.RW_TURNS].max() <= 40
@@ -1145,9 +1145,10 @@ def test_3_6_a_closed_table_is_bounded_by_the_turn_cap():
     # round 1; table: 0 = 0: C5 D5 H5   1 = 1: C9 D9 H9   2 = 2: CK DK HK (everyone is down)
     # seat 0: C2 D3   seat 1: C4 D6   seat 2: C7 D8   stock: H2 H3 H4   pile: S6
     # No card in play can ever be laid off and nobody may meld again: nobody can go out, and the
-    # pile keeps refilling the stock. Shanghai has no "blocked" end (Basic Rummy 1.5 has one), so
-    # the safety cap of 2.6 ends the round, counted apart, everyone scoring their hand. This is
-    # the cause behind the rare turn_limit rounds of random play (ruling 3.6's investigation).
+    # pile keeps refilling the stock. The cards the position does not name are out of play, but
+    # ruling 3.7 counts them off the table (interpretation I.7): the other 5s, 9s and kings would
+    # fit, so the table is not blocked (test_shanghai_blocked.py has blocked ones). The safety cap
+    # of 2.6 ends the round, counted apart, everyone scoring their hand.
     r = play(["C2 D3", "C4 D6", "C7 D8"], "H2 H3 H4", "S6", "turn_limit=60",
              table=[(0, "C5 D5 H5"), (1, "C9 D9 H9"), (2, "CK DK HK")], down={0: 1, 1: 1, 2: 1})
     assert r["outcome"] == "turn_limit" and r["turns"] == 60 and r["winner"] == -1

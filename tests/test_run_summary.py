@@ -122,7 +122,8 @@ def test_shanghai_summary_recomputed_from_the_rows():
         same(rate((rr.outcome == "win").sum(), n), row["went_out_rate"], "went out")
         same(rate((rr.bonus != "none").sum(), n), row["one_turn_bonus_rate"], "one-turn bonus")
         same(rate((rr.outcome != "win").sum(), n), row["no_winner_rate"], "no winner")
-        assert row["turn_limit"] == (rr.outcome == "turn_limit").sum()
+        for outcome in ("stalemate_stock", "stalemate_blocked", "turn_limit"):
+            assert row[outcome] == (rr.outcome == outcome).sum()
         same(mean(ss[ss.seat != ss.winner].score), row["mean_penalty"], "penalty of the losers")
         same(mean(ss.buys), row["buys_per_seat"], "buys per seat")
         same(mean(rr.reshuffles), row["reshuffles"], "reshuffles")

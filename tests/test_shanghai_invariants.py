@@ -24,7 +24,7 @@ from rummysim.variants.shanghai.state import (
     SR_CHECK, SR_JOKER_SWAP, SR_TURN_LIMIT,
 )
 from rummysim.variants.shanghai.table import FIT_NONE, fit, swap_position
-from rummysim.engine.codes import OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
+from rummysim.engine.codes import OUT_STALEMATE_BLOCKED, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
 from rummysim.variants.shanghai.rules import ShanghaiRules
 from rummysim.run import RunSpec, iter_chunks, play_chunk
 from rummysim.variants.shanghai.replay import trace_round
@@ -106,9 +106,9 @@ def test_invariants_on_2000_seeded_games(players):
         np.testing.assert_array_equal(r[:, K.RW_DEALER], (game + rnd - 1 + players - 1) % players)
         np.testing.assert_array_equal(r[:, K.RW_STARTER], (r[:, K.RW_DEALER] + 1) % players)
 
-        # every round ends: a win, nothing left to draw, or (rarely) the turn limit, hit exactly
+        # every round ends: a win, nothing left to draw, a blocked table, or (rarely) the turn limit, hit exactly
         outcome = r[:, K.RW_OUTCOME]
-        assert np.isin(outcome, (OUT_WIN, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT)).all()
+        assert np.isin(outcome, (OUT_WIN, OUT_STALEMATE_STOCK, OUT_STALEMATE_BLOCKED, OUT_TURN_LIMIT)).all()
         limit = rules[SR_TURN_LIMIT]
         assert (r[outcome == OUT_TURN_LIMIT, K.RW_TURNS] == limit).all()
         assert (r[outcome != OUT_TURN_LIMIT, K.RW_TURNS] < limit).all()
@@ -182,11 +182,11 @@ def _end_state(spec, rules, params, game: int, round_no: int):
 
 
 def _assert_blocked(spec, rules, params, game: int, round_no: int):
-    """Ruling 3.6 asks that every turn-limit round be investigated. Shanghai has no "blocked"
-    end (2.6), so a round nobody can ever finish runs to the cap. Check that this is such a
-    round: no card off the table (in a hand, the stock or the pile) fits a table meld or
-    frees a table joker, and a seat not yet down could not meet its contract even holding
-    every card off the table."""
+    """A round that ended blocked (ruling 3.7) or at the turn cap (ruling 3.6 asks that each be
+    investigated): no card off the table (in a hand, the stock or the pile) fits a table meld or
+    frees a table joker, and a seat not yet down could not meet its contract even holding every
+    card off the table. Returns whether every seat is down and every joker on the table (a
+    ``stalemate_blocked`` must be; a turn-limit round then would have ended blocked)."""
     hands, ints, stock, pile, table = _end_state(spec, rules, params, game, round_no)[:5]
     loose = hands.sum(axis=0) + np.bincount(stock[:ints[SI_STOCK_N]], minlength=64) \
         + np.bincount(pile[:ints[SI_PILE_N]], minlength=64)
@@ -200,6 +200,8 @@ def _assert_blocked(spec, rules, params, game: int, round_no: int):
         naturals = [c for c in range(63) for _ in range(int(loose[c]))]
         assert not meets_contract(naturals, int(loose[JOKER]), round_no, spec.rules.ace), \
             f"{where}: a seat not down could still meet its contract"
+        return False
+    return loose[JOKER] == 0
 
 
 def _check_bonus(events: list[dict], winner: int, bonus: int):
@@ -220,7 +222,7 @@ def test_replayed_rounds_agree_with_the_rows(players):
     """Rounds of every block replayed move by move (every round without a winner, a few
     one-turn bonuses, random others): the end hands are the cards left, a loser's score is
     the value of its end hand, the bonus is what the moves earned; every turn-limit round
-    is blocked for good."""
+    and every blocked round is blocked for good, a blocked one with every seat down."""
     rng = np.random.default_rng(players)
     for spec, rules, chunk in _played(players):
         params = params_matrix(spec.strategies)
@@ -247,8 +249,10 @@ def test_replayed_rounds_agree_with_the_rows(players):
                     assert _hand_value(hand) == s[i, q, K.SS_SCORE], (i, q, hand)
             if outcome[i] == OUT_WIN:
                 _check_bonus(events, winner, int(r[i, K.RW_BONUS]))
+            if outcome[i] == OUT_STALEMATE_BLOCKED:
+                assert _assert_blocked(spec, rules, params, game, round_no)
             if outcome[i] == OUT_TURN_LIMIT:
-                _assert_blocked(spec, rules, params, game, round_no)
+                assert not _assert_blocked(spec, rules, params, game, round_no)
 
 
 @pytest.mark.parametrize("players", PLAYERS)

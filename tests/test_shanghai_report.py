@@ -16,9 +16,9 @@ from test_report import check_replays, check_self_contained, expected_files, run
 
 FIGURES_RUN = ["final_totals_by_seat", "final_totals", "per_round", "per_round_by_strategy"]
 TABLES_RUN = ["by_seat", "by_strategy", "final_total_summary", "distribution_final_total", "per_round",
-              "per_round_by_strategy"]
+              "round_endings", "per_round_by_strategy"]
 FIGURES_COMPARE = ["forest", "crosstable", "rating", "per_round_by_strategy"]
-TABLES_COMPARE = ["headline", "crosstable", "rating", "per_round_by_strategy"]
+TABLES_COMPARE = ["headline", "crosstable", "rating", "round_endings", "per_round_by_strategy"]
 SEATS = ["greedy", "buyer", "greedy", "random"]  # greedy in two seats: per strategy pools them
 
 
@@ -122,8 +122,8 @@ def test_per_round_table_matches_pandas(shanghai):
                            ("one_turn_bonus_rate", (rr["bonus"] != "none").sum(), len(rr)),
                            ("no_winner_rate", (rr["outcome"] != "win").sum(), len(rr))):
             assert [row[name], row[f"{name}_lo"], row[f"{name}_hi"]] == pytest.approx([k / n, *wilson(k, n)], abs=1e-12)
-        assert row["turn_limit"] == (rr["outcome"] == "turn_limit").sum()
-        assert row["stalemate_stock"] == (rr["outcome"] == "stalemate_stock").sum()
+        for outcome in ("stalemate_stock", "stalemate_blocked", "turn_limit"):
+            assert row[outcome] == (rr["outcome"] == outcome).sum()
         # means: t-intervals over games (one round r per game), lower bounds clipped at 0
         lost = ss[~ss["out"]].groupby("game")["score"].agg(["sum", "count"]).reindex(rr["game"], fill_value=0)
         for name, y, m in (("mean_penalty", lost["sum"], lost["count"]),
@@ -133,6 +133,23 @@ def test_per_round_table_matches_pandas(shanghai):
             est, lo, hi = ratio_interval(y, m)
             assert [row[name], row[f"{name}_lo"], row[f"{name}_hi"]] == pytest.approx([est, max(lo, 0), hi], rel=1e-9)
         assert row["mean_penalty"] == pytest.approx(ss.loc[~ss["out"], "score"].mean())
+
+
+@pytest.mark.engine
+def test_round_endings_count_every_outcome_apart(shanghai):
+    # run: one row per outcome; compare: one block per match (pair). Wilson rates over the rounds.
+    for kind, by in (("run", None), ("cmp", "pair")):
+        rounds = read(shanghai / kind, "rounds")
+        table = pd.read_csv(shanghai / f"rep-{kind}" / "round_endings.csv")
+        groups = [(None, rounds)] if by is None else list(rounds.groupby(by, observed=True))
+        assert len(table) == 4 * len(groups)
+        for i, (_, rr) in enumerate(groups):
+            part = table.iloc[4 * i:4 * i + 4]
+            assert list(part["ending"]) == ["win", "stalemate_stock", "stalemate_blocked", "turn_limit"]
+            for _, row in part.iterrows():
+                k, n = int((rr["outcome"] == row["ending"]).sum()), len(rr)
+                assert (row["count"], row["rounds"]) == (k, n)
+                assert [row["rate"], row["rate_lo"], row["rate_hi"]] == pytest.approx([k / n, *wilson(k, n)], abs=1e-12)
 
 
 @pytest.mark.engine

@@ -788,6 +788,9 @@ def _shanghai_sections(page: _Page, res: S.SavedResults) -> None:
                      "t-intervals over games.")
         page.table("per_round", "Per round", rounds)
         page.figure("per_round", fig_per_round(res, rounds), "Per round measures")
+    page.heading("How rounds end", "Went out, or no winner by cause: nothing left to draw (2.6), a blocked table "
+                 "(ruling 3.7) or the turn cap (ruling 3.6); Wilson intervals over rounds.")
+    page.table("round_endings", "How rounds end", H.round_endings(res))
     if res.kind == "compare" or len(res.strategies) > 1:
         by = H.per_round(res, "strategy")
         page.heading("Per round by strategy", "Each strategy over all its seat-rounds" + (

@@ -22,7 +22,7 @@ VARIANT = Variant(
     replay=replay.trace_round,
     format_event=replay.format_event, describe_deal=replay.describe_deal,
     replay_samples=(("one_turn", "a win in one turn (Shanghai, docs/rules.md 2.7)", "bonus", ("one_turn", "one_turn_no_joker")),
-                    ("no_winner", "a round nobody won", "outcome", ("stalemate_stock", "turn_limit"))),
+                    ("no_winner", "a round nobody won", "outcome", ("stalemate_stock", "stalemate_blocked", "turn_limit"))),
     rotation_rows=summary.rotation_rows, report_sections="shanghai_sections",
     notation=notation,
     headline_words={"hands": "rounds", "points_per_hand_diff": "penalty_per_round_diff",

@@ -1,4 +1,4 @@
-"""Shanghai Rummy round and game kernels (docs/rules.md section 2, rulings 3.1, 3.2, 3.4-3.6).
+"""Shanghai Rummy round and game kernels (docs/rules.md section 2, rulings 3.1, 3.2, 3.4-3.7).
 
 Scope: 3-8 players, several decks and jokers; ten rounds with the contracts
 of 2.2; every option of 2.8 through the rule vector (``core.shanghai_state.SR_*``):
@@ -39,7 +39,9 @@ A turn (2.4-2.6):
    be discarded). An empty hand ends the round: the winner scores 0, or the
    one-turn bonus if they laid down and emptied the hand this turn (without a
    joker among the cards they put down: the second value); everyone else
-   scores their hand (2.7).
+   scores their hand (2.7). Otherwise, if the turn changed the table and
+   everyone is down, a blocked table (ruling 3.7) ends the round with no
+   winner, everyone scoring their hand.
 """
 
 import warnings

@@ -1,10 +1,11 @@
 """Shanghai Rummy moves as data: the legal-move layer of the compiled core (docs/rules.md 2.1-2.7,
-rulings 3.1, 3.4, 3.8, 3.9). Legality is defined here once; the bots (``bots.py``) and the driver
+rulings 3.1, 3.4, 3.7, 3.8, 3.9). Legality is defined here once; the bots (``bots.py``) and the driver
 (``kernel.py``) call into this module, never the other way round.
 
 A round is a ``state.State``; ``ints[I_PHASE]`` is the decision to take (``PH_*``) and
 ``ints[I_SEAT]`` the seat to act. Everything automatic (the stock draw after the upcard is
-left or bought, refills, the end of a turn, going out and scoring, stalemates, the turn
+left or bought, refills, the end of a turn, going out and scoring, stalemates (an empty stock,
+2.6; a blocked table, ruling 3.7, judged at the end of a turn that changed the table), the turn
 limit, the event log, card-conservation checks with the rules' check flag) happens inside
 ``apply``.
 
@@ -72,14 +73,15 @@ import numpy as np
 from numba import njit
 
 from ...engine.codes import (EV_BUY, EV_CONTRACT, EV_DISCARD, EV_DRAW_DISCARD, EV_DRAW_STOCK, EV_LAYOFF,  # noqa: F401
-                            EV_RESHUFFLE, EV_SWAP, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN)
+                            EV_RESHUFFLE, EV_SWAP, OUT_STALEMATE_BLOCKED, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT,
+                            OUT_WIN)
 from ...engine.deck import dealer_of
 from ...engine.rng import KIND_DEAL, KIND_RESHUFFLE, shuffle, stream_key
 from .contracts import MAX_RUN_CANDIDATES, RUN_COLS, first_contract
 from .state import (
     BONUS_NO_JOKER, BONUS_NONE, BONUS_ONE_TURN, CARDS_DEALT, I_BONUS, I_DOWN_NOW, I_FIRST, I_GAME,
-    I_JOKERS_DOWN, I_OUTCOME, I_PHASE, I_PROPOSAL_N, I_SEAT, I_SEED, I_SWAPPED_DOWN, I_TURN_SEAT, I_WINNER, JOKER,
-    JOKER_SWAP_ANYONE, MAX_TABLE,
+    I_JOKERS_DOWN, I_OUTCOME, I_PHASE, I_PROPOSAL_N, I_SEAT, I_SEED, I_SWAPPED_DOWN, I_TABLE_MOVED, I_TURN_SEAT,
+    I_WINNER, JOKER, JOKER_SWAP_ANYONE, MAX_TABLE,
     MELD_RUN, PH_BUY, PH_DISCARD, PH_OVER, PH_PLAY, PH_UPCARD, SI_BUYS, SI_BUYS_SEAT, SI_DISCARDER,
     SI_DISTANCE_SEAT, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_LAID_OFF_SEAT, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_PILE_N,
     SI_RESHUFFLES, SI_ROUND, SI_SIZE, SI_STOCK_N, SI_SWAPS_SEAT, SI_TURN, SI_UPCARDS_SEAT, SR_ACE_HIGH, SR_BONUS,
@@ -208,7 +210,10 @@ def begin_round(state, first):
     state.ints[I_OUTCOME] = OUT_TURN_LIMIT
     state.ints[I_WINNER] = -1
     state.ints[I_BONUS] = BONUS_NONE
-    _begin_turn(state, first)
+    if all_down(state) and table_closed(state):
+        _end(state, OUT_STALEMATE_BLOCKED, -1)
+    else:
+        _begin_turn(state, first)
 
 
 @njit(cache=True)
@@ -298,6 +303,41 @@ def joker_home(table, n_table, k, pos, card, ace_high, row):
         if joker_fits_after_swap(table, k, pos, card, k2, ace_high, row):
             return k2
     return -1
+
+
+@njit(cache=True)
+def all_down(state):
+    """Has every seat laid down its contract (2.5)?"""
+    for p in range(state.hands.shape[0]):
+        if state.ints[SI_DOWN_TURN_SEAT + p] == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def table_closed(state):
+    """Ruling 3.7: can no card off the table (stock, discard pile, any hand) ever go onto it? True
+    when every joker is on the table and no natural off it can be laid off on a table meld or,
+    with ``joker_swap``, swapped for a table joker whose freed joker has a home (2.5). The cards
+    off the table are the deck less the table's, so this depends on the table alone."""
+    rules, table, counts = state.rules, state.table, state.counts
+    n_table = state.ints[SI_N_TABLE]
+    table_counts(table, n_table, counts)
+    if counts[JOKER] < rules[SR_JOKERS]:
+        return False
+    ace_high = rules[SR_ACE_HIGH] != 0
+    swap_rule = rules[SR_JOKER_SWAP] != 0
+    for c in range(64):
+        if (c & 15) >= 13 or counts[c] >= rules[SR_DECKS]:
+            continue
+        for k in range(n_table):
+            if fit(table[k], c, ace_high) != FIT_NONE:
+                return False
+            if swap_rule:
+                pos = swap_position(table[k], c)
+                if pos >= 0 and joker_home(table, n_table, k, pos, c, ace_high, state.row) >= 0:
+                    return False
+    return True
 
 
 @njit(cache=True, inline="always")
@@ -611,6 +651,7 @@ def _begin_turn(state, p):
     ints[I_JOKERS_DOWN] = 0
     ints[I_PROPOSAL_N] = 0
     ints[I_SWAPPED_DOWN] = 0
+    ints[I_TABLE_MOVED] = 0
     if ints[SI_PILE_N] > 0:
         ints[I_PHASE] = PH_UPCARD
     else:
@@ -736,6 +777,7 @@ def _lay_contract(state, n):
     ints[SI_DOWN_TURN_SEAT + p] = ints[SI_OWN_TURNS_SEAT + p] + 1
     ints[I_DOWN_NOW] = 1
     ints[I_SWAPPED_DOWN] = 0
+    ints[I_TABLE_MOVED] = 1
     _check(state)
     if state.rules[SR_LAYOFF_ON_CONTRACT_TURN] == 0:
         _to_discard(state)
@@ -749,6 +791,7 @@ def _lay_off(state, c, k):
     pos = lay_off(state.table[k], c, fit(state.table[k], c, state.rules[SR_ACE_HIGH] != 0))
     state.hands[p, c] -= 1
     ints[SI_LAID_OFF_SEAT + p] += 1
+    ints[I_TABLE_MOVED] = 1
     if c == JOKER:
         ints[I_JOKERS_DOWN] += 1
     state.listing[0] = pos
@@ -772,6 +815,7 @@ def _swap(state, c, k, k2):
     pos = lay_off(table[k2], JOKER, where)
     ints[SI_LAID_OFF_SEAT + p] += 1
     ints[I_JOKERS_DOWN] += 1
+    ints[I_TABLE_MOVED] = 1
     state.listing[0] = pos
     _log(state, EV_LAYOFF, p, JOKER, k2, state.listing, 1)
     _check(state)
@@ -820,7 +864,9 @@ def _discard(state, c):
 
 @njit(cache=True, inline="always")
 def _end_turn(state):
-    """The turn is over: going out (2.7, with the one-turn bonus), the turn limit, or the next seat."""
+    """The turn is over: going out (2.7, with the one-turn bonus), a blocked table (ruling 3.7: judged
+    only when every seat is down and this turn changed the table; a seat that could still go out by
+    its discard has just had that turn), the turn limit, or the next seat."""
     ints = state.ints
     p = ints[I_TURN_SEAT]
     ints[SI_TURN] += 1
@@ -829,6 +875,8 @@ def _end_turn(state):
         if ints[I_DOWN_NOW] != 0:
             ints[I_BONUS] = BONUS_NO_JOKER if ints[I_JOKERS_DOWN] == 0 else BONUS_ONE_TURN
         _end(state, OUT_WIN, p)
+    elif ints[I_TABLE_MOVED] != 0 and all_down(state) and table_closed(state):
+        _end(state, OUT_STALEMATE_BLOCKED, -1)
     elif ints[SI_TURN] >= state.rules[SR_TURN_LIMIT]:
         _end(state, OUT_TURN_LIMIT, -1)
     else:

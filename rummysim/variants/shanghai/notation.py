@@ -4,7 +4,9 @@ Names: ``take D9`` (the upcard), ``draw stock`` (leave the upcard: the others ma
 draw), ``buy D9``, ``pass``, ``contract S7 H7 D7 / C4 C5 C6 C7`` (the melds of the laying, each
 written as ``replay.parse_table_meld`` reads it: a run in position order with its jokers ``JK``
 where they stand), ``layoff D9 2`` (table meld 2, counted from 1), ``swap H7 2 JK 3`` (H7 in place
-of the joker of meld 2, the freed joker laid off on meld 3), ``stop``, ``discard D9``.
+of the joker of meld 2, the freed joker laid off on meld 3), ``swap H7 2`` (not yet down, with
+``joker_swap = anyone``: the freed joker goes into the contract laid next, docs/rules.md 3.8),
+``stop``, ``discard D9``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from . import moves as MV
 from .contracts import CONTRACTS
 from .replay import parse_table_meld
 from .state import (
-    I_PHASE, I_PROPOSAL_N, I_SEAT, I_TURN_SEAT, MAX_TABLE, PH_BUY, PH_DISCARD, PH_OVER, PH_PLAY,
+    I_PHASE, I_PROPOSAL_N, I_SEAT, I_TURN_SEAT, JOKER_SWAP_ANYONE, MAX_TABLE, PH_BUY, PH_DISCARD, PH_OVER, PH_PLAY,
     PH_UPCARD, SI_BUYS_SEAT, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE, SI_PILE_N, SI_ROUND, SI_STOCK_N,
     SR_ACE_HIGH, SR_JOKER_SWAP, SR_MAX_BUYS, SR_MUST_DISCARD, T_OWNER, State,
 )
@@ -81,7 +83,10 @@ def move_name(state: State, action: int) -> str:
     if MV.LAYOFF_BASE <= action < MV.SWAP_BASE:
         c, k = divmod(action - MV.LAYOFF_BASE, MAX_TABLE)
         return f"layoff {card_name(c)} {k + 1}"
-    if MV.SWAP_BASE <= action < MV.NUM_ACTIONS:
+    if MV.SWAP_DOWN_BASE <= action < MV.NUM_ACTIONS:
+        c, k = divmod(action - MV.SWAP_DOWN_BASE, MAX_TABLE)
+        return f"swap {card_name(c)} {k + 1}"
+    if MV.SWAP_BASE <= action < MV.SWAP_DOWN_BASE:
         i = action - MV.SWAP_BASE
         c, rest = divmod(i, MAX_TABLE * MAX_TABLE)
         k, k2 = divmod(rest, MAX_TABLE)
@@ -237,21 +242,31 @@ class _Parse:
     @staticmethod
     def swap(state, args):
         args = [a for a in args if a.lower() not in ("jk", "joker")]
-        if len(args) != 3:
+        if len(args) not in (2, 3):
             raise MoveError("swap takes a card, the meld of the joker and the meld the joker goes to, "
-                            "e.g. swap H7 2 JK 3")
+                            "e.g. swap H7 2 JK 3 (not yet down, with joker_swap=anyone: swap H7 2, the joker "
+                            "then goes into your contract)")
         card = _card(args[0])
         if card == JOKER:
             raise MoveError("swap puts a natural card in place of a joker: name the natural")
         _held(state, [card])
         if not state.rules[SR_JOKER_SWAP]:
             raise MoveError("no joker swaps in this game (rule joker_swap, docs/rules.md 2.8)")
-        _down_first(state)
-        k, k2 = _meld_number(state, args[1]), _meld_number(state, args[2])
+        down = state.ints[SI_DOWN_TURN_SEAT + int(state.ints[I_SEAT])] > 0
+        if len(args) == 2 and down:
+            raise MoveError("you are down: name the meld the joker goes to, e.g. swap H7 2 JK 3")
+        if len(args) == 2 and state.rules[SR_JOKER_SWAP] != JOKER_SWAP_ANYONE:
+            raise MoveError("lay down your contract first (docs/rules.md 2.5; before it only with "
+                            "joker_swap=anyone, 3.8)")
+        if len(args) == 3:
+            _down_first(state)
+        k = _meld_number(state, args[1])
         if swap_position(state.table[k], card) < 0:
             raise MoveError(f"meld {k + 1} ({meld_words(state.table[k])}) has no joker standing for "
                             f"{card_name(card)}")
-        return MV.SWAP_BASE + (card * MAX_TABLE + k) * MAX_TABLE + k2
+        if len(args) == 2:
+            return MV.SWAP_DOWN_BASE + card * MAX_TABLE + k
+        return MV.SWAP_BASE + (card * MAX_TABLE + k) * MAX_TABLE + _meld_number(state, args[2])
 
 
 setattr(_Parse, "pass", _Parse.pass_)
@@ -274,6 +289,8 @@ def _why_not(state, verb: str, action: int) -> str:
                 "(docs/rules.md 3.1)")
     if verb == "contract":
         return "that laying leaves no card you may discard (docs/rules.md 2.6, ruling 3.1)"
+    if verb == "swap" and action >= MV.SWAP_DOWN_BASE:
+        return "no contract you can lay this turn takes the freed joker (docs/rules.md 3.8)"
     if verb == "swap":
         return "the freed joker does not fit that meld (docs/rules.md 2.5)"
     if state.rules[SR_MUST_DISCARD]:

@@ -202,7 +202,8 @@ def play_round_position(players: int, round_no: int, hands: list[str], stock: st
     ``discarder``); ``table`` the melds already laid as ``(owner, text)`` (see
     ``parse_table_meld``); ``down`` seat -> own turn on which it went down (earlier
     turns); ``buys`` seat -> buys already used this round. Cards the position does not
-    name are out of play (card conservation is not checked here).
+    name are out of play (card conservation is not checked here), though ruling 3.7 counts them
+    off the table (docs/rules.md I.7): a blocked table must hold every copy of what could fit it.
     Returns ``{"events", "outcome", "winner", "bonus", "scores", "hands", "turns",
     "reshuffles", "seats"}``; ``seats`` holds the per-seat result rows.
     """

@@ -17,7 +17,8 @@ ROUNDS_TABLE = Table("rounds", "one row per round", (
     Column("players", "int8", "players at the table"),
     Column("dealer", "int8", "the dealing seat: `(game + round - 1 + players - 1) % players`", 2),
     Column("starter", "int8", "the seat left of the dealer, who plays first", 3),
-    Column("outcome", "int8", "how the round ended (`stalemate_stock`: nothing left to draw, 2.6)", 4, OUTCOMES),
+    Column("outcome", "int8", "how the round ended (`stalemate_stock`: nothing left to draw, 2.6; "
+           "`stalemate_blocked`: a blocked table, 3.7)", 4, OUTCOMES),
     Column("winner", "int8", "the seat that went out, -1 if none", 5),
     Column("turns", "int16", "turns played", 6),
     Column("reshuffles", "int16", "times the discard pile was turned into the stock", 7),

@@ -74,7 +74,8 @@ I_BONUS = I_PHASE + 9           # BONUS_*
 I_SEED = I_PHASE + 10
 I_GAME = I_PHASE + 11
 I_SWAPPED_DOWN = I_PHASE + 12   # 1 once a seat not down swapped a joker this turn (3.8): the contract must follow
-SI_SIZE = I_PHASE + 13
+I_TABLE_MOVED = I_PHASE + 13    # 1 when the table changed this turn (a contract, lay-off or swap: ruling 3.7's check)
+SI_SIZE = I_PHASE + 14
 
 # decision points (ints[I_PHASE])
 PH_UPCARD = 0       # the seat on turn takes the upcard or leaves it (2.4.1)

@@ -32,11 +32,12 @@ from .state import ROUNDS
 #: per round number (and strategy), summed over blocks. Per seat-round: seat-rounds, seats that laid their
 #: contract, went out, went out with the one-turn bonus, did not go out, the penalty of those, buys.
 SEAT_ROUND_VALUES = ("seat_rounds", "contract", "won", "bonus", "losing", "penalty", "buys")
-#: per round: rounds, rounds with no winner (nothing left to draw, turn limit), reshuffles, turns
-ROUND_VALUES = SEAT_ROUND_VALUES + ("rounds", "no_winner", "stalemate_stock", "turn_limit", "reshuffles", "turns")
+#: per round: rounds, rounds with no winner (nothing left to draw, a blocked table, turn limit), reshuffles, turns
+ROUND_VALUES = SEAT_ROUND_VALUES + ("rounds", "no_winner", "stalemate_stock", "stalemate_blocked", "turn_limit",
+                                   "reshuffles", "turns")
 #: per seat-game: games, final total, share of the game's win, won alone, shared the win (a tie)
 GAME_VALUES = ("games", "total", "share", "wins", "tied_wins")
-_STOCK, _TURN_LIMIT = OUTCOMES.index("stalemate_stock"), OUTCOMES.index("turn_limit")
+_STOCK, _BLOCKED, _TURN_LIMIT = (OUTCOMES.index(n) for n in ("stalemate_stock", "stalemate_blocked", "turn_limit"))
 
 
 def contract(round_no: int, short: bool = False) -> str:
@@ -61,8 +62,8 @@ def _round_moments(res: S.SavedResults, by: str) -> S._BlockMoments:
         won = h["winner"][:, None] == np.arange(k)
         seat = np.stack([np.ones((n, k)), s["down_turn"] > 0, won, won & (h["bonus"] > 0)[:, None], ~won,
                          np.where(won, 0, s["score"]), s["buys"]], axis=-1)
-        whole = np.stack([np.ones(n), h["winner"] < 0, h["outcome"] == _STOCK, h["outcome"] == _TURN_LIMIT,
-                          h["reshuffles"], h["turns"]], axis=-1)
+        whole = np.stack([np.ones(n), h["winner"] < 0, h["outcome"] == _STOCK, h["outcome"] == _BLOCKED,
+                          h["outcome"] == _TURN_LIMIT, h["reshuffles"], h["turns"]], axis=-1)
         block, last = S._block_key(res, h)
         r = h["round"].astype(np.int64) - 1
         if by == "strategy":
@@ -78,8 +79,8 @@ def _round_moments(res: S.SavedResults, by: str) -> S._BlockMoments:
 def per_round(results: S.SavedResults | str | Path, by: str = "round") -> pd.DataFrame:
     """Per round number (``by="round"``): rounds; rates (Wilson) of seat-rounds that met the contract and of
     rounds that ended by going out, with the one-turn bonus, or with no winner (with the counts of rounds
-    that ended with nothing left to draw and at the turn limit); means (t over blocks) of the penalty of a
-    seat that did not go out, buys per seat, reshuffles and turns per round.
+    that ended with nothing left to draw, on a blocked table and at the turn limit); means (t over blocks)
+    of the penalty of a seat that did not go out, buys per seat, reshuffles and turns per round.
 
     ``by="strategy"``: per round number and strategy, over its seat-rounds: contract met, went out and
     one-turn bonus rates, penalty when not out and buys per seat-round.
@@ -101,8 +102,8 @@ def per_round(results: S.SavedResults | str | Path, by: str = "round") -> pd.Dat
         S._estimate(row, "one_turn_bonus_rate", S._rate(acc.count(g, "bonus"), rounds))
         if by == "round":
             S._estimate(row, "no_winner_rate", S._rate(acc.count(g, "no_winner"), rounds))
-            row["stalemate_stock"] = acc.count(g, "stalemate_stock")
-            row["turn_limit"] = acc.count(g, "turn_limit")
+            for name in ("stalemate_stock", "stalemate_blocked", "turn_limit"):
+                row[name] = acc.count(g, name)
         means = {"mean_penalty": ("penalty", "losing"), "buys_per_seat": ("buys", "seat_rounds")}
         if by == "round":
             means.update(reshuffles_per_round=("reshuffles", "rounds"), turns_per_round=("turns", "rounds"))
@@ -110,6 +111,37 @@ def per_round(results: S.SavedResults | str | Path, by: str = "round") -> pd.Dat
             est, lo, hi, n = acc.ratio(g, {num: 1}, den)
             S._estimate(row, name, (est, max(lo, 0.0), hi, n))  # means of counts and points: never below 0
         rows.append(row)
+    return pd.DataFrame(rows)
+
+
+#: how a round ends (``engine.codes.OUTCOMES``, in code order), in words
+ENDINGS = (
+    ("win", "went out"),
+    ("stalemate_stock", "no winner: nothing left to draw (2.6)"),
+    ("stalemate_blocked", "no winner: a blocked table (ruling 3.7)"),
+    ("turn_limit", "no winner: turn cap reached (ruling 3.6: a bug to investigate)"),
+)
+
+
+def round_endings(results: S.SavedResults | str | Path) -> pd.DataFrame:
+    """How rounds end (``ENDINGS``): count and rate of the rounds with a Wilson interval; a comparison
+    has one block of rows per match (column ``match``)."""
+    res = S._as_results(results)
+    matches = res.matches() if res.kind == "compare" else [None]
+    counts = np.zeros((len(matches), len(OUTCOMES)), dtype=np.int64)
+    columns = ("outcome",) + (("pair",) if res.kind == "compare" else ())
+    for h in S._batches(res, "rounds", columns):
+        pair = h["pair"].astype(np.int64) if res.kind == "compare" else np.zeros(len(h["outcome"]), dtype=np.int64)
+        counts += np.bincount(pair * len(OUTCOMES) + h["outcome"], minlength=counts.size).reshape(counts.shape)
+    rows = []
+    for i, match in enumerate(matches):
+        rounds = int(counts[i].sum())
+        for name, words in ENDINGS:
+            row = {} if match is None else {"match": match}
+            k = int(counts[i, OUTCOMES.index(name)])
+            row.update({"ending": name, "description": words, "rounds": rounds, "count": k})
+            S._estimate(row, "rate", S._rate(k, rounds))
+            rows.append(row)
     return pd.DataFrame(rows)
 
 

@@ -97,6 +97,8 @@ class ShanghaiSummary:
                 "went_out_rate": rate(int(self.won[r]), n),
                 "one_turn_bonus_rate": rate(int(self.bonus[r]), n),
                 "no_winner_rate": rate(n - int(self.won[r]), n),
+                "stalemate_stock": int(self.outcomes[r, OUTCOMES.index("stalemate_stock")]),
+                "stalemate_blocked": int(self.outcomes[r, OUTCOMES.index("stalemate_blocked")]),
                 "turn_limit": int(self.outcomes[r, OUTCOMES.index("turn_limit")]),
                 "mean_penalty": self.penalty.estimate(r),
                 "buys_per_seat": self.buys.estimate(r),
@@ -113,7 +115,7 @@ class ShanghaiSummary:
                          "win_share": self.shares.estimate(q)} for q in range(self.players)],
             "outcomes": {name: {"count": int(self.outcomes[:, i].sum()),
                                 **rate(int(self.outcomes[:, i].sum()), rounds)}
-                         for i, name in enumerate(OUTCOMES) if name != "stalemate_blocked"},
+                         for i, name in enumerate(OUTCOMES)},
             "wall_seconds": wall_seconds,
             "rounds_per_second": rounds / wall_seconds if wall_seconds > 0 else math.nan,
         }
@@ -161,6 +163,7 @@ def render(summary: dict, console) -> None:
     console.print(rounds)
     o = summary["outcomes"]
     console.print(f"rounds ended with nothing left to draw: {o['stalemate_stock']['count']:,}; "
+                  f"on a blocked table: {o['stalemate_blocked']['count']:,}; "
                   f"at the turn limit: {o['turn_limit']['count']:,}")
     console.print(f"{summary['rounds']:,} rounds in {summary['wall_seconds']:.1f} s: "
                   f"{summary['rounds_per_second']:,.0f} rounds/s")

@@ -1,0 +1,60 @@
+"""How Shanghai rounds end, per shipped strategy and number of players (section ``endings`` of run.py).
+
+    python benchmarks/run.py --only endings            # 100,000 rounds (10,000 games) per row, all cores
+    python benchmarks/run.py --only endings --quick    # a tenth
+
+Every seat plays the same shipped strategy (``strategies/shanghai/*.toml``), default rules, seed 1;
+``random`` plays a tenth of the rounds (about a fifth of its rounds run to the 2,000-turn cap).
+The rows count the rounds by outcome (``engine.codes.OUTCOMES``): a win, nothing left to draw
+(2.6), a blocked table (ruling 3.7) and the turn cap (2.6, ruling 3.6: a bug to investigate).
+The shipped non-random strategies must reach the turn cap in none of them.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+PLAYERS = (3, 4, 6, 8)
+STRATEGIES = ("buyer", "expert", "greedy", "patient", "random")
+SEED = 1
+
+
+def endings(strategy: str, players: int, games: int) -> tuple[np.ndarray, float]:
+    """Outcome counts int64[len(OUTCOMES)] over ``games`` games (ten rounds each) of ``players`` seats
+    of ``strategy``, played on all cores in chunks of 1,000 games, and the seconds it took."""
+    from rummysim.engine.codes import OUTCOMES
+    from rummysim.run import RunSpec, play_chunk
+    from rummysim.strategy import params_matrix, seat_strategies
+    from rummysim.variants.shanghai.schema import RW_OUTCOME
+
+    spec = RunSpec(players, seat_strategies([strategy], players, "shanghai"), seed=SEED, variant="shanghai",
+                   games=games)
+    rules, params = spec.rules.to_array(players), params_matrix(spec.strategies)
+    play_chunk(spec, np.arange(2, dtype=np.int64), rules, params)  # compile or load outside the timing
+    counts = np.zeros(len(OUTCOMES), dtype=np.int64)
+    start = time.perf_counter()
+    for first in range(0, games, 1000):
+        chunk = play_chunk(spec, np.arange(first, min(first + 1000, games), dtype=np.int64), rules, params)
+        counts += np.bincount(chunk.hand_rows[:, RW_OUTCOME], minlength=len(OUTCOMES))
+    return counts, time.perf_counter() - start
+
+
+def section_endings(quick: bool) -> list[str]:
+    """The outcome table: 10,000 games (100,000 rounds) per row, ``random`` 1,000 (a fifth of its rounds
+    run 2,000 turns); ``quick`` a tenth of each."""
+    from rummysim.engine.codes import OUTCOMES
+
+    lines = [f"Rounds by outcome per strategy and players, every seat the same strategy, default rules, seed "
+             f"{SEED}: `python benchmarks/run.py --only endings`.", "",
+             "| strategy | players | rounds | " + " | ".join(f"`{o}`" for o in OUTCOMES) + " | rounds/s, all cores |",
+             "|---|---|---|" + "---|" * (len(OUTCOMES) + 1)]
+    for strategy in STRATEGIES:
+        games = (1_000 if strategy == "random" else 10_000) // (10 if quick else 1)
+        for players in PLAYERS:
+            counts, seconds = endings(strategy, players, games)
+            lines.append(f"| {strategy} | {players} | {10 * games:,} | " + " | ".join(f"{int(c):,}" for c in counts)
+                         + f" | {counts.sum() / seconds:,.0f} |")
+            print(lines[-1], flush=True)
+    return lines
