@@ -707,6 +707,68 @@ def sweep(strategy_file, key, values, baseline, variant, games, hands, players, 
         click.echo(f"results: {out} (sweep.png, sweep.csv)")
 
 
+@cli.command()
+@click.argument("strategy_file")
+@click.option("--param", "knobs", multiple=True, required=True, metavar="KEY=LOW:HIGH | KEY=A,B | KEY",
+              help="A key to tune: an integer range, or choices (the key alone: all its choices). Repeat for more.")
+@click.option("--against", multiple=True, required=True, help="A strategy of the field. Repeat for more.")
+@click.option("--trials", type=click.IntRange(1, 100_000), default=100, show_default=True, help="Candidates to try.")
+@click.option("--out", "out_file", required=True, type=click.Path(dir_okay=False),
+              help="The tuned strategy file to write.")
+@click.option("--name", default=None, help="The tuned strategy's name. Default: the --out file's stem.")
+@click.option("--overwrite", is_flag=True, help="Replace --out and --report if they exist.")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
+              help="Where tune.json, trials.csv, history.png and effects.png go. Default: results/tune-<time>-seed<seed>.")
+@variant_option
+@click.option("--games", type=int, callback=_positive, help="Full games per seating, per match.")
+@click.option("--hands", type=int, callback=_positive, help="Deals per match, each played once per seat rotation.")
+@players_option
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Seed of the deals every candidate plays (the confirmation uses a fresh one derived from it).")
+@click.option("--workers", type=int, callback=_positive, help="Threads. Default: all cores.")
+@with_rule_options
+def tune(strategy_file, knobs, against, trials, out_file, name, overwrite, report_dir, variant, games, hands, players,
+         seed, workers, rule_pairs, rules_file):
+    """Search strategy keys for a stronger setting (optuna TPE), every candidate on the same duplicate deals."""
+    from rich.console import Console
+
+    from .analysis import tune as T
+    from .strategy import load_strategy
+
+    try:
+        import optuna  # noqa: F401
+    except ImportError:
+        raise UserError(T.INSTALL) from None
+    players = _players(players, variant)
+    games, hands = _count(games, hands, variant_named(variant), "compare_default")
+    rules = _rules(rule_pairs, rules_file, variant, players)
+    parsed = [T.parse_knob(k, variant) for k in knobs]
+    if len({k.key for k in parsed}) < len(parsed):
+        raise UserError("--param: each key once")
+    try:
+        base = load_strategy(strategy_file, variant)
+        field = [load_strategy(a, variant) for a in against]
+    except StrategyError as e:
+        raise UserError(str(e)) from None
+    out = Path(out_file)
+    if out.suffix != ".toml":
+        raise UserError(f"--out {out_file}: a strategy file ends in .toml")
+    if out.exists() and not overwrite:
+        raise UserError(f"--out {out_file}: exists; give --overwrite to replace it")
+    if not out.parent.is_dir():
+        raise UserError(f"--out {out_file}: no directory {out.parent}")
+    console = Console()
+    with _out(report_dir, overwrite, "tune", seed) as where:
+        result = T.tune(base, parsed, field, players, seed, rules, games, hands, trials, workers, variant,
+                        on_trial=lambda r: console.print(
+                            f"trial {r['trial']}: {r['settings']} {r['score']['estimate']:+.4f} "
+                            f"[{r['score']['ci95'][0]:+.4f}, {r['score']['ci95'][1]:+.4f}]"))
+        T.write_outputs(result, Path(where))
+    digest = T.write_strategy(result, base, out, name or out.stem)
+    console.print(T.description(result))
+    console.print(f"wrote {out} ({digest}); history, effects and trials in {where}")
+
+
 def main(argv=None):
     """Console entry point: click errors (and the API's ``UsageError``) become one line and exit code 2."""
     from .run import UsageError as BadArgument

@@ -118,12 +118,12 @@ def test_report_command_takes_the_newest_results_and_says_which(hands_run, capsy
 
 
 @pytest.mark.engine
-def test_compare_report_has_forest_plot_and_crosstable(capsys, tmp_path):
+def test_compare_report_has_forest_plot_crosstable_and_rating_list(capsys, tmp_path):
     code, _, err = run_cli(["compare", "greedy", "random", "rummy-seeker", "--hands", "300", "--out", tmp_path / "cmp",
                             "--report", tmp_path / "rep"], capsys)
     assert code == 0, err
-    figures = FIGURES_RUN + ["forest", "crosstable"]
-    tables = TABLES_RUN + ["headline", "crosstable"] + distribution_tables(False)
+    figures = FIGURES_RUN + ["forest", "crosstable", "rating"]
+    tables = TABLES_RUN + ["headline", "crosstable", "rating"] + distribution_tables(False)
     assert {p.name for p in (tmp_path / "rep").iterdir()} == expected_files(figures, tables,
                                                                             sample_rows(tmp_path / "cmp"))
     check_replays(tmp_path / "rep", tmp_path / "cmp")

@@ -17,8 +17,8 @@ from test_report import check_replays, check_self_contained, expected_files, run
 FIGURES_RUN = ["final_totals_by_seat", "final_totals", "per_round", "per_round_by_strategy"]
 TABLES_RUN = ["by_seat", "by_strategy", "final_total_summary", "distribution_final_total", "per_round",
               "round_endings", "per_round_by_strategy"]
-FIGURES_COMPARE = ["forest", "crosstable", "per_round_by_strategy"]
-TABLES_COMPARE = ["headline", "crosstable", "round_endings", "per_round_by_strategy"]
+FIGURES_COMPARE = ["forest", "crosstable", "rating", "per_round_by_strategy"]
+TABLES_COMPARE = ["headline", "crosstable", "rating", "round_endings", "per_round_by_strategy"]
 SEATS = ["greedy", "buyer", "greedy", "random"]  # greedy in two seats: per strategy pools them
 
 

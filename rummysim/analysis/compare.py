@@ -35,6 +35,7 @@ import pyarrow.compute as pc
 
 from .. import __version__
 from . import intervals as I
+from . import rating
 from .summary import units_note
 import numba
 
@@ -377,6 +378,7 @@ def _compare(result: dict, strategies: list[Strategy], rules, workers, on_chunk,
     games, hands = (result["count"], None) if result["mode"] == "games" else (None, result["count"])
     start = time.perf_counter()
     order = []
+    matches = []   # (a, b, A's block scores) of every match: the rating list's data
     previous_sigterm = _sigterm_as_interrupt()   # ``kill`` stops it like Ctrl-C: what finished is kept
     try:
         for i, (x, y) in enumerate(itertools.combinations(range(len(strategies)), 2)):
@@ -386,6 +388,7 @@ def _compare(result: dict, strategies: list[Strategy], rules, workers, on_chunk,
                                      *((sprt["alpha"], sprt["beta"]) if sprt else (0.05, 0.05)),
                                      store, i, on_chunk, result["variant"], model)
             order += keys
+            matches.append((x, y, blocks.arrays()[0]))
             result["pairs"].append({"a": a.name, "b": b.name, "a_index": x, "b_index": y,
                                     **summarise_pair(blocks, players, None if sprt is None else
                                                      (sprt["elo0"], sprt["elo1"]),
@@ -409,9 +412,13 @@ def _compare(result: dict, strategies: list[Strategy], rules, workers, on_chunk,
     if len(strategies) == 2:  # the headline estimates at the top level too
         p = result["pairs"][0]
         result.update({k: p[k] for k in ("win_share", "points_per_hand_diff", "elo") if k in p})
+    if len(strategies) >= 3:
+        result["rating"] = rating.rating_list([s.name for s in strategies], matches, players, result["seed"])
     result["reproduce"] = reproduce_line(result)
     if out_dir is not None:
         write_json_atomic(out_dir / "compare.json", result)
+        if "rating" in result:
+            rating.write_files(out_dir, result["rating"], rating.scope(result))
     return result
 
 
@@ -571,4 +578,6 @@ def render(result: dict, console) -> None:
                                    f"{units_note(c)}" for c in row))
         console.print(ct)
         console.print("ranking: " + ", ".join(f"{r['rank']}. {r['name']} ({r['mean_edge']:+.4f})" for r in result["ranking"]))
+    if "rating" in result:
+        rating.render(result["rating"], console)
     console.print(f"reproduce: {result['reproduce']}")

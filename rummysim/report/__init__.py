@@ -32,6 +32,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
+from ..analysis import rating as RL
 from ..analysis import stats as S
 from ..analysis.compare import rotation_seats
 from ..analysis.summary import units_note
@@ -131,7 +132,7 @@ def _cell(column: str, x, whole: bool = True) -> str:
         return _num(x)
     if column.endswith(("minus_fair", "mean_edge")):
         return "n/a" if math.isnan(x) else f"{100 * x:+.2f} pp"
-    if ("rate" in column or "share" in column) and not column.startswith("points"):
+    if ("rate" in column or "share" in column or column.startswith("los_")) and not column.startswith("points"):
         return _pct(x)
     return _num(x, 1 if column.startswith("elo") else 2, whole)
 
@@ -717,6 +718,10 @@ def _compare_sections(page: _Page, res: S.SavedResults) -> None:
         page.table("crosstable", "Crosstable with overall ranking (win share of strategy against opponent)", cross)
         page.figure("crosstable", fig_crosstable(res), "Crosstable heatmap: win share of the row strategy against the "
                     "column with its 95% t-interval over duplicate blocks" + several)
+    if "rating" in res.meta:
+        page.table("rating", "Rating list (logistic Elo, 95% bootstrap interval; los over next: likelihood of "
+                   "superiority over the next one)", RL.table(res.meta["rating"]))
+        page.figure("rating", RL.figure(res.meta["rating"], _scope(res)), RL.note(res.meta["rating"]))
 
 
 def _basic_sections(page: _Page, res: S.SavedResults) -> None:
