@@ -11,7 +11,9 @@ Sections (each with warm-up outside the timing and the median of repeats):
 on one core at 3, 4, 6, 8 players; ``peers`` rummysim against a plain
 pure-Python version of the same greedy bot (``pure_python.py``, checked to play
 the same hands) and OpenSpiel's C++ ``gin_rummy`` with random play through its
-Python bindings, where installed (``pip install open_spiel``); ``startup`` time
+Python bindings, where installed (``pip install open_spiel``); ``envs`` random-play steps/s of
+the environments (``rummysim.env``: AEC, Gymnasium, ``Batch``) against RLCard's and OpenSpiel's gin
+rummy (``envs.py``; ``pip install -e ".[env,bench]"``); ``startup`` time
 from ``rummysim run --hands 1000`` to its last line with a cold and a warm
 compile cache; ``memory`` peak RSS of ``rummysim run --hands N`` for 1M, 10M and
 100M hands. The machine and versions head the file.
@@ -273,6 +275,40 @@ def section_peers(quick: bool) -> list[str]:
     return lines
 
 
+def section_envs(quick: bool) -> list[str]:
+    """Random-play steps/s of the environments against RLCard's and OpenSpiel's gin rummy, side by side
+    (``envs.py``), with the machine's load average before and after."""
+    sys.path.insert(0, str(HERE))
+    import envs
+
+    seconds, rounds = (1.0, 3) if quick else (4.0, 5)
+    load_before = os.getloadavg()[0]
+    rates = envs.measure(seconds, rounds)
+    load_after = os.getloadavg()[0]
+    intro = ("Uniformly random play, a step being one decision played (what each contender's step includes: "
+             f"`benchmarks/envs.py`); median and range of {rounds} rounds of {seconds:.0f} s, "
+             "the contenders in turn within a round; CPU-seconds count every thread of the process, so on a "
+             f"loaded machine steps per CPU-second say what a free core would give. Load average (1 min) {load_before:.1f} "
+             "before, "
+             f"{load_after:.1f} after, on {os.cpu_count()} cores. Goals (issue 15): AEC at least 20,000 steps/s, "
+             "`Batch` at least 1,000,000 steps/s on 2 cores.")
+    lines = [intro, "",
+             "| environment | steps/s, wall (median) | range | steps per CPU-second (median) | wall vs OpenSpiel |",
+             "|---|---|---|---|---|"]
+    spiel = rates.get("OpenSpiel `gin_rummy` (C++ engine)") or []
+    ref = statistics.median(w for w, _ in spiel) if spiel else None
+    for name, r in rates.items():
+        if not r:
+            lines.append(f"| {name} | not installed (`pip install -e \".[bench]\"`) | | | |")
+            continue
+        wall = [w for w, _ in r]
+        med = statistics.median(wall)
+        cpu = statistics.median(c for _, c in r)
+        ratio = f"{med / ref:,.1f}x" if ref else ""
+        lines.append(f"| {name} | {med:,.0f} | {min(wall):,.0f} - {max(wall):,.0f} | {cpu:,.0f} | {ratio} |")
+    return lines
+
+
 def section_startup(quick: bool) -> list[str]:
     with tempfile.TemporaryDirectory() as cache:
         cold = startup_seconds(cache)
@@ -438,6 +474,7 @@ SECTIONS = {
     "million": ("A million games", section_million),
     "shanghai": ("Shanghai Rummy", section_shanghai),
     "peers": ("Against peers", section_peers),
+    "envs": ("Environments", section_envs),
     "startup": ("Start-up", section_startup),
     "memory": ("Memory of long runs", section_memory),
     "versions": ("Two versions side by side", section_versions),
@@ -458,7 +495,8 @@ INTRO = [
     "Shanghai, at least 1,000 rounds/s on one core for 4-player greedy (aim 5,000). Issue 6: 100M",
     "hands with peak RSS under 1 GiB; a warm 1,000-hand run under 3 s from start to last line.",
     "Redesign: no slower, Basic 2-player greedy hands/s and Shanghai 4-player greedy rounds/s on one",
-    "core at least 0.95x the last commit before the change, measured side by side in one run.", "",
+    "core at least 0.95x the last commit before the change, measured side by side in one run. Issue 15:",
+    "the AEC environment at least 20,000 random-play steps/s, `Batch` at least 1,000,000 on 2 cores.", "",
     "How to compare two versions: `python benchmarks/run.py --versions A B` (default with `--only",
     "versions`: `main` and this tree). A and B are git refs (checked out with `git worktree add",
     "--detach` in a temp dir, removed afterwards) or paths of source trees (their `rummysim/` copied",

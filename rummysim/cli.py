@@ -93,7 +93,8 @@ def with_rule_options(f):
 @click.version_option(package_name="rummysim")
 @click.pass_context
 def cli(ctx):
-    """Simulate Rummy bot against bot and measure what wins.
+    """Simulate Rummy bot against bot and measure what wins, or play against the bots
+    yourself (rummysim play).
 
     The rules of both variants, every rule option and every ruling the engine
     follows are in docs/rules.md in the rummysim source.
@@ -314,12 +315,24 @@ def _run_with_progress(spec, out, workers, chunk_size, console, client):
 @click.option("--from", "from_dir", type=click.Path(file_okay=False), default=None,
               help="Take variant, players, seed, strategies and rules from a saved run.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.option("--html", "html_file", type=click.Path(), default=None,
+              help="Write it instead as one self-contained page to step through, move by move (FILE.html).")
 @with_rule_options
-def replay(variant, seed, game, hand, round_no, players, strategy_names, from_dir, as_json, rule_pairs, rules_file):
+def replay(variant, seed, game, hand, round_no, players, strategy_names, from_dir, as_json, html_file,
+           rule_pairs, rules_file):
     """Print one hand (Shanghai: one round) move by move: rummysim replay --seed 0 --game 3 --hand 1"""
     from .rules import rules_from_mapping
     from .strategy import params_matrix
 
+    if html_file is not None:
+        from .replay_html import PageError, check_page_path
+
+        if as_json:
+            raise UserError("give --json or --html, not both")
+        try:
+            check_page_path(html_file)
+        except PageError as e:
+            raise UserError(str(e)) from None
     recorded = []  # the strategies a saved run used, to check they are unchanged
     if from_dir is not None:
         path = Path(from_dir) / "run.json"
@@ -345,6 +358,8 @@ def replay(variant, seed, game, hand, round_no, players, strategy_names, from_di
             owner = next(variant_named(n).title for n in NAMES if variant_named(n).unit == unit)
             raise UserError(f"--{unit} is for {owner}; {v.title} replays --{v.unit}")
     number = given[v.unit] if given[v.unit] is not None else v.first_unit
+    if from_dir is not None and "play" in saved:   # a person's game: its moves were saved, not a strategy's
+        return _replay_played(Path(from_dir), saved, v, game, number, as_json)
     if from_dir is not None:
         _check_played(from_dir, saved, game)
     strategies = _strategies(strategy_names, players, variant)
@@ -367,7 +382,37 @@ def replay(variant, seed, game, hand, round_no, players, strategy_names, from_di
             of = f" of the run in {from_dir}" if from_dir is not None else ""
             raise UserError(f"--{v.unit} {number}: game {game}{of} ended after {n} {v.unit}s "
                             f"({v.first_unit}..{v.first_unit + n - 1})")
-    for e in v.replay(seed, game, number, players, rules_array, params):
+    events = v.replay(seed, game, number, players, rules_array, params)
+    if html_file is not None:
+        _write_replay_page(html_file, v, events, strategies, seed, game, number, rules)
+        return
+    for e in events:
+        click.echo(json.dumps(e) if as_json else v.format_event(e))
+
+
+def _write_replay_page(html_file, v, events, strategies, seed, game, number, rules):
+    """``replay --html``: write the page."""
+    from .replay_html import PageError, replay_page, write_page
+    from .rules import rule_flags
+
+    flags = rule_flags(rules.as_dict(len(strategies)), len(strategies), v.name)
+    try:
+        path = write_page(html_file, replay_page(v, events, strategies, seed, game, number, flags))
+    except PageError as e:
+        raise UserError(str(e)) from None
+    click.echo(f"replay: {path} ({len(events)} moves)")
+
+
+def _replay_played(from_dir, saved, v, game, number, as_json):
+    """Print hand (round) ``number`` of a game played with ``rummysim play``, from its saved events."""
+    from .play.save import saved_events
+
+    _check_played(from_dir, saved, game)
+    try:
+        events = saved_events(from_dir, saved, v.unit, v.first_unit, number)
+    except (OSError, ValueError) as e:
+        raise UserError(str(e).splitlines()[0]) from None
+    for e in events:
         click.echo(json.dumps(e) if as_json else v.format_event(e))
 
 
@@ -380,6 +425,73 @@ def _check_played(from_dir, saved, game):
     if not first <= game < first + count:
         what = "games" if mode == "games" else "game indices (one hand each)"
         raise UserError(f"--game {game}: the run in {from_dir} played {what} {first}..{first + count - 1}")
+
+
+@cli.command()
+@variant_option
+@players_option
+@click.option("--opponent", "opponents", multiple=True, metavar="NAME|FILE",
+              help="The bots' strategy: once for every opponent, or once per opponent seat in order (default greedy).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Master seed.")
+@click.option("--hint-strategy", "hint_name", default="expert", show_default=True, metavar="NAME|FILE",
+              help="The strategy whose move 'hint' shows and 'auto' plays.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Where to save the game. Default: results/play-<time>-seed<seed>.")
+@click.option("--overwrite", is_flag=True, help="Replace results already in --out.")
+@click.option("--pause", type=click.FloatRange(0, 10), default=0.6, show_default=True,
+              help="Seconds after each opponent's move on a terminal (none when piped).")
+@with_rule_options
+def play(variant, players, opponents, seed, hint_name, out_dir, overwrite, pause, rule_pairs, rules_file):
+    """Play a game against the bots in this terminal: rummysim play --opponent expert
+
+    You sit in seat 0. At each decision answer with a listed move's number or its words (draw stock,
+    take, meld H3 H4 H5, layoff SQ 2, discard D9; Shanghai: buy, pass, contract ..., swap ...);
+    hint shows what --hint-strategy would do and why, auto plays it, quit ends and saves the game.
+    When stdin is not a terminal, moves are read one a line: yes auto | rummysim play --seed 1
+    plays game 0 of rummysim run --games 1 --seed 1 --strategy expert --strategy greedy, move for move.
+    """
+    from rich.console import Console
+
+    from .play import human_strategy, play_game
+    from .run import RunSpec
+    from .strategy import load_strategy
+
+    if players is None and len(opponents) > 1:
+        players = len(opponents) + 1
+    players = _players(players, variant)
+    if len(opponents) not in (0, 1, players - 1):
+        raise UserError(f"--opponent given {len(opponents)} times for {players - 1} opponents: "
+                        "give it once for all, or once per opponent")
+    rules = _rules(rule_pairs, rules_file, variant, players)
+    bots = _strategies(opponents, players - 1, variant)
+    try:
+        hint = load_strategy(hint_name, variant)
+    except StrategyError as e:
+        raise UserError(f"--hint-strategy: {e}") from None
+    try:
+        spec = RunSpec(players, [human_strategy(hint)] + bots, seed, rules, games=1, variant=variant)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    console = Console(highlight=False)
+    with _out(out_dir, overwrite, "play", seed) as out:
+        record = play_game(spec, hint, out, pause, console)
+    _show_played(record, out, console)
+
+
+def _show_played(record, out, console):
+    """The final scores, and where the game is and how to replay any of its hands (rounds)."""
+    v = variant_named(record["variant"])
+    names = ["you" if s["seat"] == 0 else f"seat {s['seat']} ({s['name']})" for s in record["strategies"]]
+    scores = record["play"]["totals"]
+    state = "game over" if record["status"] == "complete" else "game stopped (quit): saved what was finished"
+    console.print(f"{state}. Final scores: " + ", ".join(f"{n} {t}" for n, t in zip(names, scores)), highlight=False,
+                  soft_wrap=True)
+    played = record[f"{v.table}_played"]
+    console.print(f"saved: {out} (rummysim report {out})", highlight=False, soft_wrap=True)
+    if played:
+        first = v.first_unit
+        console.print(f"replay a {v.unit}: rummysim replay --from {out} --{v.unit} N "
+                      f"(N from {first} to {first + played - 1})", highlight=False, soft_wrap=True)
 
 
 def _count(games, hands, variant, which):

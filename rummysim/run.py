@@ -530,6 +530,16 @@ def check_options(record: dict, where: str, names: tuple[str, ...] = OPTION_FIEL
         raise ResumeError(f"{where}: {file}'s options hash was changed after it started")
 
 
+def check_versions(record: dict, where: str, file: str = "run.json") -> None:
+    """Refuse to finish a record started by a rummysim whose rows (``schema_version``) or rules
+    (``rules_version``) differ from this one's: its chunks could not be joined with new ones."""
+    for field, now in (("schema_version", SCHEMA_VERSION), ("rules_version", RULES_VERSION)):
+        if record.get(field) != now:
+            raise ResumeError(f"{where}: {file} was started by rummysim {record.get('rummysim_version', '?')} "
+                              f"({field} {record.get(field)}, this rummysim writes {now}); "
+                              "finish it with that version or start anew")
+
+
 def resumable_record(out_dir: Path, file: str, names: tuple[str, ...], what: str) -> dict:
     """The record ``file`` (``run.json``, ``compare.json``) of an unfinished ``what`` in ``out_dir``,
     its options checked against the hash it was started with (``ResumeError`` if it cannot be resumed;
@@ -539,6 +549,7 @@ def resumable_record(out_dir: Path, file: str, names: tuple[str, ...], what: str
     if not isinstance(record, dict):
         raise ValueError("not a JSON object")
     check_options(record, where, names, file)
+    check_versions(record, where, file)
     if record.get("status") == "complete":
         raise ResumeError(f"{where}: {what} is already complete")
     return record

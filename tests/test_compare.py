@@ -60,6 +60,54 @@ def test_paired_statistics_on_a_hand_computed_example():
     # unpaired: var of [1,0,1/2,1,1,0] / 6 = 0.040278; paired: var of blocks / 3 = 0.048611
     assert s["variance_reduction"] == pytest.approx(0.040278 / 0.048611, rel=1e-3)
     assert s["blocks"] == 3 and s["hands"] == 6
+    # every estimate says how many units it rests on: here the 3 deals (pairs)
+    assert [s[k]["n"] for k in ("win_share", "win_share_minus_fair", "points_per_hand_diff", "stalemate_rate",
+                                "elo")] == [3] * 5
+    assert [x["n"] for x in s["position_split"]] == [3, 3]
+
+
+def _printed(result) -> str:
+    from rich.console import Console
+
+    from rummysim.analysis.compare import render
+
+    console = Console(record=True, width=200)
+    render(result, console)
+    return console.export_text()
+
+
+def test_estimates_on_few_blocks_print_their_count():
+    """Fewer than 100 blocks: "n=3" beside every estimate of the headline (and in the crosstable);
+    100 or more: no count."""
+    blocks = Blocks()
+    blocks.add(*_chunk_blocks([chunk([0, 1, -1], [10, 20, 0]), chunk([1, 1, 0], [5, 8, 12])], 2, False))
+    s = summarise_pair(blocks, 2)
+    result = {"players": 2, "variant": "basic", "mode": "hands", "reproduce": "rummysim compare a b",
+              "pairs": [{"a": "A", "b": "B", **s}], **_crosstable([_Named("A"), _Named("B")],
+                                                                   [{"a": "A", "b": "B", "a_index": 0, "b_index": 1,
+                                                                     **s}], 2)}
+    lines = {line.split("│")[1].strip(): line for line in _printed(result).splitlines() if line.count("│") >= 3}
+    for what in ("win share of A (hands; fair = 0.500)", "Elo difference (logistic, per hand)",
+                 "points per hand, A minus B", "stalemate rate", "A's hand win share when A starts",
+                 "A's hand win share when B starts"):
+        assert lines[what].split("│")[2].strip().endswith("n=3"), what
+    assert _printed(result).count("n=3") == 6 + 2     # and both cells of the crosstable
+    many = Blocks()
+    winners = [0, 1, -1] * 34
+    many.add(*_chunk_blocks([chunk(winners, [10, 20, 0] * 34), chunk([1, 1, 0] * 34, [5, 8, 12] * 34)], 2, False))
+    s = summarise_pair(many, 2)
+    assert s["win_share"]["n"] == 102
+    assert "n=" not in _printed({"players": 2, "variant": "basic", "mode": "hands", "reproduce": "rummysim compare a b",
+                                 "pairs": [{"a": "A", "b": "B", **s}]})
+
+
+def test_elo_label_says_per_game_in_games_mode():
+    blocks = Blocks()
+    blocks.add(*_chunk_blocks([chunk([0, 1, -1], [10, 20, 0]), chunk([1, 1, 0], [5, 8, 12])], 2, False))
+    result = {"players": 2, "variant": "basic", "mode": "games", "reproduce": "rummysim compare a b",
+              "pairs": [{"a": "A", "b": "B", **summarise_pair(blocks, 2)}]}
+    text = _printed(result)
+    assert "Elo difference (logistic, per game)" in text and "win share of A (games;" in text
 
 
 def test_sprt_machinery_on_known_distributions():
@@ -186,7 +234,7 @@ class _Named:
 
 def _pair(a, b, ai, bi, p, ws, half=0.05):
     return {"a": a, "b": b, "a_index": ai, "b_index": bi, "p_value": p,
-            "win_share": {"estimate": ws, "ci95": [ws - half, ws + half]}}
+            "win_share": {"estimate": ws, "ci95": [ws - half, ws + half], "n": 400}}
 
 
 def test_crosstable_by_hand_holm_verdicts_direction_and_ranking():
@@ -437,9 +485,16 @@ def test_report_rates_of_a_comparison_are_over_deals(saved_matches, name):
     long["won"] = long.winner == long.seat
     long["rummy_won"] = long.won & long.rummy
 
+    def estimate(row, name):
+        return tuple(row[name + part] for part in ("", "_lo", "_hi", "_n"))
+
     def check(got, y, m, count, n):
-        want = ratio_interval(y, m)
+        # the blocks the rate rests on: those with a nonzero denominator (rummy's share of wins: the
+        # deals where the strategy won a hand), and their number is the estimate's n
+        y, m = np.asarray(y, dtype=float), np.asarray(m, dtype=float)
+        want = ratio_interval(y[m != 0], m[m != 0])
         assert [got[0], max(got[1], 0), got[2]] == pytest.approx([want[0], max(want[1], 0), want[2]], rel=1e-9)
+        assert got[3] == np.count_nonzero(m)
         lo, hi = I.wilson(count, n)
         assert got[1] != pytest.approx(lo, rel=1e-4) or got[2] != pytest.approx(hi, rel=1e-4)   # not pooled
 
@@ -448,29 +503,26 @@ def test_report_rates_of_a_comparison_are_over_deals(saved_matches, name):
     for s in (a, b):
         blk = long[long.strategy == s].groupby("game").agg(w=("won", "sum"), m=("won", "size"), r=("rummy_won", "sum"))
         row = by.loc[s]
-        check((row.win_rate, row.win_rate_lo, row.win_rate_hi), blk.w, blk.m, row.wins, row.hands)
+        check(estimate(row, "win_rate"), blk.w, blk.m, row.wins, row.hands)
         rr = rummy.loc[s]
-        check((rr.rummy_rate_per_hand, rr.rummy_rate_per_hand_lo, rr.rummy_rate_per_hand_hi), blk.r, blk.m,
-              rr.rummy_wins, rr.hands)
-        check((rr.rummy_share_of_wins, rr.rummy_share_of_wins_lo, rr.rummy_share_of_wins_hi), blk.r, blk.w,
-              rr.rummy_wins, rr.wins)
+        check(estimate(rr, "rummy_rate_per_hand"), blk.r, blk.m, rr.rummy_wins, rr.hands)
+        check(estimate(rr, "rummy_share_of_wins"), blk.r, blk.w, rr.rummy_wins, rr.wins)
     ends = S.hand_endings(saved_matches / name).set_index("ending")
     per = hands.assign(out=hands.outcome == "win", stale=hands.outcome == "stalemate_stock").groupby("game").agg(
         out=("out", "sum"), stale=("stale", "sum"), m=("out", "size"))
     for ending, col in (("went_out", "out"), ("stalemate_stock", "stale")):
         e = ends.loc[ending]
-        check((e.rate, e.rate_lo, e.rate_hi), per[col], per.m, e["count"], e.hands)
+        check(estimate(e, "rate"), per[col], per.m, e["count"], e.hands)
     starter = S.starter_advantage(saved_matches / name).set_index("position")
     hands["position"] = (hands.winner - hands.dealer - 1) % k
     for q in range(k):
         y = hands.assign(w=(hands.winner >= 0) & (hands.position == q)).groupby("game").w.sum()
         s = starter.loc[q + 1]
-        check((s.win_rate, s.win_rate_lo, s.win_rate_hi), y, per.m, s.wins, s.hands)
+        check(estimate(s, "win_rate"), y, per.m, s.wins, s.hands)
     if record["mode"] == "games":
         games = pd.read_parquet(saved_matches / name / "games.parquet")
         for s, at in ((a, games.winner == games.rotation), (b, (games.winner >= 0) & (games.winner != games.rotation))):
             y = at.groupby(games.game).sum()
             m = games.groupby("game").size() * (1 if s == a else k - 1)
             row = by.loc[s]
-            check((row.game_win_rate, row.game_win_rate_lo, row.game_win_rate_hi), y, m, row.game_wins,
-                  int(m.sum()))
+            check(estimate(row, "game_win_rate"), y, m, row.game_wins, int(m.sum()))

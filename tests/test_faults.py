@@ -456,6 +456,25 @@ def test_resume_refuses_an_edited_run_json_naming_the_field(field, value, tmp_pa
     assert snapshot(cut) == before
 
 
+@pytest.mark.engine
+@pytest.mark.parametrize("field", ["schema_version", "rules_version"])
+def test_resume_refuses_a_run_started_by_another_rummysim(field, tmp_path, capsys):
+    """A run cut by an older rummysim (other rows, other chunk statistics) was finished by the new one,
+    mixing the two; its record is consistent (its own options hash), only the versions differ."""
+    from rummysim.run import options_digest
+    cut = tmp_path / "cut"
+    cut_run(cut, basic_spec(hands=3000), 250, stop_after=3)
+    record = json.loads((cut / "run.json").read_text())
+    record[field] -= 1
+    record["options_sha256"] = options_digest(record)
+    (cut / "run.json").write_text(json.dumps(record))
+    before = snapshot(cut)
+    code, _, err = resume_cli(cut, capsys)
+    one_line(code, err, f"({field} {record[field]}, this rummysim writes {record[field] + 1})",
+             "finish it with that version or start anew")
+    assert snapshot(cut) == before
+
+
 HOLDER = """
 import sys, time
 from pathlib import Path
@@ -490,7 +509,7 @@ def test_one_writer_per_results_directory(saved, tmp_path, capsys):
 EVERY_OPTION = {
     "basic": ["max_melds_per_turn=1", "ace=high_or_low", "reshuffles=unlimited", "reshuffle_mode=turn_over",
               "must_discard_to_go_out=true", "rummy_multiplier=3", "target=60", "turn_limit=900"],
-    "shanghai": ["jokers=2", "decks=3", "max_buys=2", "layoff_on_contract_turn=true", "joker_swap=false",
+    "shanghai": ["jokers=2", "decks=3", "max_buys=2", "layoff_on_contract_turn=true", "joker_swap=anyone",
                  "ace=low", "must_discard_to_go_out=true", "one_turn_bonus=-10/-20", "turn_limit=1500"],
 }
 

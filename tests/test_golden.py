@@ -56,6 +56,7 @@ SHANGHAI_RULES = {
     "max_buys=2": {"max_buys": 2},
     "layoff_on_contract_turn=true": {"layoff_on_contract_turn": True},
     "joker_swap=false": {"joker_swap": False},
+    "joker_swap=anyone": {"joker_swap": "anyone"},
     "ace=low": {"ace": "low"},
     "must_discard_to_go_out=true": {"must_discard_to_go_out": True},
     "one_turn_bonus=-10/-100": {"one_turn_bonus": "-10/-100"},

@@ -1,6 +1,6 @@
 """The Shanghai legal-move layer (``rummysim.variants.shanghai.moves``): conformance under uniformly
 random play, every shipped bot's every move legal, bots blind to hidden cards, and hand-built
-positions per decision point (docs/rules.md 2.4-2.7, rulings 3.1 and 3.4)."""
+positions per decision point (docs/rules.md 2.4-2.7, rulings 3.1, 3.4, 3.8 and 3.9)."""
 
 import numpy as np
 import pytest
@@ -18,7 +18,7 @@ from rummysim.variants.shanghai.replay import parse_table_meld
 from rummysim.variants.shanghai.state import (
     I_PHASE, I_PROPOSAL_N, I_SEAT, I_TURN_SEAT, I_WINNER, MAX_TABLE, PH_BUY, PH_DISCARD, PH_OVER, PH_PLAY,
     PH_UPCARD, SI_BUYS_SEAT, SI_DISCARDER, SI_DISTANCE_SEAT, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE,
-    SI_OWN_TURNS_SEAT, SI_PILE_N, SI_ROUND, SI_STOCK_N, SR_CHECK, T_OWNER,
+    SI_OWN_TURNS_SEAT, SI_PILE_N, SI_ROUND, SI_STOCK_N, SR_CHECK, T_JOKERS, T_NATURALS, T_OWNER,
 )
 from rummysim.variants.shanghai.table import hand_points
 
@@ -30,6 +30,7 @@ CONFIGS = [
     (4, ("jokers=4",)), (3, ("decks=1", "jokers=0")), (5, ("max_buys=0",)), (4, ("max_buys=1",)),
     (4, ("layoff_on_contract_turn=true",)), (6, ("joker_swap=false",)), (3, ("ace=low",)),
     (4, ("must_discard_to_go_out=true",)), (5, ("one_turn_bonus=-10/-100",)), (4, ("turn_limit=40",)),
+    (4, ("joker_swap=anyone",)), (5, ("joker_swap=anyone", "jokers=4", "layoff_on_contract_turn=true")),
 ]
 
 
@@ -65,8 +66,9 @@ def _scores_add_up(state, points):
 def _random_rounds(seed, n_rounds, players_of, rules_of, stats):
     """Play ``n_rounds`` rounds (config ``i % len(players_of)``, round ``1 + i % 10``) choosing every
     move uniformly among ``legal_moves`` with a seeded stream; every listed move must pass
-    ``is_legal``; cards are checked after every move (``SR_CHECK``). ``stats`` int64[8]:
-    moves, rounds won, stalemates, turn limits, contracts, lay-offs, swaps, buys."""
+    ``is_legal``; cards are checked after every move (``SR_CHECK``). ``stats`` int64[9]:
+    moves, rounds won, stalemates, turn limits, contracts, lay-offs, swaps, buys, swaps before a
+    contract (ruling 3.8)."""
     out = np.zeros(M.MAX_LEGAL, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed) * np.uint64(7919) + np.uint64(1)
@@ -90,6 +92,8 @@ def _random_rounds(seed, n_rounds, players_of, rules_of, stats):
                 stats[4] += 1
             elif move == M.BUY:
                 stats[7] += 1
+            elif move >= M.SWAP_DOWN_BASE:
+                stats[8] += 1
             elif move >= M.SWAP_BASE:
                 stats[6] += 1
             elif move >= M.LAYOFF_BASE:
@@ -115,11 +119,11 @@ def test_conformance_10000_random_rounds():
     ``legal_moves`` and applied with ``apply`` only: every listed move is legal, every card is in
     one place after every move, every round ends, the scores add up."""
     players, mat = _config_arrays()
-    stats = np.zeros(8, dtype=np.int64)
+    stats = np.zeros(9, dtype=np.int64)
     _random_rounds(5, 10_000, players, mat, stats)
-    moves, won, stale, limit, contracts, layoffs, swaps, buys = stats
+    moves, won, stale, limit, contracts, layoffs, swaps, buys, swaps_down = stats
     assert won + stale + limit == 10_000
-    assert won > 0 and contracts > 0 and layoffs > 0 and swaps > 0 and buys > 0, stats
+    assert won > 0 and contracts > 0 and layoffs > 0 and swaps > 0 and buys > 0 and swaps_down > 0, stats
 
 
 @njit(cache=True)
@@ -152,15 +156,15 @@ def _bot_rounds(seed, games, players, params, rules, round_rows, seat_rows, phas
 @pytest.mark.parametrize("name", builtin_names("shanghai"))
 def test_every_bot_move_is_legal(name):
     """Every move of every shipped Shanghai strategy (alone at the table, and mixed with the others)
-    over 10,000 rounds in all is listed by ``legal_moves``; the checking loop gives exactly the
-    kernel's rows."""
+    over 11,250 rounds in all (some under joker_swap=anyone, ruling 3.8) is listed by ``legal_moves``;
+    the checking loop gives exactly the kernel's rows."""
     names = builtin_names("shanghai")
     phases = np.zeros(4, dtype=np.int64)
-    for k, (players, options) in enumerate(CONFIGS[:8]):
+    for k, (players, options) in enumerate(CONFIGS[:8] + [(4, ("joker_swap=anyone",))]):
         seats = [name] if k % 2 == 0 else [names[(names.index(name) + q) % len(names)] for q in range(players)]
         params = params_matrix(seat_strategies(seats, players, "shanghai"))
         r = rules(players, *options, "turn_limit=300", check=False)  # stalled rounds cut short
-        games = np.arange(k * 100, k * 100 + 25, dtype=np.int64)  # 8 x 25 games x 10 rounds = 2,000 rounds
+        games = np.arange(k * 100, k * 100 + 25, dtype=np.int64)  # 9 x 25 games x 10 rounds = 2,250 rounds
         rows = np.zeros((len(games) * 10, K.ROUND_COLS), dtype=np.int32)
         seats_rows = np.zeros((len(games) * 10, players, K.SEAT_COLS), dtype=np.int32)
         _bot_rounds(3, games, players, params, r, rows, seats_rows, phases)
@@ -249,7 +253,7 @@ def test_bots_do_not_see_hidden_cards(name):
     strategy picks the same move when the opponents' hands and the stock are reshuffled among
     themselves (same hand sizes)."""
     phases = np.zeros(4, dtype=np.int64)
-    for players, options in [(3, ()), (4, ("layoff_on_contract_turn=true",)), (6, ())]:
+    for players, options in [(3, ()), (4, ("layoff_on_contract_turn=true",)), (6, ()), (4, ("joker_swap=anyone",))]:
         params = params_matrix(seat_strategies([name], players, "shanghai"))
         _hidden_info(7, np.arange(10, dtype=np.int64), players, params,
                      rules(players, *options, "turn_limit=300", check=False), 2, phases)
@@ -439,6 +443,91 @@ def test_play_phase_layoffs_and_swaps_2_5():
     M.apply(s, layoff("H8", 0))                                   # going out without a discard
     M.apply(s, M.STOP)
     assert M.is_over(s) and s.ints[I_WINNER] == 0
+
+
+def swap_down(card: str, k: int) -> int:
+    return M.SWAP_DOWN_BASE + c(card) * MAX_TABLE + k
+
+
+# round 1 (two sets); table: 0 = 1: H5 JK H7 (the joker is H6); seat 0 not down draws C2.
+# C9 D9 S9 C4 D4 H6 SK: no contract (the fours are two); with the joker for H6, C4 D4 JK is a set
+SWAP_DOWN_HAND = "C9 D9 S9 C4 D4 H6 SK"
+SWAP_DOWN_TABLE = [(1, "H5 JK H7")]
+
+
+def test_swap_before_the_contract_ruling_3_8():
+    # docs/rules.md 3.8: joker_swap=anyone, a seat not down swaps in the turn it lays its contract,
+    # the freed joker in that contract; the swap, then the contract and nothing else
+    s = position([SWAP_DOWN_HAND, FILLER, FILLER], "C2", "", "joker_swap=anyone", table=SWAP_DOWN_TABLE,
+                 discarder=2)
+    assert legal(s) == [M.STOP, swap_down("H6", 0)]
+    assert M.is_legal(s, swap_down("H6", 0))
+    assert s.ints[I_PROPOSAL_N] == 0                              # the check kept the buffer
+    assert not M.is_legal(s, swap("H6", 0, 0))                    # a lay-off swap: only once down (2.5)
+    M.apply(s, swap_down("H6", 0))
+    assert s.hands[0, c("JK")] == 1 and s.hands[0, c("H6")] == 0
+    assert (s.table[0, T_JOKERS], s.table[0, T_NATURALS]) == (0, 3)  # H5 H6 H7
+    assert legal(s) == [M.CONTRACT]                               # no STOP, no second swap
+    assert not M.is_legal(s, M.STOP)
+    assert not M.is_legal(s, swap_down("H6", 0))
+    # a laying without the joker is refused after the swap (here none exists: the fours need it)
+    M.apply(s, M.CONTRACT)
+    assert s.ints[SI_N_TABLE] == 3 and s.ints[SI_DOWN_TURN_SEAT] == 1 and s.hands[0, c("JK")] == 0
+    assert s.ints[I_PHASE] == PH_DISCARD
+    assert legal(s) == [c("C2"), c("SK")]
+    # a swap whose joker cannot go into a contract is not legal: C4 alone cannot host a set with it
+    s = position(["C9 D9 S9 C4 H6 SK", FILLER, FILLER], "C2", "", "joker_swap=anyone", table=SWAP_DOWN_TABLE,
+                 discarder=2)
+    assert legal(s) == [M.STOP] and not M.is_legal(s, swap_down("H6", 0))
+    # a natural that stands for no joker, or a card not held: not legal
+    s = position([SWAP_DOWN_HAND, FILLER, FILLER], "C2", "", "joker_swap=anyone", table=SWAP_DOWN_TABLE,
+                 discarder=2)
+    assert not M.is_legal(s, swap_down("C4", 0)) and not M.is_legal(s, swap_down("H8", 0))
+    assert not M.is_legal(s, swap_down("H6", 1))                  # no meld 1
+    # joker_swap=true (a player who has gone down) and false: no swap for a seat not down
+    for option in ("joker_swap=true", "joker_swap=false"):
+        s = position([SWAP_DOWN_HAND, FILLER, FILLER], "C2", "", option, table=SWAP_DOWN_TABLE, discarder=2)
+        assert legal(s) == [M.STOP] and not M.is_legal(s, swap_down("H6", 0))
+    # a seat already down swaps as in 2.5 under anyone: the joker is laid off in the same move
+    s = position(["H6 SK", FILLER, FILLER], "C2", "", "joker_swap=anyone", table=SWAP_DOWN_TABLE, down={0: 1},
+                 discarder=2)
+    assert legal(s) == [M.STOP, swap("H6", 0, 0)]
+    assert not M.is_legal(s, swap_down("H6", 0))
+
+
+def test_swap_before_a_contract_of_runs_puts_the_joker_in_it_ruling_3_8():
+    # round 3 (two runs of 4): C3-C6 and D3-D6 make the contract without a joker; after the swap
+    # the laying must hold the freed joker (one run takes it at an end)
+    hand = "C3 C4 C5 C6 D3 D4 D5 D6 H6 SK"
+    s = position([hand, FILLER, FILLER], "C2", "", "joker_swap=anyone", round_no=3, table=SWAP_DOWN_TABLE,
+                 discarder=2)
+    assert legal(s) == [M.STOP, M.CONTRACT, swap_down("H6", 0)]
+    M.apply(s, swap_down("H6", 0))
+    assert legal(s) == [M.CONTRACT]
+    n = s.ints[I_PROPOSAL_N]
+    assert n == 2 and s.melds[:n, T_JOKERS].sum() == 1
+    s.melds[0] = parse_table_meld("C3 C4 C5 C6")                  # a laying without the joker
+    s.melds[1] = parse_table_meld("D3 D4 D5 D6")
+    assert not M.is_legal(s, M.CONTRACT)
+    s.melds[1] = parse_table_meld("D3 D4 D5 D6 JK")
+    assert M.is_legal(s, M.CONTRACT)
+    M.apply(s, M.CONTRACT)
+    assert s.hands[0, c("JK")] == 0 and s.ints[I_PHASE] == PH_DISCARD
+
+
+def test_swap_on_the_contract_turn_ruling_3_9():
+    # docs/rules.md 3.9: with layoff_on_contract_turn=true a swap is a lay-off, allowed once the
+    # contract is down in the same turn; without it, the contract ends the play step
+    hand = "C5 D5 H5 C9 D9 S9 H6 SK"
+    s = position([hand, FILLER, FILLER], "C2", "", "layoff_on_contract_turn=true", table=SWAP_DOWN_TABLE,
+                 discarder=2)
+    M.apply(s, M.CONTRACT)
+    assert s.ints[I_PHASE] == PH_PLAY and swap("H6", 0, 0) in legal(s) and M.is_legal(s, swap("H6", 0, 0))
+    M.apply(s, swap("H6", 0, 0))
+    assert s.hands[0, c("H6")] == 0 and s.hands[0, c("JK")] == 0 and s.table[0, T_JOKERS] == 1
+    s = position([hand, FILLER, FILLER], "C2", "", table=SWAP_DOWN_TABLE, discarder=2)
+    M.apply(s, M.CONTRACT)
+    assert s.ints[I_PHASE] == PH_DISCARD and not M.is_legal(s, swap("H6", 0, 0))
 
 
 def test_going_out_ends_the_round_2_7():

@@ -1,8 +1,10 @@
 """rummysim report: every file written, a self-contained HTML page, one-line errors with exit 2."""
 
 import base64
+import json
 import re
 
+import pandas as pd
 import pytest
 
 from rummysim.cli import main
@@ -24,8 +26,36 @@ def run_cli(args, capsys):
     return code, out, err
 
 
-def expected_files(figures, tables):
-    return {"report.html"} | {f"{f}.png" for f in figures} | {f"{t}.{x}" for t in tables for x in ("csv", "md")}
+def expected_files(figures, tables, replays=()):
+    return ({"report.html"} | {f"{f}.png" for f in figures} | {f"{t}.{x}" for t in tables for x in ("csv", "md")}
+            | {f"replay_{r}.html" for r in replays})
+
+
+def embedded_replay(page_text: str) -> dict:
+    """The replay a viewer page (``replay --html``, a report's ``replay_*.html``) embeds."""
+    return json.loads(page_text.split("const REPLAY = ", 1)[1].split(";\nconst RED", 1)[0])
+
+
+def sample_rows(results_dir, unit: str = "hand") -> dict:
+    """The hands (Shanghai: rounds) a report replays, chosen again from the saved rows with pandas: the first of
+    the most turns; the first nobody won; Basic: the first won by going rummy (1.6); Shanghai: the first won
+    in one turn (2.7)."""
+    rows = pd.read_parquet(results_dir / f"{unit}s.parquet")
+    chosen = {"longest": rows.loc[rows["turns"].idxmax()],
+              "stalemate" if unit == "hand" else "no_winner": rows[rows["outcome"] != "win"],
+              "rummy" if unit == "hand" else "one_turn":
+                  rows[rows["going_rummy"]] if unit == "hand" else rows[rows["bonus"] != "none"]}
+    return {k: (v if k == "longest" else v.iloc[0]) for k, v in chosen.items() if k == "longest" or len(v)}
+
+
+def check_replays(report_dir, results_dir, unit: str = "hand") -> None:
+    """Each sample page replays its row: its game and hand, and as many draws as the row has turns."""
+    page = (report_dir / "report.html").read_text()
+    for name, row in sample_rows(results_dir, unit).items():
+        assert f'<a href="replay_{name}.html">' in page
+        replay = embedded_replay((report_dir / f"replay_{name}.html").read_text())
+        assert replay["title"].endswith(f"game {row['game']}, {unit} {row[unit]}")
+        assert sum(" draws " in f["text"] for f in replay["frames"]) == row["turns"]
 
 
 def distribution_tables(games: bool):
@@ -59,7 +89,11 @@ def hands_run(tmp_path_factory):
 @pytest.mark.engine
 def test_run_report_writes_every_file_and_embeds_every_figure(hands_run):
     rep = hands_run / "rep"
-    assert {p.name for p in rep.iterdir()} == expected_files(FIGURES_RUN, TABLES_RUN + distribution_tables(False))
+    replays = sample_rows(hands_run / "hands")
+    assert {p.name for p in rep.iterdir()} == expected_files(FIGURES_RUN, TABLES_RUN + distribution_tables(False),
+                                                             replays)
+    assert set(replays) == {"longest", "stalemate", "rummy"}   # 3,000 hands hold each kind
+    check_replays(rep, hands_run / "hands")
     page = check_self_contained(rep, FIGURES_RUN)
     assert "rummysim run --variant basic --players 2 --hands 3000 --seed 2 --strategy greedy | rummysim 0.1.0 | rules" in page
     assert (rep / "by_seat.md").read_text().startswith("### Per seat\n\n| seat | strategy | hands |")
@@ -75,7 +109,8 @@ def test_report_command_takes_the_newest_results_and_says_which(hands_run, capsy
     assert "using the newest" in out and "games" in out
     figures = FIGURES_RUN + ["hands_per_game"]
     assert {p.name for p in (tmp_path / "rep").iterdir()} == expected_files(
-        figures, TABLES_RUN + distribution_tables(True))
+        figures, TABLES_RUN + distribution_tables(True), sample_rows(hands_run / "games"))
+    check_replays(tmp_path / "rep", hands_run / "games")
     check_self_contained(tmp_path / "rep", figures)
     # without -o the report goes into the results directory
     code, out, _ = run_cli(["report", hands_run / "hands"], capsys)
@@ -89,7 +124,9 @@ def test_compare_report_has_forest_plot_and_crosstable(capsys, tmp_path):
     assert code == 0, err
     figures = FIGURES_RUN + ["forest", "position_split", "crosstable"]
     tables = TABLES_RUN + ["headline", "crosstable"] + distribution_tables(False)
-    assert {p.name for p in (tmp_path / "rep").iterdir()} == expected_files(figures, tables)
+    assert {p.name for p in (tmp_path / "rep").iterdir()} == expected_files(figures, tables,
+                                                                            sample_rows(tmp_path / "cmp"))
+    check_replays(tmp_path / "rep", tmp_path / "cmp")
     page = check_self_contained(tmp_path / "rep", figures)
     assert "rummysim compare" in page and "| rummysim 0.1.0 |" in page and "greedy vs random" in page
     assert "Who starts" in page
@@ -131,3 +168,18 @@ def test_unwritable_report_directory_is_one_line_exit_2(hands_run, capsys, tmp_p
     code, _, err = run_cli(["run", "--hands", "10", "--out", tmp_path / "r", "--report", "/proc/rummysim-x"], capsys)
     one_line_error(code, err, "cannot write there")
     assert not (tmp_path / "r").exists()
+
+
+def test_tables_print_the_units_beside_an_estimate_on_fewer_than_100():
+    """points per rummy win on 8 blocks shows "n=8"; on 100 it shows no count; the _n column is not a column."""
+    import pandas as pd
+
+    from rummysim.report import display, markdown
+
+    df = pd.DataFrame({"strategy": ["greedy", "expert"], "points_per_rummy_win": [119.0, 38.25],
+                       "points_per_rummy_win_lo": [98.44, 37.76], "points_per_rummy_win_hi": [139.56, 38.75],
+                       "points_per_rummy_win_n": [8, 100]})
+    shown = display(df)
+    assert list(shown.columns) == ["strategy", "points per rummy win (95% CI)"]
+    assert list(shown["points per rummy win (95% CI)"]) == ["119.00 [98.44, 139.56] n=8", "38.25 [37.76, 38.75]"]
+    assert "| greedy | 119.00 [98.44, 139.56] n=8 |" in markdown(df)

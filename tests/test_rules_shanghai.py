@@ -860,7 +860,7 @@ def test_2_8_defaults():
 
 
 @pytest.mark.parametrize("bad", ["jokers=5", "jokers=-1", "decks=0", "decks=9", "max_buys=-1", "ace=high",
-                                 "joker_swap=maybe", "one_turn_bonus=-25", "one_turn_bonus=a/b",
+                                 "joker_swap=maybe", "joker_swap=any", "one_turn_bonus=-25", "one_turn_bonus=a/b",
                                  "turn_limit=0", "target=100"])
 def test_2_8_bad_option_values_are_refused(bad):
     with pytest.raises(RuleError):
@@ -900,7 +900,7 @@ def test_2_8_layoff_on_contract_turn_true():
     assert moves(r) == ["0 draws C2 from stock", "0 lays down C5 D5 H5 | C9 D9 H9", "0 lays off S7 on 0",
                         "0 discards SK"]
     assert r["hands"][0] == ["C2"]
-    # and a joker swap is allowed in that turn too: H6 for the joker of H5 JK H7
+    # and a joker swap is allowed in that turn too (ruling 3.9): H6 for the joker of H5 JK H7
     params = quiet(strategy(3), 1, 2)
     r = play(["C5 D5 H5 C9 D9 S9 H6 SK", "D2 H10", "C4 D6"], "C2 S2", "D3", "layoff_on_contract_turn=true",
              "turn_limit=1", table=[(1, "H5 JK H7")], down={1: 1}, params=params)
@@ -914,6 +914,56 @@ def test_2_8_joker_swap_false():
     r = play(*SWAP, "joker_swap=false", "turn_limit=1", table=SWAP_TABLE, down={0: 1, 1: 1}, params=params)
     assert moves(r) == ["0 draws C2 from stock", "0 discards SK"]
     assert r["hands"][0] == ["C2", "H6"] and r["table"] == [["C9", "D9", "S9"], ["H5", "JK", "H7"]]
+
+
+# round 1; table: 0 = 1: H5 JK H7 (the joker is H6); seat 1 is down; seat 0 not down:
+# C9 D9 S9 C4 D4 H6 SK; stock: C2 S2   No contract from the hand (two fours); with the joker
+# that H6 frees, C4 D4 JK makes the second set.
+ANYONE = (["C9 D9 S9 C4 D4 H6 SK", "D2 H10", "C4 D6"], "C2 S2", "D3")
+
+
+def _swapper(params: np.ndarray, seat: int = 0) -> np.ndarray:
+    params[seat, B.SP_SWAP_DOWN] = 1
+    return params
+
+
+def test_3_8_joker_swap_anyone_swap_then_the_contract_with_the_joker():
+    # docs/rules.md 3.8: a player not down swaps in the turn it lays its contract, the natural in
+    # the table meld, the freed joker in the contract laid that turn
+    params = _swapper(quiet(strategy(3), 1, 2))
+    r = play(*ANYONE, "joker_swap=anyone", "turn_limit=1", table=[(1, "H5 JK H7")], down={1: 1}, params=params)
+    assert moves(r) == ["0 draws C2 from stock", "0 swaps H6 for the joker of 0",
+                        "0 lays down C4 D4 JK | C9 D9 S9", "0 discards SK"]
+    assert r["table"] == [["H5", "H6", "H7"], ["C4", "D4", "JK"], ["C9", "D9", "S9"]]
+    assert r["hands"][0] == ["C2"]
+    assert r["seats"][0][K.SS_SWAPS] == 1 and r["seats"][0][K.SS_DOWN_TURN] == 1
+
+
+def test_3_8_no_swap_for_a_player_not_down_unless_anyone():
+    # joker_swap=true (2.5: players who have gone down) and false: the same seat cannot swap, so
+    # cannot lay down; it discards, H6 stays in hand and the joker on the table
+    params = _swapper(quiet(strategy(3), 1, 2))
+    for option in ("joker_swap=true", "joker_swap=false"):
+        r = play(*ANYONE, option, "turn_limit=1", table=[(1, "H5 JK H7")], down={1: 1}, params=params)
+        assert moves(r) == ["0 draws C2 from stock", "0 discards SK"]
+        assert r["table"] == [["H5", "JK", "H7"]]
+
+
+def test_3_8_no_swap_when_the_joker_cannot_go_into_a_contract():
+    # without D4 the fours cannot host the joker (a meld keeps as many naturals as jokers) and
+    # the nines alone are not the contract: the swap is not legal, the seat does not go down
+    params = _swapper(quiet(strategy(3), 1, 2))
+    r = play(["C9 D9 S9 C4 H6 SK", "D2 H10", "C4 D6"], "C2 S2", "D3", "joker_swap=anyone", "turn_limit=1",
+             table=[(1, "H5 JK H7")], down={1: 1}, params=params)
+    assert moves(r) == ["0 draws C2 from stock", "0 discards SK"]
+
+
+def test_3_8_a_player_down_swaps_as_in_2_5_under_anyone():
+    # SWAP (2.5) under joker_swap=anyone: the same moves as under the default
+    params = quiet(strategy(3), 1, 2)
+    r = play(*SWAP, "joker_swap=anyone", "turn_limit=1", table=SWAP_TABLE, down={0: 1, 1: 1}, params=params)
+    assert moves(r) == ["0 draws C2 from stock", "0 swaps H6 for the joker of 1", "0 lays off JK=9 on 0",
+                        "0 discards SK"]
 
 
 def test_2_8_ace_low_makes_q_k_a_impossible():

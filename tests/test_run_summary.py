@@ -29,20 +29,22 @@ def wilson(k: int, n: int) -> list[float]:
 
 def rate(k, n) -> dict:
     k, n = int(k), int(n)
-    return {"estimate": k / n, "ci95": wilson(k, n)}
+    return {"estimate": k / n, "ci95": wilson(k, n), "n": n}
 
 
 def mean(values) -> dict:
     """Mean with the normal interval mean +- z * sd(ddof=1) / sqrt(n)."""
     v = pd.Series(values, dtype=float)
     half = Z * v.std(ddof=1) / math.sqrt(len(v))
-    return {"estimate": v.mean(), "ci95": [v.mean() - half, v.mean() + half]}
+    return {"estimate": v.mean(), "ci95": [v.mean() - half, v.mean() + half], "n": len(v)}
 
 
 def same(ours: dict, theirs: dict, what: str) -> None:
+    """The same estimate, interval and number of units it rests on."""
     got = [theirs["estimate"], *theirs["ci95"]]
     want = [ours["estimate"], *ours["ci95"]]
     assert got == pytest.approx(want, rel=1e-9, abs=1e-9), what
+    assert theirs["n"] == ours["n"], what
 
 
 def test_z_is_the_95_percent_normal_quantile():
@@ -73,7 +75,8 @@ def check_basic(r, players: int, games_mode: bool) -> None:
     if games_mode:
         g = r.games
         assert s["games"] == len(g) == h.game.nunique()
-        assert s["hands_per_game"] == pytest.approx(h.groupby("game").size().mean(), rel=1e-12)
+        # games are independent: hands per game is a mean over games, with its interval
+        same(mean(h.groupby("game").size()), s["hands_per_game"], "hands per game")
         assert (g.set_index("game").hands == h.groupby("game").size()).all()
         for q, row in enumerate(s["game_win_rate_by_seat"]):
             same(rate((g.winner == q).sum(), len(g)), row, f"game win rate seat {q}")
@@ -85,6 +88,16 @@ def check_basic(r, players: int, games_mode: bool) -> None:
 def test_basic_games_summary_recomputed_from_the_rows():
     r = rummysim.simulate(games=40, players=3, strategies=["greedy", "random", "cautious"], seed=3, chunk_size=16)
     check_basic(r, 3, True)
+    # printed with its interval, and with its count: 40 games are fewer than 100
+    from rich.console import Console
+
+    from rummysim.variants.basic.summary import render
+
+    console = Console(record=True, width=120)
+    render(r.summary, console)
+    hpg = r.summary["hands_per_game"]
+    assert (f"hands per game: {hpg['estimate']:.2f} [{hpg['ci95'][0]:.2f}, {hpg['ci95'][1]:.2f}] n=40"
+            in console.export_text())
 
 
 @pytest.mark.engine

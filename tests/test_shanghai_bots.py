@@ -39,7 +39,7 @@ from rummysim.variants.shanghai.replay import parse_table_meld
 from rummysim.variants.shanghai.state import (
     I_PHASE, I_PROPOSAL_N, I_SEAT, I_TURN_SEAT, JOKER, MAX_TABLE, PH_BUY, PH_DISCARD, PH_PLAY, PH_UPCARD, SI_BUYS_SEAT,
     SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_PILE_N, SI_RESHUFFLES, SI_ROUND, SI_STOCK_N,
-    SR_ACE_HIGH, T_OWNER,
+    SR_ACE_HIGH, T_JOKERS, T_OWNER,
 )
 
 pytestmark = pytest.mark.engine
@@ -309,6 +309,35 @@ def test_jokers_swap():
     assert ask(bot("jokers.swap=no"), 1, SWAP_HANDS, PH_PLAY, **kw) == M.STOP
     # the rule off (2.8 joker_swap=false): no swap whatever the key
     assert ask(bot("jokers.swap=yes"), 1, SWAP_HANDS, PH_PLAY, options=("joker_swap=false",), **kw) == M.STOP
+
+
+# ===================================================== jokers.swap_to_go_down
+# round 1, seat 0 not down, its play step: C9 D9 S9 C4 D4 H6 SK   table: 0 = 1: H5 JK H7
+# no contract from the hand; H6 for the joker (docs/rules.md 3.8) makes C4 D4 JK the second set
+def swap_down(card: str, k: int) -> int:
+    return M.SWAP_DOWN_BASE + cid(card) * MAX_TABLE + k
+
+
+def test_jokers_swap_to_go_down():
+    hands = ["C9 D9 S9 C4 D4 H6 SK", "D2 H10", "C4 D6"]
+    kw = {"table": [(1, "H5 JK H7")], "down": {1: 1}}
+    anyone = ("joker_swap=anyone",)
+    assert ask(bot("jokers.swap_to_go_down=yes"), 1, hands, PH_PLAY, options=anyone, **kw) == swap_down("H6", 0)
+    assert ask(bot("jokers.swap_to_go_down=no"), 1, hands, PH_PLAY, options=anyone, **kw) == M.STOP
+    # the rule at its default (only players who have gone down swap): no swap whatever the key
+    assert ask(bot("jokers.swap_to_go_down=yes"), 1, hands, PH_PLAY, **kw) == M.STOP
+    # after the swap the bot lays the contract, the joker in it
+    state, scratch = position(1, hands, PH_PLAY, options=anyone, **kw)
+    M.apply(state, swap_down("H6", 0))
+    params = params_matrix([bot("jokers.swap_to_go_down=yes"), GREEDY, GREEDY])
+    assert B.choose(state, params, 0, scratch) == M.CONTRACT
+    n = state.ints[I_PROPOSAL_N]
+    assert state.melds[:n, T_JOKERS].sum() == 1 and M.is_legal(state, M.CONTRACT)
+    # jokers.contract=fewest would lay no joker it can spare; after the swap it must lay one
+    state, scratch = position(1, ["C9 D9 S9 C4 D4 S4 H6", "D2 H10", "C4 D6"], PH_PLAY, options=anyone, **kw)
+    M.apply(state, swap_down("H6", 0))
+    params = params_matrix([bot("jokers.contract=fewest"), GREEDY, GREEDY])
+    assert B.choose(state, params, 0, scratch) == M.CONTRACT and M.is_legal(state, M.CONTRACT)
 
 
 # =============================================================== layoff.mode

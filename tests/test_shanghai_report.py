@@ -12,7 +12,7 @@ from rummysim.variants.shanghai import stats as H
 from rummysim.analysis import stats as S
 from rummysim.cli import main
 from independent import ratio_interval, t_interval
-from test_report import check_self_contained, expected_files, run_cli
+from test_report import check_replays, check_self_contained, expected_files, run_cli, sample_rows
 
 FIGURES_RUN = ["final_totals_by_seat", "final_totals", "per_round", "per_round_by_strategy"]
 TABLES_RUN = ["by_seat", "by_strategy", "final_total_summary", "distribution_final_total", "per_round",
@@ -55,20 +55,25 @@ def wilson(k, n):
 @pytest.mark.engine
 def test_shanghai_run_report_writes_every_file_and_embeds_every_figure(shanghai):
     rep = shanghai / "rep-run"
-    assert {p.name for p in rep.iterdir()} == expected_files(FIGURES_RUN, TABLES_RUN)
+    assert {p.name for p in rep.iterdir()} == expected_files(FIGURES_RUN, TABLES_RUN,
+                                                             sample_rows(shanghai / "run", "round"))
+    check_replays(rep, shanghai / "run", "round")
     page = check_self_contained(rep, FIGURES_RUN)
     assert ("rummysim run --variant shanghai --players 4 --games 40 --seed 3 --strategy greedy --strategy buyer "
             "--strategy greedy --strategy random | rummysim 0.1.0 | rules") in page
     assert "(400 rounds)" in page and "not fully independent" in page and "hands.parquet" not in page
     assert (rep / "per_round.md").read_text().startswith("### Per round\n\n| round | contract | rounds |")
     assert (rep / "by_seat.csv").read_text().splitlines()[0] == (
-        "seat,strategy,games,wins,tied_wins,win_share,win_share_lo,win_share_hi,mean_total,mean_total_lo,mean_total_hi")
+        "seat,strategy,games,wins,tied_wins,win_share,win_share_lo,win_share_hi,win_share_n,mean_total,mean_total_lo,"
+        "mean_total_hi,mean_total_n")
 
 
 @pytest.mark.engine
 def test_shanghai_compare_report_has_headline_forest_crosstable_and_rounds_by_strategy(shanghai):
     rep = shanghai / "rep-cmp"
-    assert {p.name for p in rep.iterdir()} == expected_files(FIGURES_COMPARE, TABLES_COMPARE)
+    assert {p.name for p in rep.iterdir()} == expected_files(FIGURES_COMPARE, TABLES_COMPARE,
+                                                             sample_rows(shanghai / "cmp", "round"))
+    check_replays(rep, shanghai / "cmp", "round")
     page = check_self_contained(rep, FIGURES_COMPARE)
     assert "rummysim compare greedy buyer patient --players 3 --games 12 --seed 0 --variant shanghai" in page
     assert "lower is better" in page

@@ -203,8 +203,9 @@ def test_going_rummy_of_a_run(run_dir):
     assert (a.wins, a.rummy_wins, b.wins, b.rummy_wins) == (2, 1, 3, 1)
     assert (a.rummy_rate_per_hand, a.rummy_share_of_wins, b.rummy_share_of_wins) == pytest.approx((1 / 7, 1 / 2, 1 / 3))
     assert (a.rummy_share_of_wins_lo, a.rummy_share_of_wins_hi) == pytest.approx(wilson(1, 2))
-    # alpha: one rummy win of 90, one ordinary of 20, all in game 0 (game 1 adds 0 / 0): zero-width intervals
-    assert (a.points_per_rummy_win, a.points_per_rummy_win_lo, a.points_per_rummy_win_hi) == pytest.approx((90, 90, 90))
+    # alpha: one rummy win of 90, one ordinary of 20, all in game 0 (game 1 adds 0 / 0): one unit, no interval
+    assert a.points_per_rummy_win == 90 and a.points_per_rummy_win_n == 1
+    assert np.isnan(a.points_per_rummy_win_lo) and np.isnan(a.points_per_rummy_win_hi)
     assert a.points_per_ordinary_win == 20 and a.rummy_share_of_points == pytest.approx(90 / 110)
     # beta ordinary wins 30 (game 0) and 40 (game 1): mean 35, residuals -5, 5, var 2 * 50 / 2^2 = 25, half 63.53
     assert b.points_per_ordinary_win == pytest.approx(35)
@@ -212,6 +213,52 @@ def test_going_rummy_of_a_run(run_dir):
     # beta rummy share of points 70 / 140 = 0.5; blocks (0, 30), (70, 110): residuals -15, 15,
     # var = 2 * 450 / 140^2 = 0.0459, half = 12.7062 * 0.2143 = 2.72: clipped to [0, 1]
     assert (b.rummy_share_of_points, b.rummy_share_of_points_lo, b.rummy_share_of_points_hi) == (0.5, 0.0, 1.0)
+
+
+# A 2-player run of 6 independent hands (--hands: a block is a hand): alpha (seat 0) goes rummy in 3
+# of them, so its points per rummy win rest on 3 units, not 6.
+#  hand winner points rummy
+#  0    0      60     yes
+#  1    1      20     no
+#  2    0      90     yes
+#  3    0      10     no
+#  4    0      120    yes
+#  5    1      30     no
+FEW_RUMMY_HANDS = [(g, 0, (g + 1) % 2, "win", w, 10, 0, p, r)
+                   for g, (w, p, r) in enumerate([(0, 60, 1), (1, 20, 0), (0, 90, 1), (0, 10, 0), (0, 120, 1),
+                                                  (1, 30, 0)])]
+
+
+def test_ratio_intervals_rest_on_the_units_with_a_nonzero_denominator(tmp_path):
+    """Points per rummy win over the 3 hands with a rummy win: t with 2 degrees of freedom and the
+    factor n/(n-1) of those 3, not of all 6 hands (hands without a rummy win add 0 / 0)."""
+    h, s = kernel_rows(FEW_RUMMY_HANDS, [[(0, 0), (0, 0)]] * 6)
+    pq.write_table(hands_table(h, 1, 2), tmp_path / "hands.parquet")
+    pq.write_table(seats_table(h, s, ["alpha", "beta"]), tmp_path / "seats.parquet")
+    meta = {"rummysim_version": "0.1.0", "players": 2, "mode": "hands", "count": 6, "seed": 1, "rules": {},
+            "rule_hash": "r" * 12, "strategies": [{"seat": 0, **strategy_record("alpha")},
+                                                  {"seat": 1, **strategy_record("beta")}],
+            "status": "complete", "hands_played": 6}
+    (tmp_path / "run.json").write_text(json.dumps(meta))
+    from scipy import stats as sps
+
+    t = S.going_rummy(tmp_path)
+    a, b = row(t, strategy="alpha"), row(t, strategy="beta")
+    # alpha: rummy wins 60, 90, 120: mean 90, residuals -30, 0, 30, variance 3/2 * 1800 / 3^2 of the ratio
+    half = sps.t.ppf(0.975, 2) * np.sqrt(3 / 2 * 1800) / 3
+    assert a.points_per_rummy_win_n == 3
+    assert (a.points_per_rummy_win, a.points_per_rummy_win_lo, a.points_per_rummy_win_hi) == pytest.approx(
+        (90, 90 - half, 90 + half), rel=1e-12)
+    assert half == pytest.approx(74.52, abs=0.01)   # over all 6 hands (5 df) it would be 39.8
+    # its one ordinary win: one unit, no interval; beta's two ordinary wins, 20 and 30: 1 df
+    assert a.points_per_ordinary_win_n == 1 and np.isnan(a.points_per_ordinary_win_hi)
+    assert b.points_per_ordinary_win_n == 2
+    assert b.points_per_ordinary_win_hi == pytest.approx(25 + sps.t.ppf(0.975, 1) * np.sqrt(2 * 50) / 2, rel=1e-12)
+    # rates rest on their trials: the rummy rate per hand on the 6 hands, its share of wins on alpha's 4 wins
+    assert (a.rummy_rate_per_hand_n, a.rummy_share_of_wins_n) == (6, 4)
+    # points per hand rest on every hand alpha played
+    p = row(S.by_strategy(tmp_path), strategy="alpha")
+    assert p.points_per_hand_n == 6 and p.win_rate_n == 6
 
 
 def test_hand_endings_and_starter_of_a_run(run_dir):
@@ -273,6 +320,8 @@ def test_tables_of_a_comparison(compare_dir):
     # beta (0, 2), (20, 2) -> 5, residuals -10, 10, var 2 * 200 / 16 = 25
     assert (b.points_per_hand, b.points_per_hand_lo) == pytest.approx((5, 5 - T1 * 5), abs=1e-3)
     assert "points_per_game" not in t.columns and "game_win_rate" not in t.columns
+    # a comparison's rates and ratios rest on the 2 deals (blocks), not the 4 seat-hands
+    assert (a.win_rate_n, a.points_per_hand_n, b.win_rate_n) == (2, 2, 2)
     seats = S.by_seat(res)
     assert len(seats) == 4  # every seat held each strategy in one rotation
     assert row(seats, seat=0, strategy="alpha").wins == 1 and row(seats, seat=1, strategy="beta").wins == 1
@@ -293,12 +342,14 @@ def test_tables_of_a_comparison(compare_dir):
     assert head.match[0] == "alpha vs beta" and head["pairs_LL/LD/DD+WL/DW/WW"][0] == "0 / 0 / 1 / 1 / 0"
     assert (head.win_share[0], head.win_share_lo[0]) == (0.75, 0.1)
     assert (head.hand_share_of_a_when_a_starts[0], head.hand_share_of_a_when_b_starts_hi[0]) == (0.75, 6.8)
+    # a record without "n" is older: its estimates rested on every block
+    assert (head.win_share_n[0], head.hand_share_of_a_when_a_starts_n[0]) == (2, 2)
     assert S.crosstable(res).empty
 
 
 def test_crosstable_long_form(compare_dir):
     meta = json.loads((compare_dir / "compare.json").read_text())
-    est = lambda x: {"estimate": x, "ci95": [x - 0.1, x + 0.1]}  # noqa: E731
+    est = lambda x: {"estimate": x, "ci95": [x - 0.1, x + 0.1], "n": 40}  # noqa: E731
     meta["strategies"].append(strategy_record("gamma"))
     meta["crosstable"] = {"names": ["alpha", "beta", "gamma"],
                           "win_share": [[None, est(0.6), est(0.7)], [est(0.4), None, est(0.55)],
@@ -309,6 +360,7 @@ def test_crosstable_long_form(compare_dir):
     ct = S.crosstable(compare_dir)
     assert len(ct) == 6 and list(ct.strategy[:2]) == ["alpha", "alpha"] and list(ct["rank"]) == [1, 1, 2, 2, 3, 3]
     assert row(ct, strategy="beta", opponent="gamma").win_share_hi == pytest.approx(0.65)
+    assert (ct.win_share_n == 40).all()
 
 
 def test_ratio_ci_matches_mean_ci_and_the_block_bootstrap():

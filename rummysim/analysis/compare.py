@@ -38,6 +38,7 @@ import pyarrow.compute as pc
 
 from .. import __version__
 from . import intervals as I
+from .summary import units_note
 import numba
 
 from ..results import SCHEMA_VERSION, ChunkStore, hold_results_dir, write_json_atomic
@@ -89,14 +90,17 @@ class Blocks:
                 cat(self.position_units, (0, 0)))
 
 
+def rotation_seats(a: Strategy, b: Strategy, players: int, r: int) -> list[Strategy]:
+    """The seats of rotation ``r``: A in seat r, B in every other seat."""
+    seats = [b] * players
+    seats[r] = a
+    return seats
+
+
 def _rotation_specs(a: Strategy, b: Strategy, players: int, seed: int, rules,
                     games: int | None, hands: int | None, variant: str = "basic") -> list[RunSpec]:
-    specs = []
-    for r in range(players):
-        seats = [b] * players
-        seats[r] = a
-        specs.append(RunSpec(players, seats, seed, rules, games, hands, variant=variant))
-    return specs
+    return [RunSpec(players, rotation_seats(a, b, players, r), seed, rules, games, hands, variant=variant)
+            for r in range(players)]
 
 
 def _chunk_blocks(chunks: list, players: int, games_mode: bool, variant: str = "basic") -> tuple[dict, int]:
@@ -158,14 +162,17 @@ def _blocks_of_table(table) -> dict:
     return part
 
 
-def _ratio(y: np.ndarray, m: np.ndarray) -> tuple[float, float, float]:
-    """sum(y) / sum(m) over blocks with its delta-method t-interval (``intervals.ratio_ci``)."""
-    return I.ratio_ci(len(y), float(y.sum()), float(m.sum()), float((y * y).sum()), float((y * m).sum()),
-                      float((m * m).sum()))
+def _ratio(y: np.ndarray, m: np.ndarray) -> tuple[float, float, float, int]:
+    """sum(y) / sum(m) over blocks with its delta-method t-interval (``intervals.ratio_ci``) over the
+    blocks with a nonzero ``m``, and their number."""
+    n = I.contributing_units(m)
+    return (*I.ratio_ci(n, float(y.sum()), float(m.sum()), float((y * y).sum()), float((y * m).sum()),
+                        float((m * m).sum())), n)
 
 
-def _estimate(x: float, lo: float, hi: float) -> dict:
-    return {"estimate": float(x) + 0.0, "ci95": [float(lo) + 0.0, float(hi) + 0.0]}   # + 0.0: never -0.0
+def _estimate(x: float, lo: float, hi: float, n: int) -> dict:
+    """An estimate as JSON: value, 95% interval and ``n``, the units (blocks, pairs) it rests on."""
+    return {"estimate": float(x) + 0.0, "ci95": [float(lo) + 0.0, float(hi) + 0.0], "n": int(n)}   # + 0.0: never -0.0
 
 
 def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | None = None,
@@ -180,22 +187,22 @@ def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | Non
                  # the rotations of one deal are not independent: an interval over blocks, not Wilson
                  "stalemate_rate": _estimate(*_ratio(bstale, bhands))}
     m, lo, hi = I.mean_ci(score)
-    out["win_share"] = _estimate(m, lo, hi)
-    out["win_share_minus_fair"] = _estimate(m - 1 / k, lo - 1 / k, hi - 1 / k)
+    out["win_share"] = _estimate(m, lo, hi, n)
+    out["win_share_minus_fair"] = _estimate(m - 1 / k, lo - 1 / k, hi - 1 / k, n)
     se = float(np.std(score, ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     out["p_value"] = float(I.two_sided_p(m - 1 / k, se, n - 1)) if n > 1 and se > 0 else (1.0 if m == 1 / k else 0.0)
     # all of A's points minus B's over all hands played: a ratio of block totals (blocks of games
     # differ in length), with its interval by the delta method over blocks
     out["points_per_hand_diff"] = _estimate(*_ratio(pdiff, bhands))
     if len(pg):
-        out["points_per_game_diff"] = _estimate(*I.mean_ci(pg))
+        out["points_per_game_diff"] = _estimate(*I.mean_ci(pg), len(pg))
     out["variance_reduction"] = float(I.variance_reduction(score, single)) if n > 1 else math.nan
     out["position_split"] = [{"position": q + 1, "who": position_words(q, k),
                               **_estimate(*_ratio(pos_score[:, q], pos_units[:, q]))} for q in range(k)]
     if k == 2:
         counts = I.pentanomial(score * 2)
         out["pentanomial"] = dict(zip(I.PAIR_BINS, (int(c) for c in counts)))
-        out["elo"] = _estimate(*I.elo_ci(counts))
+        out["elo"] = _estimate(*I.elo_ci(counts), n)
         if elo_model == "normalized":
             out["nelo"] = float(I.nelo(counts))
         if sprt is not None:
@@ -487,7 +494,8 @@ def _crosstable(strategies: list[Strategy], pairs: list[dict], players: int) -> 
         ws = p["win_share"]
         table[p["a_index"]][p["b_index"]] = ws
         if players == 2:  # B's share against A is the rest (with 3+ players A faces a field of B: no mirror)
-            table[p["b_index"]][p["a_index"]] = _estimate(1 - ws["estimate"], 1 - ws["ci95"][1], 1 - ws["ci95"][0])
+            table[p["b_index"]][p["a_index"]] = _estimate(1 - ws["estimate"], 1 - ws["ci95"][1], 1 - ws["ci95"][0],
+                                                          ws["n"])
     # ranking: mean win share minus the fair share over all of a strategy's matches
     scores = []
     for s in range(m):
@@ -543,9 +551,10 @@ def _p_text(p: float) -> str:
 
 
 def _fmt(d: dict, scale: float = 1.0, digits: int = 2, unit: str = "") -> str:
+    """A signed estimate with its interval, and ``n=...`` if it rests on few units (``units_note``)."""
     lo, hi = d["ci95"]
     return (f"{_signed(d['estimate'] * scale, digits)}{unit} "
-            f"[{_signed(lo * scale, digits)}, {_signed(hi * scale, digits)}]")
+            f"[{_signed(lo * scale, digits)}, {_signed(hi * scale, digits)}]{units_note(d)}")
 
 
 def render(result: dict, console) -> None:
@@ -563,23 +572,23 @@ def render(result: dict, console) -> None:
         ws = p["win_share"]
         share_what = "games" if result["mode"] == "games" else "hands"
         t.add_row(f"win share of {p['a']} ({share_what}; fair = {1 / k:.3f})",
-                  f"{ws['estimate']:.4f} [{ws['ci95'][0]:.4f}, {ws['ci95'][1]:.4f}]")
+                  f"{ws['estimate']:.4f} [{ws['ci95'][0]:.4f}, {ws['ci95'][1]:.4f}]{units_note(ws)}")
         if "elo" in p:
-            t.add_row("Elo difference (logistic)", _fmt(p["elo"], digits=1))
+            t.add_row(f"Elo difference (logistic, per {share_what[:-1]})", _fmt(p["elo"], digits=1))
         if "nelo" in p:
-            t.add_row("normalized Elo difference", _signed(p["nelo"], 1))
+            t.add_row(f"normalized Elo difference (per {share_what[:-1]})", _signed(p["nelo"], 1))
         t.add_row(f"points per {unit}, {p['a']} minus {p['b']}{lower}", _fmt(p["points_per_hand_diff"]))
         if "points_per_game_diff" in p:
             t.add_row(f"points per game, {p['a']} minus {p['b']}{lower}", _fmt(p["points_per_game_diff"], digits=1))
         sr = p["stalemate_rate"]
         t.add_row(v.no_winner,
-                  f"{100 * sr['estimate']:.2f}% [{100 * sr['ci95'][0]:.2f}, {100 * sr['ci95'][1]:.2f}]")
+                  f"{100 * sr['estimate']:.2f}% [{100 * sr['ci95'][0]:.2f}, {100 * sr['ci95'][1]:.2f}]{units_note(sr)}")
         if "pentanomial" in p:
             t.add_row("pairs " + " / ".join(p["pentanomial"]), " / ".join(f"{v:,}" for v in p["pentanomial"].values()))
         t.add_row("variance reduction from pairing", f"{p['variance_reduction']:.2f}x")
         for s in p["position_split"]:
             t.add_row(f"{p['a']}'s {unit} win share {_position_text(s, p, k)}",
-                      f"{s['estimate']:.4f} [{s['ci95'][0]:.4f}, {s['ci95'][1]:.4f}]")
+                      f"{s['estimate']:.4f} [{s['ci95'][0]:.4f}, {s['ci95'][1]:.4f}]{units_note(s)}")
         if "sprt" in p:
             t.add_row("SPRT", sprt_words(p["sprt"], p["a"], p["b"]))
         if "verdict" in p:
@@ -590,13 +599,14 @@ def render(result: dict, console) -> None:
                           "and are too narrow/optimistic; the SPRT decision is the result")
     if "crosstable" in result:
         names = result["crosstable"]["names"]
-        ct = Table(title="Crosstable: win share of the row strategy against the column (95% interval)")
+        ct = Table(title="Crosstable: win share of the row strategy against the column (95% interval, "
+                         "each match's own: not adjusted for the number of matches; the verdicts are Holm-adjusted)")
         ct.add_column("")
         for n in names:
             ct.add_column(n, justify="right")
         for i, row in enumerate(result["crosstable"]["win_share"]):
             ct.add_row(names[i], *("-" if c is None else f"{c['estimate']:.3f} [{c['ci95'][0]:.3f}, {c['ci95'][1]:.3f}]"
-                                   for c in row))
+                                   f"{units_note(c)}" for c in row))
         console.print(ct)
         console.print("ranking: " + ", ".join(f"{r['rank']}. {r['name']} ({r['mean_edge']:+.4f})" for r in result["ranking"]))
     console.print(f"reproduce: {result['reproduce']}")

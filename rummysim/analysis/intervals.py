@@ -74,28 +74,37 @@ def mean_ci(values, level: float = 0.95) -> tuple[float, float, float]:
     return mean, float(mean - half), float(mean + half)
 
 
-def ratio_ci(n_blocks: int, sum_y: float, sum_m: float, sum_yy: float, sum_ym: float, sum_mm: float,
+def ratio_ci(n_units: int, sum_y: float, sum_m: float, sum_yy: float, sum_ym: float, sum_mm: float,
              level: float = 0.95) -> tuple[float, float, float]:
     """Ratio of block totals ``R = sum(y) / sum(m)`` and its Student-t interval
     by linearisation (the delta method), from running sums over independent blocks.
 
     Each block contributes its totals ``y`` and ``m`` (e.g. a game's points and
     hands), so the sums can be accumulated chunk by chunk in constant memory.
-    The variance is ``n/(n-1) * sum((y - R*m)**2) / sum(m)**2`` with n - 1
-    degrees of freedom; with ``m = 1`` in every block this is the mean of
+    ``n_units`` is the number of blocks the ratio rests on: those with a nonzero
+    ``m`` (``contributing_units``); a block with ``m = 0`` (and so ``y = 0``: a
+    game without a rummy win adds nothing to points per rummy win) carries no
+    information about R. The variance is ``n/(n-1) * sum((y - R*m)**2) / sum(m)**2``
+    with n - 1 degrees of freedom, n = ``n_units``: 8 rummy wins in 8 of 20,000
+    games give 7, not 19,999. With ``m = 1`` in every block this is the mean of
     ``y`` and exactly ``mean_ci``'s interval. The large-sample stand-in for
     ``block_bootstrap_ci`` of a ratio when the blocks are too many to hold.
-    Returns ``(R, lo, hi)``; ``(R, nan, nan)`` with fewer than 2 blocks, all
+    Returns ``(R, lo, hi)``; ``(R, nan, nan)`` with fewer than 2 units, all
     nan if ``sum_m`` is 0.
     """
     if sum_m == 0:
         return float("nan"), float("nan"), float("nan")
     r = sum_y / sum_m
-    if n_blocks < 2:
+    if n_units < 2:
         return float(r), float("nan"), float("nan")
     resid = max(sum_yy - 2 * r * sum_ym + r * r * sum_mm, 0.0)
-    half = _scipy_stats().t.ppf(0.5 + level / 2, n_blocks - 1) * np.sqrt(n_blocks / (n_blocks - 1) * resid) / abs(sum_m)
+    half = _scipy_stats().t.ppf(0.5 + level / 2, n_units - 1) * np.sqrt(n_units / (n_units - 1) * resid) / abs(sum_m)
     return float(r), float(r - half), float(r + half)
+
+
+def contributing_units(denominators) -> int:
+    """How many blocks a ratio rests on: those whose denominator (``m`` of ``ratio_ci``) is nonzero."""
+    return int(np.count_nonzero(np.asarray(denominators)))
 
 
 def block_bootstrap_ci(

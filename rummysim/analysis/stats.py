@@ -15,7 +15,11 @@ comparison: a t-interval over independent blocks by linearisation
 (``intervals.ratio_ci``), a block being one game in ``--games`` results, one
 hand in ``--hands`` results, and in a comparison the deal (or game) played in
 all its seat rotations (the rotations of one deal are not independent: pooling
-them as if they were would make the intervals too narrow or too wide).
+them as if they were would make the intervals too narrow or too wide); its
+degrees of freedom are those of the blocks the ratio rests on (a nonzero
+denominator: points per rummy win rests on the blocks with a rummy win). Every
+estimate ``x`` comes with ``x_lo``, ``x_hi`` and ``x_n``, the units it rests on
+(trials of a run's rate, blocks of a ratio or of a comparison's rate).
 """
 
 from __future__ import annotations
@@ -43,8 +47,9 @@ PAIR_COLUMNS = ("pair", "rotation")
 #: codes of the dictionary columns, in the order of their values
 CODES = {"outcome": OUTCOMES, "bonus": BONUSES}
 #: per seat and hand, summed over blocks: hands played, games started, hands won, stalemates, points won,
-#: rummy wins, points won going rummy
-VALUES = ("hands", "games", "wins", "stalemates", "points", "rummy_wins", "rummy_points")
+#: rummy wins, points won going rummy, ordinary (not rummy) wins and their points
+VALUES = ("hands", "games", "wins", "stalemates", "points", "rummy_wins", "rummy_points", "ordinary_wins",
+          "ordinary_points")
 ENDINGS = (
     ("went_out", "went out (every win, rummy included)"),
     ("went_rummy", "went rummy (all cards in one turn, scores double)"),
@@ -249,8 +254,8 @@ def _aligned(res: SavedResults, hand_columns, seat_columns) -> Iterator[tuple[di
 
 
 class _BlockMoments:
-    """Sums over blocks of each group's per-block totals of ``values`` (default ``VALUES``): count, sum and
-    cross products.
+    """Sums over blocks of each group's per-block totals of ``values`` (default ``VALUES``): count, sum,
+    cross products and, per value, the blocks where it is nonzero (the units a ratio over it rests on).
 
     Rows arrive in the order rummysim writes them: game by game, and in a
     comparison every rotation of a chunk of games before the next chunk.
@@ -264,6 +269,7 @@ class _BlockMoments:
         self.n = np.zeros(groups, dtype=np.int64)
         self.s1 = np.zeros((groups, len(values)))
         self.s2 = np.zeros((groups, len(values), len(values)))
+        self.nonzero = np.zeros((groups, len(values)), dtype=np.int64)
         self.open = pd.DataFrame()
         self.mark = -1
 
@@ -286,6 +292,7 @@ class _BlockMoments:
             rows = v[group == g]
             self.s1[g] += rows.sum(axis=0)
             self.s2[g] += rows.T @ rows
+            self.nonzero[g] += np.count_nonzero(rows, axis=0)
 
     def finish(self) -> "_BlockMoments":
         """Fold the blocks still open (the last ones)."""
@@ -297,12 +304,14 @@ class _BlockMoments:
         """Total of a count value for group ``g``."""
         return int(round(self.s1[g, self.values.index(name)]))
 
-    def ratio(self, g: int, num: dict, den: dict) -> tuple[float, float, float]:
-        """Ratio of two linear combinations of the values (``{name: weight}``) with its interval over blocks."""
+    def ratio(self, g: int, num: dict, den: str) -> tuple[float, float, float, int]:
+        """Ratio of a linear combination of the values (``{name: weight}``) to one value ``den``, with its
+        interval over the blocks where ``den`` is nonzero, and their number: ``(ratio, lo, hi, n)``."""
         a = np.array([num.get(v, 0.0) for v in self.values])
-        b = np.array([den.get(v, 0.0) for v in self.values])
+        b = (np.array(self.values) == den).astype(float)
         s1, s2 = self.s1[g], self.s2[g]
-        return ratio_ci(int(self.n[g]), a @ s1, b @ s1, a @ s2 @ a, a @ s2 @ b, b @ s2 @ b, LEVEL)
+        n = int(self.nonzero[g, self.values.index(den)])
+        return (*ratio_ci(n, a @ s1, b @ s1, a @ s2 @ a, a @ s2 @ b, b @ s2 @ b, LEVEL), n)
 
 
 def _block_key(res: SavedResults, h: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -337,9 +346,11 @@ def _moments(res: SavedResults, by: str) -> _BlockMoments:
         won = h["winner"][:, None] == np.arange(k)
         rummy = won & h["going_rummy"][:, None]
         points = np.where(won, h["points"][:, None], 0)
+        ordinary = won & ~rummy
         values = np.stack([np.ones((n, k)), np.broadcast_to((h["hand"] == 0)[:, None], (n, k)), won,
                            np.broadcast_to((h["winner"] < 0)[:, None], (n, k)), points, rummy,
-                           np.where(rummy, points, 0)], axis=-1).reshape(n * k, len(VALUES))
+                           np.where(rummy, points, 0), ordinary, np.where(ordinary, points, 0)],
+                          axis=-1).reshape(n * k, len(VALUES))
         block, last = _block_key(res, h)
         acc.add(np.repeat(block, k), group.ravel(), values, np.repeat(last, k))
     res.cache[("moments", by)] = acc.finish()
@@ -364,23 +375,28 @@ def _game_moments(res: SavedResults, by: str) -> _BlockMoments:
     return acc.finish()
 
 
-def _estimate(row: dict, name: str, est_lo_hi: tuple[float, float, float]) -> None:
-    row[name], row[f"{name}_lo"], row[f"{name}_hi"] = (float(x) for x in est_lo_hi)
+def _estimate(row: dict, name: str, est_lo_hi_n: tuple[float, float, float, int]) -> None:
+    """``row[name]``, ``name_lo``, ``name_hi`` and ``name_n`` (the units it rests on) from ``(x, lo, hi, n)``;
+    None (what a record's JSON holds for a nan or infinite value, e.g. the Elo of a clean sweep) is nan."""
+    est, lo, hi, n = (float("nan") if x is None else x for x in est_lo_hi_n)
+    row[name], row[f"{name}_lo"], row[f"{name}_hi"], row[f"{name}_n"] = float(est), float(lo), float(hi), int(n)
 
 
-def _rate(k: int, n: int) -> tuple[float, float, float]:
+def _rate(k: int, n: int) -> tuple[float, float, float, int]:
+    """``(k / n, lo, hi, n)``: a proportion with its Wilson interval and its trials."""
     lo, hi = wilson(k, n, LEVEL)
-    return (k / n if n else float("nan")), lo, hi
+    return (k / n if n else float("nan")), lo, hi, n
 
 
-def _share(res: SavedResults, acc: _BlockMoments, g: int, num: str, den: str) -> tuple[float, float, float]:
-    """The rate ``num`` / ``den`` (count values of ``acc``) of group ``g`` with its 95% interval: Wilson
-    for a run; for a comparison, whose rotations of one deal are not independent, the t-interval of
-    the ratio over blocks (a deal or game with all its rotations), clipped to [0, 1]."""
+def _share(res: SavedResults, acc: _BlockMoments, g: int, num: str, den: str) -> tuple[float, float, float, int]:
+    """``(rate, lo, hi, n)``: the rate ``num`` / ``den`` (count values of ``acc``) of group ``g`` with its
+    95% interval and the units it rests on. A run: Wilson over the ``den`` trials. A comparison, whose
+    rotations of one deal are not independent: the t-interval of the ratio over the blocks (a deal or
+    game with all its rotations) with a nonzero ``den`` (``_BlockMoments.ratio``), clipped to [0, 1]."""
     if res.kind != "compare":
         return _rate(acc.count(g, num), acc.count(g, den))
-    rate, lo, hi = acc.ratio(g, {num: 1}, {den: 1})
-    return rate, max(lo, 0.0), min(hi, 1.0)
+    rate, lo, hi, n = acc.ratio(g, {num: 1}, den)
+    return rate, max(lo, 0.0), min(hi, 1.0), n
 
 
 def _player_rows(res: SavedResults, by: str) -> pd.DataFrame:
@@ -395,10 +411,10 @@ def _player_rows(res: SavedResults, by: str) -> pd.DataFrame:
         row.update({"strategy": res.strategies[strategy], "hands": hands, "wins": wins,
                     "losses": hands - wins - stale, "stalemates": stale})
         _estimate(row, "win_rate", _share(res, acc, g, "wins", "hands"))
-        _estimate(row, "points_per_hand", acc.ratio(g, {"points": 1}, {"hands": 1}))
+        _estimate(row, "points_per_hand", acc.ratio(g, {"points": 1}, "hands"))
         if res.mode == "games":
             row["games"] = acc.count(g, "games")
-            _estimate(row, "points_per_game", acc.ratio(g, {"points": 1}, {"games": 1}))
+            _estimate(row, "points_per_game", acc.ratio(g, {"points": 1}, "games"))
         if games is not None:
             row["game_wins"] = games.count(g, "game_wins")
             _estimate(row, "game_win_rate", _share(res, games, g, "game_wins", "games"))
@@ -431,11 +447,10 @@ def going_rummy(results: SavedResults | str | Path) -> pd.DataFrame:
         row = {"strategy": res.strategies[g], "hands": hands, "wins": wins, "rummy_wins": rummy}
         _estimate(row, "rummy_rate_per_hand", _share(res, acc, g, "rummy_wins", "hands"))
         _estimate(row, "rummy_share_of_wins", _share(res, acc, g, "rummy_wins", "wins"))
-        _estimate(row, "points_per_rummy_win", acc.ratio(g, {"rummy_points": 1}, {"rummy_wins": 1}))
-        _estimate(row, "points_per_ordinary_win",
-                  acc.ratio(g, {"points": 1, "rummy_points": -1}, {"wins": 1, "rummy_wins": -1}))
-        share, lo, hi = acc.ratio(g, {"rummy_points": 1}, {"points": 1})
-        _estimate(row, "rummy_share_of_points", (share, max(lo, 0.0), min(hi, 1.0)))  # a share: clipped to [0, 1]
+        _estimate(row, "points_per_rummy_win", acc.ratio(g, {"rummy_points": 1}, "rummy_wins"))
+        _estimate(row, "points_per_ordinary_win", acc.ratio(g, {"ordinary_points": 1}, "ordinary_wins"))
+        share, lo, hi, n = acc.ratio(g, {"rummy_points": 1}, "points")
+        _estimate(row, "rummy_share_of_points", (share, max(lo, 0.0), min(hi, 1.0), n))  # a share: clipped to [0, 1]
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -623,6 +638,33 @@ def block_scores(res: SavedResults) -> np.ndarray:
     return total / k
 
 
+def sample_units(results: SavedResults | str | Path) -> list[tuple[str, str, dict]]:
+    """Hands (Shanghai: rounds) worth watching, as ``(name, words, row)``: the longest (most turns; the
+    first of them) and the first of each of the variant's ``replay_samples`` the results hold. ``row``:
+    ``game``, ``number`` (the hand or round of the game), ``turns`` and, in a comparison, ``pair`` and
+    ``rotation``."""
+    res = _as_results(results)
+    v = res.kind_of_game
+    keys = ("game", res.unit, "turns") + (PAIR_COLUMNS if res.kind == "compare" else ())
+    columns = tuple(dict.fromkeys(keys + tuple(column for _, _, column, _ in v.replay_samples)))
+    wanted = [("longest", "the longest " + res.unit + " (most turns)", None, ())] + list(v.replay_samples)
+    found: dict[str, dict] = {}
+    for rows in _batches(res, f"{res.unit}s", columns):
+        if not len(rows["game"]):
+            continue
+        for name, _, column, codes in wanted:
+            if column is None:
+                i = int(np.argmax(rows["turns"]))   # the first of the longest
+                take = "longest" not in found or rows["turns"][i] > found["longest"]["turns"]
+            else:
+                allowed = [CODES[column].index(c) if column in CODES else c for c in codes]
+                hits = np.flatnonzero(np.isin(rows[column], allowed))
+                take, i = name not in found and len(hits) > 0, (hits[0] if len(hits) else 0)
+            if take:
+                found[name] = {k: int(rows[k][i]) for k in keys} | {"number": int(rows[res.unit][i])}
+    return [(name, words, found[name]) for name, words, _, _ in wanted if name in found]
+
+
 def headline(results: SavedResults | str | Path) -> pd.DataFrame:
     """Comparison: the headline block per match from compare.json: win share of A,
     its excess over 1/players, Elo (2 players), points per hand (and game) of A minus B, stalemate rate,
@@ -638,13 +680,14 @@ def headline(results: SavedResults | str | Path) -> pd.DataFrame:
         row = {"match": match, "a": p["a"], "b": p["b"], "blocks": p["blocks"], words.get("hands", "hands"): p["hands"]}
         for name in ("win_share", "win_share_minus_fair", "elo", "points_per_hand_diff", "points_per_game_diff",
                      "stalemate_rate"):
-            if name in p:
-                _estimate(row, words.get(name, name), (p[name]["estimate"], *p[name]["ci95"]))
+            if name in p:   # a record without "n" is older: every estimate of a pair rested on its blocks
+                _estimate(row, words.get(name, name), (p[name]["estimate"], *p[name]["ci95"],
+                                                       p[name].get("n", p["blocks"])))
         if "pentanomial" in p:
             row["pairs_LL/LD/DD+WL/DW/WW"] = " / ".join(f"{v:,}" for v in p["pentanomial"].values())
         row["variance_reduction"] = p["variance_reduction"]
         for q in p.get("position_split", []):
-            _estimate(row, position_column(res.unit, q["position"], res.players), (q["estimate"], *q["ci95"]))
+            _estimate(row, position_column(res.unit, q["position"], res.players), (q["estimate"], *q["ci95"], q.get("n", p["blocks"])))
         if "sprt" in p:
             row["sprt"] = sprt_words(p["sprt"], p["a"], p["b"])
         if "verdict" in p:
@@ -665,12 +708,14 @@ def position_column(unit: str, position: int, players: int) -> str:
 def crosstable(results: SavedResults | str | Path) -> pd.DataFrame:
     """Comparison of 3 or more strategies: win share of each strategy against each other one (95%
     interval), with the strategy's overall rank and mean edge (win share minus 1/players over its
-    matches). Long form: strategy, rank, mean_edge, opponent, win_share, lo, hi. Empty otherwise."""
+    matches). Long form: strategy, rank, mean_edge, opponent, win_share, lo, hi, n (duplicate blocks).
+    Empty otherwise."""
     res = _as_results(results)
     ct = res.meta.get("crosstable")
     if ct is None:
         return pd.DataFrame()
     labels = res.strategies
+    blocks = {frozenset((p["a_index"], p["b_index"])): p["blocks"] for p in res.meta["pairs"]}
     rank = {r["name"]: r for r in res.meta["ranking"]}
     rows = []
     for i, cells in enumerate(ct["win_share"]):
@@ -679,6 +724,7 @@ def crosstable(results: SavedResults | str | Path) -> pd.DataFrame:
                 continue
             r = rank[ct["names"][i]]
             row = {"strategy": labels[i], "rank": r["rank"], "mean_edge": r["mean_edge"], "opponent": labels[j]}
-            _estimate(row, "win_share", (cell["estimate"], *cell["ci95"]))
+            n = cell["n"] if "n" in cell else blocks[frozenset((i, j))]   # an older record: the match's blocks
+            _estimate(row, "win_share", (cell["estimate"], *cell["ci95"], n))
             rows.append(row)
     return pd.DataFrame(rows).sort_values(["rank", "opponent"], kind="stable").reset_index(drop=True)

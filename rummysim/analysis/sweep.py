@@ -1,11 +1,18 @@
-"""``rummysim sweep``: one strategy key varied, each value in a duplicate match against a baseline."""
+"""``rummysim sweep``: one strategy key varied, each value in a duplicate match against a baseline.
+
+Every value is a comparison against the same baseline, so the p-values of "win share = 1/players" are
+Holm-adjusted over the values (family-wise error rate 5%); the intervals are each value's own 95%
+intervals, not adjusted for the number of values, and the output says so.
+"""
 
 from __future__ import annotations
 
 import csv
 from pathlib import Path
 
-from .compare import play_pair, summarise_pair
+from . import intervals as I
+from .compare import _p_text, play_pair, summarise_pair
+from .summary import units_note
 from ..results import write_json_atomic
 from ..run import warm_up
 from ..variants import variant_named
@@ -24,35 +31,47 @@ def run_sweep(variants: list[Strategy], values: list[str], key: str, baseline: S
                               variant=variant)
         s = summarise_pair(blocks, players)
         rows.append({"value": value, "win_share": s["win_share"], "points_per_hand_diff": s["points_per_hand_diff"],
-                     "blocks": s["blocks"], "hands": s["hands"]})
+                     "blocks": s["blocks"], "hands": s["hands"], "p_value": s["p_value"]})
+    for row, adjusted in zip(rows, I.holm_adjust([r["p_value"] for r in rows])):
+        row["p_holm"] = float(adjusted)
     result = {"variant": variant, "key": key, "baseline": baseline.name, "strategy": variants[0].source,
               "players": players,
               "seed": seed, "mode": "games" if games is not None else "hands",
-              "count": games if games is not None else hands, "rule_hash": rules.digest(players), "rows": rows}
+              "count": games if games is not None else hands, "rule_hash": rules.digest(players), "rows": rows,
+              "multiple_comparisons": multiple_comparisons_note(len(rows), players)}
     write_json_atomic(out_dir / "sweep.json", result)
     with open(out_dir / "sweep.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["value", "win_share", "win_share_lo", "win_share_hi", "points_per_hand_diff", "pph_lo", "pph_hi",
-                    "blocks"])
+                    "blocks", "p_value", "p_holm"])
         for r in rows:
             w.writerow([r["value"], r["win_share"]["estimate"], *r["win_share"]["ci95"],
-                        r["points_per_hand_diff"]["estimate"], *r["points_per_hand_diff"]["ci95"], r["blocks"]])
-    plot_sweep(result, out_dir / "sweep.png")
+                        r["points_per_hand_diff"]["estimate"], *r["points_per_hand_diff"]["ci95"], r["blocks"],
+                        r["p_value"], r["p_holm"]])
+    sweep_figure(result).savefig(out_dir / "sweep.png", dpi=110)
     return result
 
 
-def plot_sweep(result: dict, path: Path) -> None:
-    """Win share and points difference against the swept value, with 95% bands."""
-    import matplotlib
+def multiple_comparisons_note(values: int, players: int) -> str:
+    """What a sweep of ``values`` values controls for its many comparisons, in words."""
+    return (f"{values} values, each against the baseline: the p-values of win share = 1/{players} are "
+            f"Holm-adjusted over the {values} (family-wise error 5%); the 95% intervals are each value's own, "
+            f"not adjusted for the {values} comparisons")
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+
+def sweep_figure(result: dict):
+    """Win share and points difference against the swept value, with 95% bands (a matplotlib ``Figure``
+    on the Agg canvas, no pyplot state)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
     v = variant_named(result.get("variant", "basic"))
     rows = result["rows"]
     labels = [r["value"] for r in rows]
     x = range(len(rows))
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), constrained_layout=True)
+    fig = Figure(figsize=(10, 4), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(1, 2)
     for ax, field, ylabel, ref in (
         (axes[0], "win_share", "win share against baseline", 1 / result["players"]),
         (axes[1], "points_per_hand_diff", f"points per {v.unit}, minus baseline's\n{v.points_note.strip()}".strip(),
@@ -70,9 +89,9 @@ def plot_sweep(result: dict, path: Path) -> None:
         ax.legend(fontsize=8)
     unit = "deals" if result["mode"] == "hands" else "games"
     fig.suptitle(f"{result['strategy']} vs {result['baseline']}: {result['count']:,} {unit} x {result['players']} "
-                 f"seatings per value,\n{result['players']} players, seed {result['seed']}; 95% t-intervals over {unit}")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+                 f"seatings per value,\n{result['players']} players, seed {result['seed']}; 95% t-intervals over {unit}, "
+                 f"each value's own (not adjusted for the {len(rows)} comparisons)")
+    return fig
 
 
 def render_sweep(result: dict, console) -> None:
@@ -81,10 +100,12 @@ def render_sweep(result: dict, console) -> None:
     v = variant_named(result.get("variant", "basic"))
     t = Table(title=f"{result['key']} swept against {result['baseline']} ({v.title}, {result['players']} players, "
                     f"95% intervals)")
-    for col in ("value", "win share", f"points per {v.unit} diff{v.points_note}", "blocks"):
+    for col in ("value", "win share", f"points per {v.unit} diff{v.points_note}", "blocks", "Holm-adjusted p"):
         t.add_column(col, justify="right")
     for r in result["rows"]:
         ws, pp = r["win_share"], r["points_per_hand_diff"]
-        t.add_row(r["value"], f"{ws['estimate']:.4f} [{ws['ci95'][0]:.4f}, {ws['ci95'][1]:.4f}]",
-                  f"{pp['estimate']:+.2f} [{pp['ci95'][0]:+.2f}, {pp['ci95'][1]:+.2f}]", f"{r['blocks']:,}")
+        t.add_row(r["value"], f"{ws['estimate']:.4f} [{ws['ci95'][0]:.4f}, {ws['ci95'][1]:.4f}]{units_note(ws)}",
+                  f"{pp['estimate']:+.2f} [{pp['ci95'][0]:+.2f}, {pp['ci95'][1]:+.2f}]{units_note(pp)}",
+                  f"{r['blocks']:,}", _p_text(r["p_holm"]).removeprefix("p ").removeprefix("= "))
     console.print(t)
+    console.print(result["multiple_comparisons"])

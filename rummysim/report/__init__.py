@@ -3,7 +3,9 @@
 ``write_report`` writes to its directory ``report.html`` (self-contained:
 figures embedded as base64 PNG data URIs, the only style inline, no script,
 no external reference), every figure as a PNG and every table as CSV (full
-precision) and Markdown (formatted, with 95% intervals). Shanghai results get
+precision) and Markdown (formatted, with 95% intervals), and a few hands
+(Shanghai: rounds) as pages to step through (``replay_<name>.html``, see
+``rummysim.replay_html``), linked from the report. Shanghai results get
 their own sections (``variants.shanghai.stats``): per round and per game, and for a
 comparison the same headline, forest plot and crosstable. Figures are drawn on
 matplotlib ``Figure`` objects with the Agg canvas, never through pyplot's
@@ -31,6 +33,8 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
 from ..analysis import stats as S
+from ..analysis.compare import rotation_seats
+from ..analysis.summary import units_note
 from ..variants.shanghai import stats as H
 from ..rules import rule_flags
 from ..strategy import BUILTIN_DIR
@@ -132,16 +136,24 @@ def _cell(column: str, x, whole: bool = True) -> str:
     return _num(x, 1 if column.startswith("elo") else 2, whole)
 
 
+def _units(n) -> str:
+    """`` n=8`` beside an estimate resting on fewer than ``FEW_UNITS`` units (blocks, trials), else nothing."""
+    return units_note({"n": None if n is None or pd.isna(n) else int(n)})
+
+
 def display(df: pd.DataFrame) -> pd.DataFrame:
-    """The table as text: ``x``, ``x_lo``, ``x_hi`` become one column ``x (95% CI)`` "est [lo, hi]";
+    """The table as text: ``x``, ``x_lo``, ``x_hi`` (and ``x_n``, its units) become one column ``x (95% CI)``
+    "est [lo, hi]", with " n=8" after it when it rests on fewer than ``FEW_UNITS`` units;
     rates and shares in %, counts with thousands separators."""
     out = {}
     for c in df.columns:
-        if c.endswith(("_lo", "_hi")) and c[:-3] in df.columns:
+        if c.endswith(("_lo", "_hi")) and c[:-3] in df.columns or c.endswith("_n") and f"{c[:-2]}_lo" in df.columns:
             continue
         if f"{c}_lo" in df.columns:
+            units = df[f"{c}_n"] if f"{c}_n" in df.columns else [None] * len(df)
             out[f"{c} (95% CI)".replace("_", " ")] = [
-                f"{_cell(c, e, False)} [{_cell(c, lo, False)}, {_cell(c, hi, False)}]" for e, lo, hi in zip(df[c], df[f"{c}_lo"], df[f"{c}_hi"])]
+                f"{_cell(c, e, False)} [{_cell(c, lo, False)}, {_cell(c, hi, False)}]{_units(n)}"
+                for e, lo, hi, n in zip(df[c], df[f"{c}_lo"], df[f"{c}_hi"], units)]
         else:
             out[c.replace("_", " ")] = [_cell(c, x) for x in df[c]]
     return pd.DataFrame(out)
@@ -404,7 +416,9 @@ def fig_going_rummy(res: S.SavedResults, rummy: pd.DataFrame) -> Figure:
 
 def fig_position_split(res: S.SavedResults) -> Figure:
     """A comparison: each match's share of A in the hands (rounds) it played at each position after the
-    dealer (compare.json ``position_split``), with 95% intervals and the 1/k line."""
+    dealer (compare.json ``position_split``), with 95% intervals, the 1/k line and " n=8" where an
+    estimate rests on fewer than ``FEW_UNITS`` blocks: beside each point for one match; with several
+    (their points too close to label) the values are in the table and the fewest blocks in the legend."""
     k, unit = res.players, res.unit
     pairs = res.meta["pairs"]
     fig, (ax,) = _figure(max(8.5, 2.8 * k), 4.6)
@@ -414,19 +428,23 @@ def fig_position_split(res: S.SavedResults) -> Figure:
         x = np.array([q["position"] for q in split]) + (i - (len(pairs) - 1) / 2) * width
         est = np.array([100 * q["estimate"] for q in split])
         lo, hi = (np.array([100 * q["ci95"][j] for q in split]) for j in (0, 1))
-        _errorbar(ax, x, est, lo, hi, color=COLORS[i % len(COLORS)], label=f"{match}: share of {p['a']}")
-        for xi, e in zip(x, est):
-            ax.annotate(f"{e:.2f}%", (xi, e), textcoords="offset points", xytext=(8, 0), va="center", fontsize=8)
+        fewest = _units(min((q.get("n", p["blocks"]) for q in split), default=None)) if len(pairs) > 1 else ""
+        _errorbar(ax, x, est, lo, hi, color=COLORS[i % len(COLORS)], label=f"{match}: share of {p['a']}{fewest}")
+        if len(pairs) == 1:
+            for xi, e, q in zip(x, est, split):
+                ax.annotate(f"{e:.2f}%{_units(q.get('n', p['blocks']))}", (xi, e), textcoords="offset points",
+                            xytext=(8, 0), va="center", fontsize=8)
     ax.axhline(100 / k, color="grey", linestyle="--", linewidth=1, label=_even_label(k))
     who = [S.position_words(q, k) for q in range(k)] if k > 2 else ["A starts", "B starts (A deals)"]
     ax.set_xticks(range(1, k + 1), [f"{q + 1}: {w}" for q, w in enumerate(who)], fontsize=8.5)
     ax.set_xlim(0.4, k + 0.8)
     ax.set_xlabel(f"A's position after the dealer in the {unit} (1 plays first)")
     ax.set_ylabel(f"{unit}s won by A (% of its {unit}s there)")
-    ax.legend(fontsize=8, loc="best")
+    fig.legend(fontsize=8, loc="outside lower center", ncols=2)   # below the axes: never over a bar
     blocks = "games" if res.mode == "games" else "deals"
     _title(fig, f"Who starts: A's share of the {unit}s it played at each position", res,
-           f"win 1, no winner 1/{k}; 95% t-intervals over duplicate {blocks} (each in all {k} rotations)")
+           f"win 1, no winner 1/{k}; 95% t-intervals over duplicate {blocks} (each in all {k} rotations)"
+           f"{_unadjusted(len(pairs))}")
     return fig
 
 
@@ -437,7 +455,8 @@ def fig_forest(res: S.SavedResults, head: pd.DataFrame) -> Figure:
     fair = 1 / res.players
     v = res.kind_of_game
     points = v.headline_words.get("points_per_hand_diff", "points_per_hand_diff")
-    panels = [("win_share", 100, -100 * fair, f"win share of A minus 1/{res.players} (percentage points)"),
+    won = "games" if res.mode == "games" else f"{v.unit}s"   # what the win share counts
+    panels = [("win_share", 100, -100 * fair, f"share of {won} won by A minus 1/{res.players} (percentage points)"),
               (points, 1, 0.0, f"{'penalty ' if v.penalty else ''}points per {v.unit}, A minus B"
                                f"{' (left of 0: A is better)' if v.penalty else ' (points)'}")]
     for ax, (col, scale, shift, xlabel) in zip(axes, panels):
@@ -454,10 +473,16 @@ def fig_forest(res: S.SavedResults, head: pd.DataFrame) -> Figure:
         span = float(np.nanmax(np.abs(np.r_[lo, hi]))) * 1.25 or 1.0
         ax.set_xlim(-span, span)
         ax.set_xlabel(xlabel)
-    _title(fig, f"Each candidate A against B (paired duplicate {'deals' if v.hands_mode else 'games'})", res,
-           "95% t-intervals over duplicate blocks; " + ("A is better right of 0 in win share, left of 0 in penalty"
-                                                        if v.penalty else "right of 0: A is better"))
+    blocks = "games" if res.mode == "games" else "deals"
+    _title(fig, f"Each candidate A against B (paired duplicate {blocks}; win share per {won[:-1]})", res,
+           f"95% t-intervals over duplicate {blocks}{_unadjusted(len(head))}; "
+           + ("A is better right of 0 in win share, left of 0 in penalty" if v.penalty else "right of 0: A is better"))
     return fig
+
+
+def _unadjusted(matches: int) -> str:
+    """With several matches: that each interval is the match's own, not adjusted for the many comparisons."""
+    return f", each match's own: not adjusted for the {matches} comparisons" if matches > 1 else ""
 
 
 def fig_crosstable(res: S.SavedResults) -> Figure:
@@ -470,7 +495,7 @@ def fig_crosstable(res: S.SavedResults) -> Figure:
         for j, cell in enumerate(row):
             if cell is not None:
                 grid[i, j] = 100 * cell["estimate"]
-    fig, (ax,) = _figure(1.6 + 1.5 * m, 1.4 + 1.2 * m)
+    fig, (ax,) = _figure(1.6 + 1.5 * m, 2.0 + 1.2 * m)
     fair = 100 / res.players
     norm = TwoSlopeNorm(vcenter=fair, vmin=0, vmax=100)
     image = ax.imshow(grid, cmap="RdBu", norm=norm)
@@ -484,10 +509,12 @@ def fig_crosstable(res: S.SavedResults) -> Figure:
     ax.set_yticks(range(m), names)
     ax.set_xlabel("opponent (column)")
     ax.set_ylabel("strategy (row)")
-    fig.colorbar(image, ax=ax, label=f"win share of the row strategy (%), fair {fair:.1f}%", shrink=0.8)
+    # the label on two short lines: one long line ran past the colour bar into the title
+    fig.colorbar(image, ax=ax, label=f"win share of the row (%)\nfair share {fair:.1f}%", shrink=0.8)
     field = "" if res.players == 2 else f"\n(row in one seat, column in the other {res.players - 1}; - : not played)"
-    fig.suptitle(f"Crosstable: win share of row against column{field}\n{res.players} players, {res.meta['count']:,} "
-                 f"{res.meta['mode']} per rotation, seed {res.meta['seed']}; 95% intervals", fontsize=10.5)
+    won = "games" if res.mode == "games" else f"{res.unit}s"
+    _title(fig, f"Crosstable: share of {won} won by row against column{field}", res,
+           f"95% intervals{_unadjusted(len(res.meta['pairs']))} (the verdicts are Holm-adjusted)")
     return fig
 
 
@@ -650,6 +677,11 @@ class _Page:
         self.parts.append(f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
                           f"<figcaption>{html.escape(caption)} ({name}.png)</figcaption></figure>")
 
+    def link(self, name: str, text: str, words: str) -> None:
+        """Write the page ``name`` and list a link to it."""
+        self._write(name, text)
+        self.parts.append(f'<li><a href="{html.escape(name)}">{html.escape(words)}</a></li>')
+
     def finish(self, title: str, header: str) -> Path:
         """Write report.html: the title, the header block, then every section in order."""
         page = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
@@ -722,12 +754,17 @@ def _compare_sections(page: _Page, res: S.SavedResults) -> None:
     page.heading("Headline", res.kind_of_game.compare_intro.format(players=res.players, mode=res.mode,
                                                                    unit=res.mode[:-1]))
     page.table("headline", "Headline per match", head)
-    page.figure("forest", fig_forest(res, head), "Forest plot of each candidate against its opponent")
+    matches = len(head)
+    several = (f" Each of the {matches} intervals is its match's own 95% interval, not adjusted for the {matches} "
+               "comparisons; the verdicts' p-values are Holm-adjusted." if matches > 1 else "")
+    page.figure("forest", fig_forest(res, head), "Forest plot of each candidate against its opponent: estimates "
+                "with 95% t-intervals over duplicate blocks" + several)
     page.figure("position_split", fig_position_split(res), "Who starts: A's share by its position after the dealer")
     cross = S.crosstable(res)
     if len(cross):
         page.table("crosstable", "Crosstable with overall ranking (win share of strategy against opponent)", cross)
-        page.figure("crosstable", fig_crosstable(res), "Crosstable heatmap")
+        page.figure("crosstable", fig_crosstable(res), "Crosstable heatmap: win share of the row strategy against the "
+                    "column with its 95% t-interval over duplicate blocks" + several)
 
 
 def _basic_sections(page: _Page, res: S.SavedResults) -> None:
@@ -805,6 +842,42 @@ def _shanghai_sections(page: _Page, res: S.SavedResults) -> None:
         page.figure("per_round_by_strategy", fig_per_round(res, by), "Per round measures by strategy")
 
 
+def _replay_sections(page: _Page, res: S.SavedResults) -> None:
+    """Links to pages that replay a few hands (Shanghai: rounds) move by move: ``stats.sample_units``."""
+    from ..replay_html import replay_page
+    from ..run import ResumeError, rules_of_record, strategies_of_record
+    from ..strategy import params_matrix
+
+    v = res.kind_of_game
+    page.heading(f"Watch a {v.unit}", f"Each page replays one {v.unit} move by move, every hand and the table "
+                 "after each move (arrow keys or buttons to step; self-contained, with a little script).")
+    try:
+        strategies = strategies_of_record(res.meta, "these results were saved")
+    except (ResumeError, OSError, ValueError) as e:   # a strategy file gone or changed: its moves would differ
+        page.parts.append(f'<p class="note">No {v.unit} can be replayed: {html.escape(str(e))}</p>')
+        return
+    seed, players = int(res.meta["seed"]), res.players
+    rules_array = rules_of_record(res.meta).to_array(players)
+    flags = rule_flags(res.meta["rules"], players, res.variant)
+    page.parts.append("<ul>")
+    for name, words, row in S.sample_units(res):
+        seats = _seat_strategies(res, strategies, row)
+        events = v.replay(seed, row["game"], row["number"], players, rules_array, params_matrix(seats))
+        who = f"{seats[row['rotation']].name} in seat {row['rotation']}, " if res.kind == "compare" else ""
+        page.link(f"replay_{name}.html", replay_page(v, events, seats, seed, row["game"], row["number"], flags),
+                  f"{words}: game {row['game']}, {v.unit} {row['number']} ({who}{row['turns']} turns)")
+    page.parts.append("</ul>")
+
+
+def _seat_strategies(res: S.SavedResults, strategies: list, row: dict) -> list:
+    """The strategy of each seat in the hand of ``row``: a run's seats; in a comparison, A (the pair's first)
+    in the seat of the row's rotation and B in every other seat."""
+    if res.kind == "run":
+        return strategies
+    pair = res.meta["pairs"][row["pair"]]
+    return rotation_seats(strategies[pair["a_index"]], strategies[pair["b_index"]], res.players, row["rotation"])
+
+
 #: each variant's sections, by the name its ``Variant.report_sections`` gives
 SECTIONS = {"basic_sections": _basic_sections, "shanghai_sections": _shanghai_sections}
 
@@ -835,6 +908,7 @@ def write_report(results: str | Path, out_dir: str | Path) -> Written:
         if res.kind == "compare":
             _compare_sections(page, res)
         SECTIONS[res.kind_of_game.report_sections](page, res)
+        _replay_sections(page, res)
         kind = "comparison" if res.kind == "compare" else "run"
         page.finish(f"rummysim report: {kind} {res.path.name}", _header(res))
         _put_in_place(staged, out)

@@ -3,7 +3,7 @@
 A variant is a package ``rummysim.variants.<name>`` holding its compiled rules layer, bots and
 kernel (``state``, ``moves``, ``bots``, ``kernel``: Numba) and its Python side (``rules``: the
 options; ``schema``: the results tables; ``play``: a chunk of games through the kernel;
-``summary``, ``replay``, ``stats``), and one ``Variant`` object in its ``__init__`` that names
+``summary``, ``replay``, ``stats``; ``notation``: its moves as words), and one ``Variant`` object in its ``__init__`` that names
 them. Everything else (``run``, ``analysis``, ``report``, ``cli``, the API) reaches a variant only
 through ``variant_named(name)``: adding a variant is adding a package and a line below.
 """
@@ -47,11 +47,14 @@ class Variant:
     units_in_game: Callable            # (seed, game, players, rules, params) -> hands or rounds the game has
     replay: Callable                   # (seed, game, number, players, rules, params) -> events
     format_event: Callable             # one event as a line of text
+    describe_deal: Callable            # a replay's deal event in a few words (Shanghai: its round and contract)
+    replay_samples: tuple              # report: hands worth watching besides the longest, (name, words, column, codes)
     rotation_rows: Callable            # compare: one rotation's chunk as per-unit and per-game results
     report_sections: str               # the name of its section builder in ``rummysim.report``
     headline_words: dict               # a comparison's headline columns under its own words (penalty_per_round...)
     interval_note: str                 # report: how its intervals are made
     compare_intro: str                 # report: what a comparison's headline is ({players}, {mode}, {unit})
+    notation: object                   # its moves as words (``rummysim.notation``): State, move_name, parse_move...
 
     @property
     def table(self) -> str:

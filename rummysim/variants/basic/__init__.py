@@ -7,7 +7,7 @@ tables), ``play`` (a chunk through the kernel), ``summary``, ``replay``.
 """
 
 from .. import Variant
-from . import play, replay, rules, schema, spec, summary
+from . import notation, play, replay, rules, schema, spec, summary
 from .bots import N_PARAMS
 
 VARIANT = Variant(
@@ -17,12 +17,17 @@ VARIANT = Variant(
     rules=rules.BasicRules, rule_options=rules.ALLOWED, convert_rule=rules.convert, spec=spec.SPEC, n_params=N_PARAMS, strategy_dir=".",
     play_chunk=play.play_chunk, tables=schema.tables, schemas=schema.schemas, rows_per_game=play.rows_per_game,
     summary=summary.RunSummary, render=summary.render, first_unit=0, units_in_game=replay.hands_in_game,
-    replay=replay.trace_hand, format_event=replay.format_event,
+    replay=replay.trace_hand, format_event=replay.format_event, describe_deal=replay.describe_deal,
+    replay_samples=(("stalemate", "a hand nobody won", "outcome", ("stalemate_stock", "stalemate_blocked", "turn_limit")),
+                    ("rummy", "a win by going rummy", "going_rummy", (True,))),
     rotation_rows=summary.rotation_rows, report_sections="basic_sections",
+    notation=notation,
     headline_words={},
     interval_note="Every interval is 95%: Wilson for the proportions of a run; for points per hand, per game and "
                   "per win, and for every rate of a comparison, a t-interval over independent blocks (a game with "
-                  "--games, a hand with --hands, the deal in all its seatings in a comparison).",
+                  "--games, a hand with --hands, the deal in all its seatings in a comparison), with the degrees of "
+                  "freedom of the blocks it rests on (points per rummy win: the blocks with a rummy win); \"n=8\" "
+                  "beside an estimate says it rests on fewer than 100 units.",
     compare_intro="Each match plays every {unit} once per seat rotation of the candidate A; the win share counts "
                   "{mode} (a stalemate hand counts 1/{players}); intervals are over these duplicate blocks (from "
                   "compare.json).",

@@ -28,7 +28,7 @@ def card_names(cards) -> list[str]:
     return [card_name(int(c)) for c in cards]
 
 
-def _deal_event(state, players: int, dealer: int) -> dict:
+def deal_event(state, players: int, dealer: int) -> dict:
     masks, ints, stock, pile = state.masks, state.ints, state.stock, state.pile
     n_stock, n_pile = int(ints[I_STOCK_N]), int(ints[I_PILE_N])
     return {
@@ -40,7 +40,8 @@ def _deal_event(state, players: int, dealer: int) -> dict:
     }
 
 
-def _decode(ev: np.ndarray, n: int) -> list[dict]:
+def decode_events(ev: np.ndarray, n: int) -> list[dict]:
+    """The events of the kernel's log rows ``ev[:n]`` (int16[n, EV_WIDTH]), in order."""
     out = []
     for row in ev[:n]:
         kind, player, card, meld, count = (int(x) for x in row[:5])
@@ -89,17 +90,21 @@ def _play_logged(players, params, state, scratch) -> tuple[list[dict], np.ndarra
 
     ev, n, hand_row, seat_rows, trial = play_logged(finish, (state, scratch), K.HAND_COLS, (players, K.SEAT_COLS),
                                                     K.EV_WIDTH, 4096)
-    events = _decode(ev, n)
-    masks = trial[0].masks
-    events.append({
+    events = decode_events(ev, n)
+    events.append(end_event(hand_row, trial[0].masks, players))
+    return events, hand_row, seat_rows
+
+
+def end_event(hand_row: np.ndarray, masks: np.ndarray, players: int) -> dict:
+    """The ``end`` event of a finished hand: its result row ``hand_row`` and the state's ``masks``."""
+    return {
         "event": "end",
         "outcome": OUTCOMES[hand_row[K.H_OUTCOME]],
         "winner": int(hand_row[K.H_WINNER]),
         "points": int(hand_row[K.H_POINTS]),
         "going_rummy": bool(hand_row[K.H_RUMMY]),
         "hands": [card_names(cards_of(masks[M_HAND + p])) for p in range(players)],
-    })
-    return events, hand_row, seat_rows
+    }
 
 
 def trace_hand(seed: int, game: int, hand: int, players: int, rules_array: np.ndarray,
@@ -108,7 +113,7 @@ def trace_hand(seed: int, game: int, hand: int, players: int, rules_array: np.nd
     state = _new_state(players, rules_array)
     scratch = B.new_scratch(players)
     first = K.start_hand(state, seed, game, hand, scratch[5])
-    deal = _deal_event(state, players, (first + players - 1) % players)
+    deal = deal_event(state, players, (first + players - 1) % players)
     events, _, _ = _play_logged(players, params, state, scratch)
     return [deal] + events
 
@@ -153,6 +158,11 @@ def format_event(e: dict) -> str:
     else:
         head = f"hand ends: {e['outcome'].replace('_', ' ')}, nobody scores"
     return f"{head}\n  cards left: {left}"
+
+
+def describe_deal(deal: dict) -> str:
+    """The deal in a few words: who dealt."""
+    return f"seat {deal['dealer']} deals"
 
 
 def play_position(players: int, hands: list[str], stock: str, pile: str, rules_array: np.ndarray,

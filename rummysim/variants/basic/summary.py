@@ -2,7 +2,9 @@
 
 Counts and sums only, so a run of any length summarises in constant memory.
 Proportions get a 95% Wilson interval, means a normal interval from the
-accumulated sum of squares (hands are independent).
+accumulated sum of squares (hands are independent; hands per game is a mean
+over games, which are). Every estimate carries ``"n"``, the units it rests on,
+printed beside it when fewer than ``analysis.summary.FEW_UNITS``.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import math
 
 import numpy as np
 
-from ...analysis.summary import mean_from_sums, rate
+from ...analysis.summary import mean_from_sums, rate, units_note
 from ...engine.codes import OUTCOMES
 from . import schema as K
 
@@ -22,6 +24,7 @@ class RunSummary:
         self.hands = 0
         self.games = 0
         self.game_hands = 0
+        self.game_hands_sq = 0
         self.seat_wins = np.zeros(players, dtype=np.int64)
         self.seat_starts = np.zeros(players, dtype=np.int64)
         self.starter_wins = 0
@@ -54,6 +57,7 @@ class RunSummary:
         if game_rows is not None and len(game_rows):
             self.games += len(game_rows)
             self.game_hands += int(game_rows[:, 1].sum())
+            self.game_hands_sq += int((game_rows[:, 1].astype(np.int64) ** 2).sum())
             gw = game_rows[:, 0]
             self.game_wins += np.bincount(gw[gw >= 0], minlength=self.players)
 
@@ -79,7 +83,7 @@ class RunSummary:
             "hands_per_second": self.hands / wall_seconds if wall_seconds > 0 else math.nan,
         }
         if self.games:
-            out["hands_per_game"] = self.game_hands / self.games
+            out["hands_per_game"] = mean_from_sums(self.game_hands, self.game_hands_sq, self.games)
             out["game_win_rate_by_seat"] = [
                 {"seat": q, **rate(int(self.game_wins[q]), self.games)} for q in range(self.players)
             ]
@@ -92,7 +96,11 @@ def render(summary: dict, console) -> None:
 
     def pct(d: dict) -> str:
         lo, hi = d["ci95"]
-        return f"{100 * d['estimate']:.2f}%  [{100 * lo:.2f}, {100 * hi:.2f}]"
+        return f"{100 * d['estimate']:.2f}%  [{100 * lo:.2f}, {100 * hi:.2f}]{units_note(d)}"
+
+    def mean(d: dict) -> str:
+        lo, hi = d["ci95"]
+        return f"{d['estimate']:.2f} [{lo:.2f}, {hi:.2f}]{units_note(d)}"
 
     seats = Table(title="Win rate per seat (95% Wilson interval)")
     for col in ("seat", "strategy", "hands won", "win rate"):
@@ -119,12 +127,12 @@ def render(summary: dict, console) -> None:
     p = summary["points_per_winning_hand"]
     t = summary["turns_per_hand"]
     lines = [
-        f"points per winning hand: {p['estimate']:.2f} [{p['ci95'][0]:.2f}, {p['ci95'][1]:.2f}]",
-        f"turns per hand: {t['estimate']:.2f} [{t['ci95'][0]:.2f}, {t['ci95'][1]:.2f}]",
+        f"points per winning hand: {mean(p)}",
+        f"turns per hand: {mean(t)}",
         f"starter wins: {pct(summary['starter_win_rate'])}",
     ]
     if "hands_per_game" in summary:
-        lines.append(f"hands per game: {summary['hands_per_game']:.2f}")
+        lines.append(f"hands per game: {mean(summary['hands_per_game'])} (games are independent)")
     lines.append(f"{summary['hands']:,} hands in {summary['wall_seconds']:.1f} s: {summary['hands_per_second']:,.0f} hands/s")
     console.print("\n".join(lines))
 

@@ -8,7 +8,7 @@ policies), ``kernel`` (the driver loop and the parallel game kernel). Python: ``
 """
 
 from .. import Variant
-from . import play, replay, rules, schema, spec, summary
+from . import notation, play, replay, rules, schema, spec, summary
 from .bots import N_SHANGHAI_PARAMS
 
 VARIANT = Variant(
@@ -20,14 +20,19 @@ VARIANT = Variant(
     play_chunk=play.play_chunk, tables=schema.tables, schemas=schema.schemas, rows_per_game=play.rows_per_game,
     summary=summary.ShanghaiSummary, render=summary.render, first_unit=1, units_in_game=play.rounds_in_game,
     replay=replay.trace_round,
-    format_event=replay.format_event, rotation_rows=summary.rotation_rows, report_sections="shanghai_sections",
+    format_event=replay.format_event, describe_deal=replay.describe_deal,
+    replay_samples=(("one_turn", "a win in one turn (Shanghai, docs/rules.md 2.7)", "bonus", ("one_turn", "one_turn_no_joker")),
+                    ("no_winner", "a round nobody won", "outcome", ("stalemate_stock", "turn_limit"))),
+    rotation_rows=summary.rotation_rows, report_sections="shanghai_sections",
+    notation=notation,
     headline_words={"hands": "rounds", "points_per_hand_diff": "penalty_per_round_diff",
                     "points_per_game_diff": "penalty_per_game_diff", "stalemate_rate": "no_winner_rate"},
     interval_note="Every interval is 95%: Wilson for rates over rounds and seat-rounds (the rounds of one game, the "
                   "seats of one round and the rotations of one game in a comparison are not fully independent, so "
                   "these are a little narrow); for means (final totals, win shares, penalty points, buys, reshuffles, "
                   "turns) a t-interval over independent blocks (a game, in a comparison the game in all its "
-                  "seatings).",
+                  "seatings), with the degrees of freedom of the blocks it rests on; \"n=8\" beside an estimate "
+                  "says it rests on fewer than 100 units.",
     compare_intro="Each match plays every game once per seat rotation of the candidate A (A in one seat, B in the "
                   "others); the win share is A's share of the games won (lowest total after ten rounds; a tie "
                   "shares the win), fair 1/{players}; penalty points: A minus B, lower is better; no winner: rounds "

@@ -53,7 +53,10 @@ or an opponent holding at most ``SP_ABANDON_OPP_CARDS`` cards (-1 off).
 Jokers (``SP_JOKERS``): 0 lays the contract that leaves the least value in
 hand (spare jokers go into melds); 1 uses the fewest jokers the contract
 needs and keeps the rest. ``SP_SWAP`` = 1 makes joker swaps when the freed
-joker can be laid off at once.
+joker can be laid off at once. ``SP_SWAP_DOWN`` = 1 (with ``joker_swap = anyone``, ruling 3.8):
+a seat not down that cannot lay its contract swaps a natural for a table joker when the contract
+can then be laid with it (``swap_to_go_down``; a patient bot only once it would lay down at once);
+after the swap the laying must hold a joker, else the rules layer's laying is taken.
 
 Laying off (``SP_LAYOFF``): 0 at once (naturals, then swaps, then jokers);
 1 only in a turn in which the hand can be emptied down to a last discard.
@@ -79,13 +82,14 @@ from .contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, best_contract
 from ...engine.bits import popcount
 from ...engine.rng import KIND_BOT, below, stream_key
 from .moves import (
-    BUY, CONTRACT, LAYOFF_BASE, LEAVE_UPCARD, MAX_LEGAL, PASS, STOP, SWAP_BASE, TAKE_UPCARD, joker_home,
-    leftover_ok, legal_moves, may_play,
+    BUY, CONTRACT, LAYOFF_BASE, LEAVE_UPCARD, MAX_LEGAL, PASS, STOP, SWAP_BASE, SWAP_DOWN_BASE, TAKE_UPCARD,
+    joker_home, leftover_ok, legal_moves, may_play, propose_contract, swap_down_ok,
 )
 from .state import (
-    I_PHASE, I_PROPOSAL_N, JOKER, MAX_TABLE, PH_BUY, PH_DISCARD, PH_PLAY, PH_UPCARD, SI_DISTANCE_SEAT,
+    I_PHASE, I_PROPOSAL_N, I_SWAPPED_DOWN, JOKER, JOKER_SWAP_ANYONE, MAX_TABLE, PH_BUY, PH_DISCARD, PH_PLAY,
+    PH_UPCARD, SI_DISTANCE_SEAT,
     SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_PILE_N, SI_RESHUFFLES, SI_ROUND, SR_ACE_HIGH,
-    SR_JOKER_SWAP, SR_MAX_BUYS, SR_MUST_DISCARD, SI_BUYS_SEAT, T_COLS,
+    SR_JOKER_SWAP, SR_MAX_BUYS, SR_MUST_DISCARD, SI_BUYS_SEAT, T_COLS, T_JOKERS,
 )
 from .table import (
     FIT_NONE, POINTS, fit, hand_size, lay_off, materialize, swap_position,
@@ -117,7 +121,8 @@ SP_LAYOFF = 14
 SP_DISCARD = 15
 SP_AVOID_FEED = 16
 SP_TIEBREAK_RANDOM = 17
-N_SHANGHAI_PARAMS = 18
+SP_SWAP_DOWN = 18
+N_SHANGHAI_PARAMS = 19
 
 #: after this many reshuffles in a round the family's discards break ties at random, ignoring
 #: card values: a round where every bot keeps the cards another needs would otherwise cycle
@@ -429,6 +434,45 @@ def _abandon(p, par, hands, ints, players):
 
 
 
+@njit(cache=True)
+def _holds_joker(melds, n):
+    for i in range(n):
+        if melds[i, T_JOKERS] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def swap_to_go_down(state, p, params, scratch):
+    """Ruling 3.8 (``joker_swap = anyone``): the first swap (natural c ascending, table meld k
+    ascending) after which seat p, not down, can lay its contract with the freed joker
+    (``moves.SWAP_DOWN_BASE + 24 * c + k``), or ``STOP``. A patient bot swaps only once it
+    would lay down at once (a trigger made it give up waiting)."""
+    hands, ints, table, rules = state.hands, state.ints, state.table, state.rules
+    if rules[SR_JOKER_SWAP] != JOKER_SWAP_ANYONE:
+        return STOP
+    par = params[p]
+    if par[SP_DOWN] == 1 and not _abandon(p, par, hands, ints, hands.shape[0]):
+        return STOP
+    counts = hands[p]
+    round_no = ints[SI_ROUND]
+    ace_high = rules[SR_ACE_HIGH] != 0
+    for c in range(JOKER):
+        if counts[c] == 0:
+            continue
+        for k in range(ints[SI_N_TABLE]):
+            if swap_position(table[k], c) < 0:
+                continue
+            counts[c] -= 1
+            counts[JOKER] += 1
+            close = distance_in(counts, round_no, ace_high, scratch.dwork) == 0
+            counts[c] += 1
+            counts[JOKER] -= 1
+            if close and swap_down_ok(state, c, k):
+                return SWAP_DOWN_BASE + c * MAX_TABLE + k
+    return STOP
+
+
 @njit(cache=True, inline="always")
 def next_layoff(state, p, params, scratch):
     """Rules 2.5: the next move of a seat that is down: ``LAYOFF_BASE + ...``, ``SWAP_BASE + ...``
@@ -616,9 +660,13 @@ def choose(state, params, seat, scratch):
     if phase == PH_PLAY:
         if ints[SI_DOWN_TURN_SEAT + seat] == 0:
             n = plan_down(seat, params, state.hands, ints, state.rules, state.hands.shape[0], scratch, state.melds)
+            if ints[I_SWAPPED_DOWN] != 0 and (n == 0 or not _holds_joker(state.melds, n)):
+                n = propose_contract(state)  # after a swap (3.8) the laying must hold the joker
             if n > 0:
                 ints[I_PROPOSAL_N] = n
                 return CONTRACT
+            if params[seat, SP_RANDOM] == 0 and params[seat, SP_SWAP_DOWN] != 0:
+                return swap_to_go_down(state, seat, params, scratch)
             return STOP
         return next_layoff(state, seat, params, scratch)
     if phase == PH_DISCARD:

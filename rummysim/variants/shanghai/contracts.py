@@ -280,13 +280,15 @@ def best_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ran
 
 
 @njit(cache=True)
-def first_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ranks):
+def first_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ranks, min_jokers=0):
     """A laying of the contract of ``round_no`` if one exists, found fast: depth first over the run
     candidates (``run_candidates`` order, a multiset as in ``best_contract``), abandoning a
     partial choice of runs as soon as the hand cannot pay for it, then ``_best_sets`` on what is
     left; the first choice of runs that leaves room for the sets wins. Same arguments and answer
     as ``best_contract`` (``(value_left, jokers_in_sets)`` or ``(-1, 0)``), but not the best
-    laying: the legal-move layer only needs one (``moves.propose_contract``)."""
+    laying: the legal-move layer only needs one (``moves.propose_contract``). With ``min_jokers``
+    = 1 only a laying holding a joker counts (a joker swap before the contract, ruling 3.8); exact
+    for 0 and 1 (a set rank takes up to one joker per natural, two or more)."""
     n_sets = CONTRACTS[round_no, 0]
     n_runs = CONTRACTS[round_no, 1]
     run_min = CONTRACTS[round_no, 2]
@@ -300,7 +302,7 @@ def first_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ra
     work = counts.copy()
     if n_runs == 0:
         placed, used = _best_sets(work, jokers, n_sets, set_ranks)
-        if placed < 0:
+        if placed < 0 or used < min_jokers:
             return -1, 0
         return total - placed, used
     n_cand = run_candidates(work, jokers, run_min, ace_high, cand)
@@ -312,7 +314,7 @@ def first_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ra
     while True:
         if depth == n_runs:
             placed, used = _best_sets(work, j_left[depth], n_sets, set_ranks)
-            if placed >= 0:
+            if placed >= 0 and jokers - j_left[depth] + used >= min_jokers:
                 for t in range(n_runs):
                     chosen_runs[t] = idx[t]
                 return total - value[depth] - placed, used

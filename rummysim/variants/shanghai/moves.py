@@ -1,5 +1,5 @@
 """Shanghai Rummy moves as data: the legal-move layer of the compiled core (docs/rules.md 2.1-2.7,
-rulings 3.1, 3.4). Legality is defined here once; the bots (``bots.py``) and the driver
+rulings 3.1, 3.4, 3.8, 3.9). Legality is defined here once; the bots (``bots.py``) and the driver
 (``kernel.py``) call into this module, never the other way round.
 
 A round is a ``state.State``; ``ints[I_PHASE]`` is the decision to take (``PH_*``) and
@@ -28,6 +28,11 @@ integers                         name                   meaning (phase)
 1606 + (c * 24 + k) * 24 + k2    ``SWAP_BASE``          put natural c in place of a joker of meld k;
                                                         the freed joker is laid off on meld k2
                                                         (which is judged after the swap; k2 may be k)
+                                                        (PH_PLAY, seat down)
+38470 + c * 24 + k               ``SWAP_DOWN_BASE``     put natural c in place of a joker of meld k
+                                                        and take the joker into the hand, to lay the
+                                                        contract with it (PH_PLAY, seat not down,
+                                                        ``joker_swap = anyone``, ruling 3.8)
 ===============================  =====================  ===========================================
 
 (24 = ``MAX_TABLE``.) The contract is one action, ``CONTRACT``, naming the laying in the state's
@@ -40,12 +45,25 @@ the buffer, else writes there a laying found by the exact solver's search (``pro
 best one, which can take tens of milliseconds on a 30-card hand; keeping back one card to throw
 when that laying would leave none), so every move it lists can be applied. ``apply`` empties the buffer after every move.
 
+A swap by a seat not down (ruling 3.8) is two moves, the swap then the contract, and no other
+order is possible: ``SWAP_DOWN_BASE + c * 24 + k`` is legal only when, after it, a laying of the
+contract holding a joker exists (``swap_down_ok``: the exact solver, ``first_contract`` with
+``min_jokers = 1``, on the hand with c given and the joker taken, with a legal discard left;
+tried in the ``trial`` scratch so the proposal buffer is kept), and after it ``ints[I_SWAPPED_DOWN]``
+is 1 and the one legal move is ``CONTRACT`` with a laying that holds a joker (no ``STOP``, no
+second swap): so the freed joker is always used in the contract laid that turn. One move holding
+both (a swap folded into ``CONTRACT``) would need a proposal per swap listed; two moves keep one
+proposal buffer and one ``CONTRACT``. A seat that went down swaps with ``SWAP_BASE`` as before,
+also on its contract turn when lay-offs are allowed there (``layoff_on_contract_turn``, ruling 3.9:
+after ``CONTRACT`` the seat is down and its play step goes on).
+
 ``is_legal``, ``apply`` and what ``apply`` calls are compiled inline (Numba IR inlining) so that
 the driver's loop reads the state's arrays without a reference-count update per field read and
 per call (about 1.5x the rounds/s of plain calls).
 
 ``legal_moves`` lists in a fixed order: PH_UPCARD ``LEAVE, [TAKE]``; PH_BUY ``PASS, BUY``;
-PH_PLAY ``STOP`` then ``CONTRACT`` (not down) or, for card c ascending, for meld k ascending,
+PH_PLAY ``STOP`` then ``CONTRACT`` then the swaps (c, k) ascending (not down; after such a swap
+``CONTRACT`` alone) or, for card c ascending, for meld k ascending,
 the lay-off (c, k) then the swaps (c, k, k2) for k2 ascending (down); PH_DISCARD the cards
 ascending. At most ``MAX_LEGAL`` moves.
 """
@@ -60,7 +78,8 @@ from ...engine.rng import KIND_DEAL, KIND_RESHUFFLE, shuffle, stream_key
 from .contracts import MAX_RUN_CANDIDATES, RUN_COLS, first_contract
 from .state import (
     BONUS_NO_JOKER, BONUS_NONE, BONUS_ONE_TURN, CARDS_DEALT, I_BONUS, I_DOWN_NOW, I_FIRST, I_GAME,
-    I_JOKERS_DOWN, I_OUTCOME, I_PHASE, I_PROPOSAL_N, I_SEAT, I_SEED, I_TURN_SEAT, I_WINNER, JOKER, MAX_TABLE,
+    I_JOKERS_DOWN, I_OUTCOME, I_PHASE, I_PROPOSAL_N, I_SEAT, I_SEED, I_SWAPPED_DOWN, I_TURN_SEAT, I_WINNER, JOKER,
+    JOKER_SWAP_ANYONE, MAX_TABLE,
     MELD_RUN, PH_BUY, PH_DISCARD, PH_OVER, PH_PLAY, PH_UPCARD, SI_BUYS, SI_BUYS_SEAT, SI_DISCARDER,
     SI_DISTANCE_SEAT, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_LAID_OFF_SEAT, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_PILE_N,
     SI_RESHUFFLES, SI_ROUND, SI_SIZE, SI_STOCK_N, SI_SWAPS_SEAT, SI_TURN, SI_UPCARDS_SEAT, SR_ACE_HIGH, SR_BONUS,
@@ -81,7 +100,8 @@ CONTRACT = 69
 CONTRACT_BASE = CONTRACT
 LAYOFF_BASE = 70
 SWAP_BASE = LAYOFF_BASE + 64 * MAX_TABLE
-NUM_ACTIONS = SWAP_BASE + 64 * MAX_TABLE * MAX_TABLE
+SWAP_DOWN_BASE = SWAP_BASE + 64 * MAX_TABLE * MAX_TABLE
+NUM_ACTIONS = SWAP_DOWN_BASE + 64 * MAX_TABLE
 #: room for every legal move at one decision: lay-offs are at most 5 per meld (a set takes 4
 #: naturals and a joker, a run 2 ends and a joker), swaps at most 4 cards per joker on the table
 #: times MAX_TABLE homes for it; 1024 is well above both (``legal_moves`` raises beyond it)
@@ -112,7 +132,8 @@ def new_state(players, rules, ev):
                  np.zeros(max(n, 64), dtype=np.int64), np.zeros(64, dtype=np.int64),
                  np.zeros(T_COLS, dtype=np.int64), np.zeros(1, dtype=np.uint64), rules.copy(), ev,
                  np.zeros(1, dtype=np.int64), np.zeros((MAX_RUN_CANDIDATES, RUN_COLS), dtype=np.int64),
-                 np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64), np.zeros(64, dtype=np.int64))
+                 np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64), np.zeros(64, dtype=np.int64),
+                 np.zeros((6, T_COLS), dtype=np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -289,7 +310,8 @@ def _take_ok(state):
 @njit(cache=True, inline="always")
 def proposal_ok(state):
     """Is the laying in the proposal buffer a legal laying of the contract for the seat to act
-    (rules 2.2, 2.3, 2.5; a legal discard left, 2.6 and ruling 3.1)?"""
+    (rules 2.2, 2.3, 2.5; a legal discard left, 2.6 and ruling 3.1; holding a joker after a swap,
+    ruling 3.8)?"""
     ints = state.ints
     n = ints[I_PROPOSAL_N]
     if n <= 0 or n > state.melds.shape[0]:
@@ -299,8 +321,12 @@ def proposal_ok(state):
         return False
     left = state.counts
     left[:] = state.hands[ints[I_SEAT]]
+    jokers = 0
     for i in range(n):
         meld_cards_into(state.melds[i], left, -1)
+        jokers += state.melds[i, T_JOKERS]
+    if jokers < ints[I_SWAPPED_DOWN]:
+        return False
     for c in range(64):
         if left[c] < 0:
             return False
@@ -308,45 +334,72 @@ def proposal_ok(state):
 
 
 @njit(cache=True)
-def _solve_into(state, counts):
-    """A laying of ``counts`` (all its jokers allowed; ``contracts.first_contract``, exact about
-    whether one exists) into the proposal buffer; returns the number of melds (0: none). The
-    leftover is in ``state.left``."""
+def _solve_into(state, counts, min_jokers, melds):
+    """A laying of ``counts`` holding at least ``min_jokers`` (0 or 1) jokers
+    (``contracts.first_contract``, exact about whether one exists) into ``melds``
+    int64[6, T_COLS]; returns the number of melds (0: none). The leftover is in ``state.left``."""
     left = state.left
     left[:] = counts
     round_no = state.ints[SI_ROUND]
     ace_high = state.rules[SR_ACE_HIGH] != 0
     value, set_jokers = first_contract(left, counts[JOKER], round_no, ace_high, state.cand, state.chosen,
-                                      state.ranks)
+                                      state.ranks, min_jokers)
     if value < 0:
         return 0
-    return materialize(left, state.cand, state.chosen, state.ranks, set_jokers, round_no, state.melds)
+    return materialize(left, state.cand, state.chosen, state.ranks, set_jokers, round_no, melds)
+
+
+@njit(cache=True)
+def _propose(state, counts, min_jokers, melds):
+    """A legal laying of the hand ``counts`` (of the seat to act) into ``melds``: the first laying
+    found by ``contracts.first_contract`` holding ``min_jokers`` jokers; if it leaves no card that
+    may be thrown, the same with the first card d, ascending, kept back to throw. Returns the
+    number of melds (0: no legal laying)."""
+    drawn = state.ints[SI_DRAWN]
+    must = state.rules[SR_MUST_DISCARD] != 0
+    n = _solve_into(state, counts, min_jokers, melds)
+    if n == 0 or leftover_ok(state.left, drawn, must):
+        return n
+    for d in range(64):
+        if counts[d] > 0 and d != drawn:
+            counts[d] -= 1
+            n = _solve_into(state, counts, min_jokers, melds)
+            counts[d] += 1
+            if n > 0:
+                return n
+    return 0
 
 
 @njit(cache=True)
 def propose_contract(state):
-    """Fill the proposal buffer with a legal laying if one exists (the first laying found by
-    ``contracts.first_contract``; if it leaves no card that may be thrown, the same with the first
-    card d, ascending, kept back to throw). Returns the number of melds (0: no legal laying)."""
+    """Fill the proposal buffer with a legal laying if one exists (``_propose``; holding a joker
+    after a swap, ruling 3.8). Returns the number of melds (0: no legal laying)."""
     ints = state.ints
-    counts = state.hands[ints[I_SEAT]]
-    drawn = ints[SI_DRAWN]
-    must = state.rules[SR_MUST_DISCARD] != 0
     ints[I_PROPOSAL_N] = 0
-    n = _solve_into(state, counts)
-    if n == 0:
-        return 0
-    if not leftover_ok(state.left, drawn, must):
-        n = 0
-        for d in range(64):
-            if counts[d] > 0 and d != drawn:
-                counts[d] -= 1
-                n = _solve_into(state, counts)
-                counts[d] += 1
-                if n > 0:
-                    break
+    n = _propose(state, state.hands[ints[I_SEAT]], ints[I_SWAPPED_DOWN], state.melds)
     ints[I_PROPOSAL_N] = n
     return n
+
+
+@njit(cache=True)
+def swap_down_ok(state, c, k):
+    """Ruling 3.8 (``joker_swap = anyone``): may the seat to act, not down and not yet swapped this
+    turn, put natural ``c`` in place of a joker of table meld ``k`` and take the joker, that is,
+    can it then lay its contract with a joker in it (and a legal discard left)? The laying is
+    tried in ``state.trial``; the proposal buffer is left as it was."""
+    ints = state.ints
+    p = ints[I_SEAT]
+    counts = state.hands[p]
+    if (state.rules[SR_JOKER_SWAP] != JOKER_SWAP_ANYONE or ints[SI_DOWN_TURN_SEAT + p] > 0
+            or ints[I_SWAPPED_DOWN] != 0 or c < 0 or c >= JOKER or counts[c] == 0
+            or k < 0 or k >= ints[SI_N_TABLE] or swap_position(state.table[k], c) < 0):
+        return False
+    counts[c] -= 1
+    counts[JOKER] += 1
+    n = _propose(state, counts, 1, state.trial)
+    counts[c] += 1
+    counts[JOKER] -= 1
+    return n > 0
 
 
 # ---------------------------------------------------------------- the move layer
@@ -384,13 +437,10 @@ def legal_moves(state, out):
         return n
     if phase != PH_PLAY:
         return 0
-    out[0] = STOP
     p = ints[I_SEAT]
     if ints[SI_DOWN_TURN_SEAT + p] == 0:
-        if proposal_ok(state) or propose_contract(state) > 0:
-            out[1] = CONTRACT
-            return 2
-        return 1
+        return _moves_not_down(state, out)
+    out[0] = STOP
     n = 1
     counts = state.hands[p]
     table = state.table
@@ -421,6 +471,35 @@ def legal_moves(state, out):
     return n
 
 
+@njit(cache=True)
+def _moves_not_down(state, out):
+    """``legal_moves`` in PH_PLAY for a seat not down: ``STOP``, ``CONTRACT`` if a laying exists,
+    the swaps of ruling 3.8 (``swap_down_ok``); after such a swap ``CONTRACT`` alone."""
+    ints = state.ints
+    if ints[I_SWAPPED_DOWN] != 0:
+        if not proposal_ok(state):
+            propose_contract(state)  # one with the joker exists: swap_down_ok allowed the swap
+        out[0] = CONTRACT
+        return 1
+    out[0] = STOP
+    n = 1
+    if proposal_ok(state) or propose_contract(state) > 0:
+        out[1] = CONTRACT
+        n = 2
+    if state.rules[SR_JOKER_SWAP] == JOKER_SWAP_ANYONE:
+        counts = state.hands[ints[I_SEAT]]
+        for c in range(JOKER):
+            if counts[c] == 0:
+                continue
+            for k in range(ints[SI_N_TABLE]):
+                if swap_down_ok(state, c, k):
+                    if n >= out.shape[0]:
+                        raise ValueError("more legal moves than MAX_LEGAL")
+                    out[n] = SWAP_DOWN_BASE + c * MAX_TABLE + k
+                    n += 1
+    return n
+
+
 @njit(cache=True, inline="always")
 def is_legal(state, move):
     """Is ``move`` legal for the seat to act at the current decision? No enumeration."""
@@ -437,10 +516,12 @@ def is_legal(state, move):
     if phase == PH_DISCARD:
         return 0 <= move < 64 and counts[move] > 0 and move != ints[SI_DRAWN]
     if move == STOP:
-        return True
+        return ints[I_SWAPPED_DOWN] == 0
     down = ints[SI_DOWN_TURN_SEAT + p] > 0
     if move == CONTRACT:
         return not down and proposal_ok(state)
+    if SWAP_DOWN_BASE <= move < NUM_ACTIONS:
+        return swap_down_ok(state, (move - SWAP_DOWN_BASE) // MAX_TABLE, (move - SWAP_DOWN_BASE) % MAX_TABLE)
     if not down or move < LAYOFF_BASE or move >= NUM_ACTIONS:
         return False
     rules = state.rules
@@ -491,6 +572,8 @@ def apply(state, move):
             _lay_contract(state, proposal)
         elif move < SWAP_BASE:
             _lay_off(state, (move - LAYOFF_BASE) // MAX_TABLE, (move - LAYOFF_BASE) % MAX_TABLE)
+        elif move >= SWAP_DOWN_BASE:
+            _swap_down(state, (move - SWAP_DOWN_BASE) // MAX_TABLE, (move - SWAP_DOWN_BASE) % MAX_TABLE)
         else:
             i = move - SWAP_BASE
             _swap(state, i // (MAX_TABLE * MAX_TABLE), (i // MAX_TABLE) % MAX_TABLE, i % MAX_TABLE)
@@ -527,6 +610,7 @@ def _begin_turn(state, p):
     ints[I_DOWN_NOW] = 0
     ints[I_JOKERS_DOWN] = 0
     ints[I_PROPOSAL_N] = 0
+    ints[I_SWAPPED_DOWN] = 0
     if ints[SI_PILE_N] > 0:
         ints[I_PHASE] = PH_UPCARD
     else:
@@ -651,6 +735,7 @@ def _lay_contract(state, n):
             _log(state, EV_CONTRACT, p, 16 * melds[i, T_KIND] + start, k, state.listing, m)
     ints[SI_DOWN_TURN_SEAT + p] = ints[SI_OWN_TURNS_SEAT + p] + 1
     ints[I_DOWN_NOW] = 1
+    ints[I_SWAPPED_DOWN] = 0
     _check(state)
     if state.rules[SR_LAYOFF_ON_CONTRACT_TURN] == 0:
         _to_discard(state)
@@ -689,6 +774,24 @@ def _swap(state, c, k, k2):
     ints[I_JOKERS_DOWN] += 1
     state.listing[0] = pos
     _log(state, EV_LAYOFF, p, JOKER, k2, state.listing, 1)
+    _check(state)
+
+
+@njit(cache=True, inline="always")
+def _swap_down(state, c, k):
+    """Ruling 3.8: natural ``c`` into table meld ``k`` in place of a joker, the joker into the hand;
+    the contract must follow (``I_SWAPPED_DOWN``)."""
+    ints = state.ints
+    p = ints[I_SEAT]
+    ints[SI_DISTANCE_SEAT + p] = 0
+    pos = swap_position(state.table[k], c)
+    swap_in(state.table[k], c, pos)
+    state.hands[p, c] -= 1
+    state.hands[p, JOKER] += 1
+    ints[SI_SWAPS_SEAT + p] += 1
+    ints[I_SWAPPED_DOWN] = 1
+    state.listing[0] = pos
+    _log(state, EV_SWAP, p, c, k, state.listing, 1)
     _check(state)
 
 
@@ -736,9 +839,9 @@ def _end_turn(state):
 def copy_state(state):
     """A copy of ``state`` to look ahead or try a move on: the round (hands, counters, stock, pile,
     table, proposal, streams, rules, log) is copied; the scratch arrays (``listing``, ``counts``,
-    ``row``, the solver's ``cand``, ``chosen``, ``ranks``, ``left``) are shared, so the copy and the
-    original must not be used at the same time from two threads."""
+    ``row``, the solver's ``cand``, ``chosen``, ``ranks``, ``left``, ``trial``) are shared, so the copy
+    and the original must not be used at the same time from two threads."""
     return State(state.hands.copy(), state.ints.copy(), state.stock.copy(), state.pile.copy(), state.table.copy(),
                  state.melds.copy(), state.listing, state.counts, state.row, state.rng1.copy(),
                  state.rules.copy(), state.ev.copy(), state.n_ev.copy(), state.cand, state.chosen,
-                 state.ranks, state.left)
+                 state.ranks, state.left, state.trial)

@@ -38,7 +38,7 @@ from ..basic.replay import format_event as basic_format_event
 from .schema import BONUSES
 
 
-def _hand_names(counts) -> list[str]:
+def hand_names(counts) -> list[str]:
     return [card_name(c) for c in range(64) for _ in range(int(counts[c]))]
 
 
@@ -49,20 +49,20 @@ def _stands_for(kind: int, suit_or_rank: int, pos: int) -> str:
     return card_name(card_at(suit_or_rank, pos))
 
 
-def _deal_event(state, players: int, dealer: int) -> dict:
+def deal_event(state, players: int, dealer: int) -> dict:
     hands, ints, stock, pile = state.hands, state.ints, state.stock, state.pile
     n_stock, n_pile = int(ints[SI_STOCK_N]), int(ints[SI_PILE_N])
     return {
         "event": "deal",
         "round": int(ints[SI_ROUND]),
         "dealer": dealer,
-        "hands": [_hand_names(hands[p]) for p in range(players)],
+        "hands": [hand_names(hands[p]) for p in range(players)],
         "upcard": card_name(int(pile[n_pile - 1])) if n_pile else None,
         "stock": card_names(stock[:n_stock][::-1]),
     }
 
 
-def _decode(ev: np.ndarray, n: int, table_kinds: dict) -> list[dict]:
+def decode_events(ev: np.ndarray, n: int, table_kinds: dict) -> list[dict]:
     """Kernel event rows -> events. ``table_kinds`` maps meld index -> (kind, suit or rank),
     filled as contracts are decoded (a joker's lay-off needs its meld's kind)."""
     out: list[dict] = []
@@ -124,17 +124,22 @@ def _play_logged(setup, players: int, rules_array, params, rows: int = 1024):
         if state.n_ev[0] < rows:
             break
         rows *= 4
-    events = _decode(state.ev, int(state.n_ev[0]), table_kinds)
-    hands = state.hands
-    events.append({
+    events = decode_events(state.ev, int(state.n_ev[0]), table_kinds)
+    events.append(end_event(round_row, seat_rows, state.hands))
+    return events, round_row, seat_rows, state
+
+
+def end_event(round_row: np.ndarray, seat_rows: np.ndarray, hands: np.ndarray) -> dict:
+    """The ``end`` event of a finished round: its result rows and the state's ``hands``."""
+    players = hands.shape[0]
+    return {
         "event": "end",
         "outcome": OUTCOMES[round_row[K.RW_OUTCOME]],
         "winner": int(round_row[K.RW_WINNER]),
         "bonus": BONUSES[round_row[K.RW_BONUS]],
         "scores": [int(seat_rows[q, K.SS_SCORE]) for q in range(players)],
-        "hands": [_hand_names(hands[p]) for p in range(players)],
-    })
-    return events, round_row, seat_rows, state
+        "hands": [hand_names(hands[p]) for p in range(players)],
+    }
 
 
 def trace_round(seed: int, game: int, round_no: int, players: int, rules_array: np.ndarray,
@@ -144,7 +149,7 @@ def trace_round(seed: int, game: int, round_no: int, players: int, rules_array: 
 
     def setup(state, scratch):
         first = K.start_round(seed, game, round_no, state, scratch)
-        deal[:] = [_deal_event(state, players, (first + players - 1) % players)]
+        deal[:] = [deal_event(state, players, (first + players - 1) % players)]
 
     events, _, _, _ = _play_logged(setup, players, rules_array, params)
     return deal + events
@@ -241,6 +246,13 @@ def play_round_position(players: int, round_no: int, hands: list[str], stock: st
         "scores": end["scores"], "hands": end["hands"], "turns": int(round_row[K.RW_TURNS]),
         "reshuffles": int(round_row[K.RW_RESHUFFLES]), "seats": seat_rows.tolist(), "table": melds,
     }
+
+
+def describe_deal(deal: dict) -> str:
+    """The deal in a few words: the round, its contract (docs/rules.md 2.2) and who dealt."""
+    from .stats import contract
+
+    return f"round {deal['round']}, contract {contract(deal['round'])}; seat {deal['dealer']} deals"
 
 
 def format_event(e: dict) -> str:

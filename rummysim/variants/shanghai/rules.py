@@ -24,7 +24,7 @@ class ShanghaiRules:
     decks: int | None = None
     max_buys: int = 4
     layoff_on_contract_turn: bool = False
-    joker_swap: bool = True
+    joker_swap: bool | str = True   # True, False or "anyone" (ruling 3.8)
     ace: str = "high_or_low"
     must_discard_to_go_out: bool = False
     one_turn_bonus: tuple[int, int] = (-25, -50)
@@ -62,7 +62,8 @@ class ShanghaiRules:
         r[SS.SR_JOKERS] = self.jokers_for(players)
         r[SS.SR_MAX_BUYS] = self.max_buys
         r[SS.SR_LAYOFF_ON_CONTRACT_TURN] = int(self.layoff_on_contract_turn)
-        r[SS.SR_JOKER_SWAP] = int(self.joker_swap)
+        r[SS.SR_JOKER_SWAP] = (SS.JOKER_SWAP_ANYONE if self.joker_swap == "anyone"
+                               else SS.JOKER_SWAP_DOWN if self.joker_swap else SS.JOKER_SWAP_OFF)
         r[SS.SR_ACE_HIGH] = int(self.ace == "high_or_low")
         r[SS.SR_MUST_DISCARD] = int(self.must_discard_to_go_out)
         r[SS.SR_BONUS], r[SS.SR_BONUS_NO_JOKER] = self.one_turn_bonus
@@ -79,7 +80,7 @@ ALLOWED = {
     "decks": f"an integer from 1 to {MAX_DECKS}",
     "max_buys": f"an integer from 0 to {MAX_BUYS} (0 disables buying)",
     "layoff_on_contract_turn": "true or false",
-    "joker_swap": "true or false",
+    "joker_swap": "true (players who have gone down), false or 'anyone' (ruling 3.8)",
     "ace": "'low' or 'high_or_low'",
     "must_discard_to_go_out": "true or false",
     "one_turn_bonus": f"two integers from -{MAX_BONUS:,} to {MAX_BONUS:,}, with jokers/without, e.g. -25/-50",
@@ -108,6 +109,8 @@ def convert(key: str, value) -> object:
     if key == "ace":
         if text not in ACE_MODES:
             raise RuleError(f"rule {key}={value!r}: allowed {ALLOWED[key]}")
+        return text
+    if key == "joker_swap" and text == "anyone":
         return text
     if key == "one_turn_bonus":
         parts = list(value) if isinstance(value, (list, tuple)) else str(value).split("/")

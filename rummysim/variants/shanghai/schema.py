@@ -39,7 +39,7 @@ SEATS = Table("seats", "one row per seat and round", (
     Column("cards_left", "int8", "cards in hand at the end", 3),
     Column("jokers_left", "int8", "jokers among them", 4),
     Column("cards_laid_off", "int8", "cards laid off (freed jokers included)", 5),
-    Column("swaps", "int8", "jokers taken from the table (2.5)", 6),
+    Column("swaps", "int8", "jokers taken from the table (2.5; before the contract with joker_swap=anyone, 3.8)", 6),
     Column("upcards", "int8", "upcards taken on its own turn", 7),
 ))
 

@@ -26,6 +26,8 @@ SPEC = (
     Param("jokers.contract", SB.SP_JOKERS, "most", ("most", "fewest"),
           doc="lay the contract leaving the least value in hand (spare jokers go in), or with the fewest jokers"),
     Param("jokers.swap", SB.SP_SWAP, "yes", ("no", "yes"), doc="swap a natural for a table joker when the joker can be laid off"),
+    Param("jokers.swap_to_go_down", SB.SP_SWAP_DOWN, "no", ("no", "yes"),
+          doc="with joker_swap=anyone, not yet down: swap for a table joker when the contract can then be laid with it"),
     Param("layoff.mode", SB.SP_LAYOFF, "at_once", ("at_once", "when_going_out"),
           doc="lay off at once, or only in a turn the hand can be emptied"),
     Param("discard.mode", SB.SP_DISCARD, "highest", ("highest", "least_useful"),

@@ -24,6 +24,8 @@ A round in play is one ``State`` (a namedtuple of arrays, built by
 ``rules``  int64[SR_SIZE]  the rule vector the round is played under
 ``ev``     int16[n, EV_WIDTH], ``n_ev`` int64[1]  the event log (n = 0: not logging)
 ``cand``, ``chosen``, ``ranks``, ``left``  the exact contract solver's scratch (``moves.legal_moves``)
+``trial``  int64[6, T_COLS]  scratch: a laying tried by a legality check (a joker swap before the
+    contract, ruling 3.8), so that the proposal buffer ``melds`` is kept
 
 The decision to take is ``ints[I_PHASE]`` (``PH_*``) by seat ``ints[I_SEAT]``;
 ``ints[I_TURN_SEAT]`` is the seat whose turn it is (differs from ``I_SEAT`` while
@@ -36,7 +38,7 @@ Rules are an int64 vector indexed by ``SR_*`` (built by ``rummysim.rules``).
 from collections import namedtuple
 
 State = namedtuple("State", ["hands", "ints", "stock", "pile", "table", "melds", "listing", "counts", "row",
-                             "rng1", "rules", "ev", "n_ev", "cand", "chosen", "ranks", "left"])
+                             "rng1", "rules", "ev", "n_ev", "cand", "chosen", "ranks", "left", "trial"])
 
 MAX_SEATS = 8
 MAX_TABLE = 3 * MAX_SEATS
@@ -71,7 +73,8 @@ I_WINNER = I_PHASE + 8
 I_BONUS = I_PHASE + 9           # BONUS_*
 I_SEED = I_PHASE + 10
 I_GAME = I_PHASE + 11
-SI_SIZE = I_PHASE + 12
+I_SWAPPED_DOWN = I_PHASE + 12   # 1 once a seat not down swapped a joker this turn (3.8): the contract must follow
+SI_SIZE = I_PHASE + 13
 
 # decision points (ints[I_PHASE])
 PH_UPCARD = 0       # the seat on turn takes the upcard or leaves it (2.4.1)
@@ -106,7 +109,7 @@ SR_DECKS = 0
 SR_JOKERS = 1
 SR_MAX_BUYS = 2
 SR_LAYOFF_ON_CONTRACT_TURN = 3
-SR_JOKER_SWAP = 4
+SR_JOKER_SWAP = 4       # JOKER_SWAP_*
 SR_ACE_HIGH = 5
 SR_MUST_DISCARD = 6
 SR_BONUS = 7            # the one-turn bonus (-25)
@@ -114,6 +117,11 @@ SR_BONUS_NO_JOKER = 8   # ... without laying down a joker (-50)
 SR_TURN_LIMIT = 9
 SR_CHECK = 10           # not a rule: 1 = verify every card is in exactly one place after every move
 SR_SIZE = 11
+
+# values of rules[SR_JOKER_SWAP] (2.8): nobody, players who have gone down (2.5), anyone (ruling 3.8)
+JOKER_SWAP_OFF = 0
+JOKER_SWAP_DOWN = 1
+JOKER_SWAP_ANYONE = 2
 
 CARDS_DEALT = 11
 ROUNDS = 10

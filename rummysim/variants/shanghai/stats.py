@@ -107,8 +107,8 @@ def per_round(results: S.SavedResults | str | Path, by: str = "round") -> pd.Dat
         if by == "round":
             means.update(reshuffles_per_round=("reshuffles", "rounds"), turns_per_round=("turns", "rounds"))
         for name, (num, den) in means.items():
-            est, lo, hi = acc.ratio(g, {num: 1}, {den: 1})
-            S._estimate(row, name, (est, max(lo, 0.0), hi))  # means of counts and points: never below 0
+            est, lo, hi, n = acc.ratio(g, {num: 1}, den)
+            S._estimate(row, name, (est, max(lo, 0.0), hi, n))  # means of counts and points: never below 0
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -157,9 +157,9 @@ def final_totals(results: S.SavedResults | str | Path, by: str = "seat") -> pd.D
         row = {} if seat is None else {"seat": int(seat)}
         row.update({"strategy": res.strategies[strategy], "games": acc.count(g, "games"),
                     "wins": acc.count(g, "wins"), "tied_wins": acc.count(g, "tied_wins")})
-        share, lo, hi = acc.ratio(g, {"share": 1}, {"games": 1})
-        S._estimate(row, "win_share", (share, max(lo, 0.0), min(hi, 1.0)))  # a share: clipped to [0, 1]
-        S._estimate(row, "mean_total", acc.ratio(g, {"total": 1}, {"games": 1}))
+        share, lo, hi, n = acc.ratio(g, {"share": 1}, "games")
+        S._estimate(row, "win_share", (share, max(lo, 0.0), min(hi, 1.0), n))  # a share: clipped to [0, 1]
+        S._estimate(row, "mean_total", acc.ratio(g, {"total": 1}, "games"))
         rows.append(row)
     return pd.DataFrame(rows)
 

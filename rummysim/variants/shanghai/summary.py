@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ...analysis.summary import mean_from_sums, rate
+from ...analysis.summary import FEW_UNITS, mean_from_sums, rate, units_note
 from ...engine.codes import OUT_WIN, OUTCOMES
 from . import schema as K
 from .state import ROUNDS
@@ -125,11 +125,11 @@ def render(summary: dict, console) -> None:
 
     def pct(d: dict) -> str:
         lo, hi = d["ci95"]
-        return f"{100 * d['estimate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+        return f"{100 * d['estimate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]{units_note(d)}"
 
     def mean(d: dict, digits: int = 1) -> str:
         lo, hi = d["ci95"]
-        return f"{d['estimate']:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+        return f"{d['estimate']:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]{units_note(d)}"
 
     seats = Table(title=f"Per seat over {summary['games']:,} games (95% intervals; lowest total wins, ties share)")
     for col in ("seat", "strategy", "mean total", "win share"):
@@ -148,7 +148,9 @@ def render(summary: dict, console) -> None:
     # headers broken by hand and cells of at most 9 characters: the table is at most 79 columns
     # wide, within rich's 80 when stdout is not a terminal; should a cell still be wider, it
     # folds to another line rather than being cut
-    rounds = Table(title="Per round: rates in %, means; 95% intervals (no winner = 100 - went out)")
+    # the cells have no room for "n=6": a table of few games says it in its title
+    few = f"; n={summary['games']:,} games per round" if summary["games"] < FEW_UNITS else ""
+    rounds = Table(title=f"Per round: rates in %, means; 95% intervals (no winner = 100 - went out){few}")
     for col in ("round", "contract\nmet %", "went\nout %", "one-turn\nbonus %", "penalty\nof losers",
                 "buys\nper seat", "reshuffles"):
         rounds.add_column(col, justify="right", overflow="fold")

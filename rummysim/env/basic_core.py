@@ -1,0 +1,272 @@
+"""Basic Rummy for the environments (compiled): one seat's observation, a move with what the seats
+learn from it, and many tables stepped together (``Batch``).
+
+Built on the rules layer (``variants.basic.moves``): ``legal_moves_in``, ``is_legal_in``,
+``apply_in``; nothing here decides legality or plays a rule.
+
+Observation of seat ``p`` (float32[obs_size(players)]), seats counted from ``p`` (relative seat r is
+``(p + r) % players``: 0 is the observer, 1 the next to play), cards by card index ``13 * suit + rank``:
+
+=============  ==================  =========================================================
+block          size                contents
+=============  ==================  =========================================================
+hand           52                  1 for each card in the observer's hand
+table          17 x 52             table meld k (in the order laid, the k of lay-off actions)
+pile           52                  1 for each card in the discard pile
+upcard         52                  1 for the top card of the discard pile
+known          (players - 1) x 52  cards each opponent (relative seat 1, 2, ...) took from the
+                                   pile and still holds
+counts         players             cards in each relative seat's hand
+stock          1                   cards in the stock
+phase          4                   one-hot: draw, play (meld / lay off / stop), discard, over
+scores         players             each relative seat's game score so far
+=============  ==================  =========================================================
+"""
+
+import numpy as np
+from numba import njit
+
+from ..variants.basic import melds as M
+from ..variants.basic.kernel import start_hand
+from ..variants.basic.moves import (
+    EV_WIDTH,
+    MAX_LEGAL,
+    MAX_TABLE,
+    TAKE_DISCARD,
+    apply_in,
+    card_index,
+    card_of_index,
+    legal_moves_in,
+)
+from ..variants.basic.state import (
+    I_N_TABLE,
+    I_PHASE,
+    I_PILE_N,
+    I_PLAYERS,
+    I_POINTS,
+    I_SEAT,
+    I_STOCK_N,
+    I_WINNER,
+    INTS_SIZE,
+    M_HAND,
+    M_PILE,
+    M_TABLE,
+    MASKS_SIZE,
+    MAX_SEATS,
+    PH_DISCARD,
+    PH_OVER,
+    RULES_SIZE,
+    State,
+)
+
+U64 = np.uint64
+
+def layout(players):
+    """The observation's blocks ``(name, rows, columns)`` for ``players`` seats, in order."""
+    return (("hand", 1, 52), ("table", MAX_TABLE, 52), ("pile", 1, 52), ("upcard", 1, 52),
+            ("known", players - 1, 52), ("counts", 1, players), ("stock", 1, 1), ("phase", 1, 4),
+            ("scores", 1, players))
+
+
+def obs_size(players):
+    return sum(r * c for _, r, c in layout(players))
+
+
+@njit(cache=True, inline="always")
+def _cards(mask, out, base):
+    """1.0 at ``out[base + card index]`` for each card of ``mask``."""
+    while mask:
+        out[base + card_index(M.lowest_card(mask))] = 1.0
+        mask &= mask - U64(1)
+
+
+@njit(cache=True)
+def observe_in(masks, ints, pile, t_mask, known, scores, p, out):
+    """Seat ``p``'s observation into ``out`` float32[obs_size] (layout: module docstring).
+
+    Reads only what seat p may see: its hand, the table, the pile, the counts, ``known`` uint64[players]
+    (cards each seat took from the pile and still holds, kept by ``step_in``) and ``scores``
+    int64[players] (game scores)."""
+    players = ints[I_PLAYERS]
+    out[:] = 0.0
+    _cards(masks[M_HAND + p], out, 0)
+    o = 52
+    for k in range(ints[I_N_TABLE]):
+        _cards(t_mask[k], out, o + 52 * k)
+    o += 52 * MAX_TABLE
+    _cards(masks[M_PILE], out, o)
+    o += 52
+    if ints[I_PILE_N] > 0:
+        out[o + card_index(pile[ints[I_PILE_N] - 1])] = 1.0
+    o += 52
+    for r in range(1, players):
+        _cards(known[(p + r) % players] & ~masks[M_TABLE], out, o)
+        o += 52
+    for r in range(players):
+        out[o + r] = M.popcount(masks[M_HAND + (p + r) % players])
+    o += players
+    out[o] = ints[I_STOCK_N]
+    o += 1
+    out[o + ints[I_PHASE]] = 1.0
+    o += 4
+    for r in range(players):
+        out[o + r] = scores[(p + r) % players]
+
+
+@njit(cache=True, inline="always")
+def step_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, known, move):
+    """Apply the legal ``move`` of the seat to act (``moves.apply_in``) and keep ``known`` uint64[players]:
+    a card taken from the pile is known to be in the taker's hand until it is discarded (laid on the
+    table it is cleared when observed)."""
+    p = ints[I_SEAT]
+    if move == TAKE_DISCARD:
+        known[p] |= M.bit(pile[ints[I_PILE_N] - 1])
+    elif ints[I_PHASE] == PH_DISCARD:
+        known[p] &= ~M.bit(card_of_index(move))
+    apply_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, move)
+
+
+# ------------------------------------------------------------------ one game, packed
+# A game's arrays live in two flat buffers, ``ib`` int64[IB_SIZE] and ``ub`` uint64[UB_SIZE], so a call
+# from Python unboxes two arrays instead of a ``State`` of thirteen (most of a step's cost in the AEC
+# environment). ``packed_views`` gives the same memory as a ``State`` of NumPy views, for the calls
+# made once a hand (the deal, the result rows) and the shipped bots.
+IB_FIELDS = (("ints", INTS_SIZE), ("stock", 64), ("pile", 64), ("t_kind", 32), ("rules", RULES_SIZE),
+             ("card_value", 64), ("n_ev", 1), ("scores", MAX_SEATS), ("legal", MAX_LEGAL))
+UB_FIELDS = (("masks", MASKS_SIZE), ("t_mask", 32), ("t_lay", 32), ("rng", 1), ("buf", 64), ("known", MAX_SEATS),
+             ("rngs", MAX_SEATS))
+
+
+def _starts(fields):
+    out, o = {}, 0
+    for name, size in fields:
+        out[name] = (o, o + size)
+        o += size
+    return out, o
+
+
+IB, IB_SIZE = _starts(IB_FIELDS)
+UB, UB_SIZE = _starts(UB_FIELDS)
+_INTS, _STOCK, _PILE, _T_KIND, _RULES, _CARD_VALUE, _N_EV, _SCORES, _LEGAL = (IB[n] for n, _ in IB_FIELDS)
+_MASKS, _T_MASK, _T_LAY, _RNG, _BUF, _KNOWN, _RNGS = (UB[n] for n, _ in UB_FIELDS)
+
+
+def packed_views(ib, ub, players):
+    """The fields of a packed game as NumPy views: ``(State, known, scores, legal, rngs)``."""
+    i = {n: ib[a:b] for n, (a, b) in IB.items()}
+    u = {n: ub[a:b] for n, (a, b) in UB.items()}
+    state = State(u["masks"], i["ints"], i["stock"], i["pile"], u["t_mask"], i["t_kind"], u["t_lay"], i["rules"],
+                  i["card_value"], np.empty((0, EV_WIDTH), dtype=np.int16), i["n_ev"], u["rng"], u["buf"])
+    return (state, u["known"][:players], i["scores"][:players], i["legal"],
+            u["rngs"][:players].reshape(players, 1))
+
+
+@njit(cache=True)
+def step_packed(ib, ub, move):
+    """``step_in`` on a packed game, then the legal moves of the next decision into its ``legal``; returns
+    their count (0 once the hand is over)."""
+    masks, t_lay, buf = ub[_MASKS[0]:_MASKS[1]], ub[_T_LAY[0]:_T_LAY[1]], ub[_BUF[0]:_BUF[1]]
+    ints, rules = ib[_INTS[0]:_INTS[1]], ib[_RULES[0]:_RULES[1]]
+    step_in(masks, ints, ib[_STOCK[0]:_STOCK[1]], ib[_PILE[0]:_PILE[1]], ub[_T_MASK[0]:_T_MASK[1]],
+            ib[_T_KIND[0]:_T_KIND[1]], t_lay, rules, ib[_CARD_VALUE[0]:_CARD_VALUE[1]],
+            np.empty((0, EV_WIDTH), dtype=np.int16), ib[_N_EV[0]:_N_EV[1]], ub[_RNG[0]:_RNG[1]],
+            ub[_KNOWN[0]:_KNOWN[1]], move)
+    if ints[I_PHASE] == PH_OVER:
+        return 0
+    return legal_moves_in(masks, ints, t_lay, rules, buf, ib[_LEGAL[0]:_LEGAL[1]])
+
+
+@njit(cache=True)
+def observe_packed(ib, ub, seat, out):
+    """``observe_in`` of seat ``seat`` on a packed game."""
+    observe_in(ub[_MASKS[0]:_MASKS[1]], ib[_INTS[0]:_INTS[1]], ib[_PILE[0]:_PILE[1]], ub[_T_MASK[0]:_T_MASK[1]],
+               ub[_KNOWN[0]:_KNOWN[1]], ib[_SCORES[0]:_SCORES[1]], seat, out)
+
+
+@njit(cache=True)
+def deal(state, known, seed, game, hand, rngs, legal):
+    """Deal hand ``hand`` of game ``game`` into ``state`` (``kernel.start_hand``, which keys the bots'
+    streams ``rngs``), forget ``known``; the first decision's legal moves into ``legal``, returns
+    their count."""
+    start_hand(state, seed, game, hand, rngs)
+    known[:] = 0
+    return legal_moves_in(state.masks, state.ints, state.t_lay, state.rules, state.buf, legal)
+
+
+# --------------------------------------------------------------------------- many tables
+def new_tables(n, players):
+    """The stacked arrays of ``n`` tables' states (row i: table i), fields as in ``state.State``
+    without ``rules``/``card_value`` (shared) and with an empty event log."""
+    ints = np.zeros((n, INTS_SIZE), dtype=np.int64)
+    ints[:, I_PLAYERS] = players
+    return {"masks": np.zeros((n, MASKS_SIZE), dtype=np.uint64), "ints": ints,
+            "stock": np.zeros((n, 64), dtype=np.int64), "pile": np.zeros((n, 64), dtype=np.int64),
+            "t_mask": np.zeros((n, 32), dtype=np.uint64), "t_kind": np.zeros((n, 32), dtype=np.int64),
+            "t_lay": np.zeros((n, 32), dtype=np.uint64), "n_ev": np.zeros((n, 1), dtype=np.int64),
+            "rng": np.zeros((n, 1), dtype=np.uint64), "buf": np.zeros((n, 64), dtype=np.uint64),
+            "rngs": np.zeros((n, players, 1), dtype=np.uint64), "known": np.zeros((n, players), dtype=np.uint64)}
+
+
+@njit(cache=True, inline="always")
+def _table_state(t, i, rules, card_value, ev):
+    masks, ints, stock, pile, t_mask, t_kind, t_lay, n_ev, rng, buf = t
+    return State(masks[i], ints[i], stock[i], pile[i], t_mask[i], t_kind[i], t_lay[i], rules, card_value, ev,
+                 n_ev[i], rng[i], buf[i])
+
+
+@njit(cache=True, inline="always")
+def _set_mask(legal, n, mask, value):
+    for j in range(n):
+        mask[legal[j]] = value
+
+
+@njit(cache=True, nogil=True)
+def batch_reset(t, rngs, known, rules, card_value, seed, first, n_all, episodes, legal, n_legal, mask, seat):
+    """Deal the hand of every table of a block (arrays: its rows; ``first``: its first table's number
+    among ``n_all``): table j deals hand 0 of game ``j + episodes[j - first] * n_all``."""
+    ev = np.empty((0, 60), dtype=np.int16)
+    for i in range(n_legal.shape[0]):
+        _set_mask(legal[i], n_legal[i], mask[i], 0)
+        n_legal[i] = deal(_table_state(t, i, rules, card_value, ev), known[i], seed, first + i + episodes[i] * n_all,
+                          0, rngs[i], legal[i])
+        _set_mask(legal[i], n_legal[i], mask[i], 1)
+        seat[i] = t[1][i, I_SEAT]
+
+
+@njit(cache=True, nogil=True)
+def batch_step(t, rngs, known, rules, card_value, seed, first, n_all, episodes, actions, win_reward, legal, n_legal,
+               mask, seat, reward, done):
+    """One legal move at every table of a block (``actions`` int64[n], legality checked by the caller). A
+    finished hand scores ``reward`` float32[n, players] (its points to the winner, or 1 with
+    ``win_reward``), sets ``done`` and is replaced by the table's next deal (``batch_reset``'s numbering).
+    The other arrays as in ``batch_reset``; ``mask`` int8[n, NUM_ACTIONS] is kept by clearing the
+    previous ``legal`` entries and setting the new ones."""
+    ev = np.empty((0, 60), dtype=np.int16)
+    masks, ints, stock, pile, t_mask, t_kind, t_lay, n_ev, rng, buf = t
+    for i in range(n_legal.shape[0]):
+        _set_mask(legal[i], n_legal[i], mask[i], 0)
+        reward[i, :] = 0.0
+        done[i] = False
+        ti = ints[i]
+        step_in(masks[i], ti, stock[i], pile[i], t_mask[i], t_kind[i], t_lay[i], rules, card_value, ev, n_ev[i],
+                rng[i], known[i], actions[i])
+        if ti[I_PHASE] == PH_OVER:
+            done[i] = True
+            if ti[I_WINNER] >= 0:
+                reward[i, ti[I_WINNER]] = 1.0 if win_reward else ti[I_POINTS]
+            episodes[i] += 1
+            n_legal[i] = deal(_table_state(t, i, rules, card_value, ev), known[i], seed,
+                              first + i + episodes[i] * n_all, 0, rngs[i], legal[i])
+        else:
+            n_legal[i] = legal_moves_in(masks[i], ti, t_lay[i], rules, buf[i], legal[i])
+        _set_mask(legal[i], n_legal[i], mask[i], 1)
+        seat[i] = ti[I_SEAT]
+
+
+@njit(cache=True, nogil=True)
+def batch_observe(t, known, scores, out):
+    """Each table's observation for its seat to act into ``out`` float32[n, obs_size]
+    (``scores`` int64[n, players])."""
+    masks, ints, pile, t_mask = t[0], t[1], t[3], t[4]
+    for i in range(out.shape[0]):
+        observe_in(masks[i], ints[i], pile[i], t_mask[i], known[i], scores[i], ints[i, I_SEAT], out[i])

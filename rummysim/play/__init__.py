@@ -1,0 +1,48 @@
+"""``rummysim play``: a person against the bots in the terminal, through the legal-move layer.
+
+``tables`` drives a game per variant (the kernels' game loops, move by move), ``game`` is the loop
+and the questions, ``render`` what the person sees, ``hints`` why a strategy moves, ``save`` the
+game written like a run. The person sits in seat 0 of game 0: a game played by ``auto`` alone is
+game 0 of ``rummysim run --games 1 --seed S --strategy HINT --strategy OPPONENT...`` (seat 0 the hint
+strategy, the opponents in seats 1, 2... in the order given), row for row.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from rich.console import Console
+
+from ..run import RunSpec
+from ..strategy import Strategy, params_matrix
+from .game import play
+from .render import View
+from .save import human_strategy, save_events, save_game
+from .tables import TABLES
+
+#: the person's seat
+YOU = 0
+
+
+def play_game(spec: RunSpec, hint: Strategy, out: Path, pause: float, console: Console | None = None) -> dict:
+    """Play ``spec``'s game 0 (``spec.strategies[0]``: the person, ``human_strategy(hint)``) in this
+    terminal (or from piped lines), saving it into ``out`` (held by the caller); returns run.json."""
+    interactive = sys.stdin.isatty()
+    console = console or Console(highlight=False)
+    strategies = [hint] + spec.strategies[1:]
+    table = TABLES[spec.variant](spec.seed, spec.players, spec.rules.to_array(spec.players),
+                                 params_matrix(strategies))
+    names = [s.name for s in spec.strategies]
+    view = View(console, YOU, names, hint.name, pause if interactive and console.is_terminal else 0.0)
+    started, start = time.strftime("%Y-%m-%dT%H:%M:%S%z"), time.perf_counter()
+
+    def on_unit(events):
+        save_events(out, table.unit, table.number - 1, events)
+
+    complete = play(table, view, YOU, interactive, on_unit)
+    return save_game(out, spec, table, complete, started, time.perf_counter() - start, YOU, hint)
+
+
+__all__ = ["YOU", "human_strategy", "play_game"]

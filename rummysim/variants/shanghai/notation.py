@@ -1,0 +1,360 @@
+"""Shanghai Rummy moves as words (``rummysim.notation``): naming, parsing with reasons, the seat's view.
+
+Names: ``take D9`` (the upcard), ``draw stock`` (leave the upcard: the others may buy it, then you
+draw), ``buy D9``, ``pass``, ``contract S7 H7 D7 / C4 C5 C6 C7`` (the melds of the laying, each
+written as ``replay.parse_table_meld`` reads it: a run in position order with its jokers ``JK``
+where they stand), ``layoff D9 2`` (table meld 2, counted from 1), ``swap H7 2 JK 3`` (H7 in place
+of the joker of meld 2, the freed joker laid off on meld 3), ``swap H7 2`` (not yet down, with
+``joker_swap = anyone``: the freed joker goes into the contract laid next, docs/rules.md 3.8),
+``stop``, ``discard D9``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...cards import JOKER, RANKS, SUITS, card_id, card_name
+from ...notation import MoveError
+from . import moves as MV
+from .contracts import CONTRACTS
+from .replay import parse_table_meld
+from .state import (
+    I_PHASE, I_PROPOSAL_N, I_SEAT, I_TURN_SEAT, JOKER_SWAP_ANYONE, MAX_TABLE, PH_BUY, PH_DISCARD, PH_OVER, PH_PLAY,
+    PH_UPCARD, SI_BUYS_SEAT, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE, SI_PILE_N, SI_ROUND, SI_STOCK_N,
+    SR_ACE_HIGH, SR_JOKER_SWAP, SR_MAX_BUYS, SR_MUST_DISCARD, T_OWNER, State,
+)
+from .table import FIT_NONE, contract_ok, fit, meld_listing, swap_position
+
+__all__ = ["State", "contract_words", "describe", "legal_move_names", "move_name", "parse_move"]
+
+STEPS = {PH_UPCARD: "take the upcard, or draw stock",
+         PH_BUY: "buy the upcard, or pass",
+         PH_PLAY: "lay down your contract, lay off, swap a joker, or stop",
+         PH_DISCARD: "discard a card",
+         PH_OVER: "nothing: the round is over"}
+VERB_STEP = {"take": PH_UPCARD, "draw": PH_UPCARD, "leave": PH_UPCARD, "buy": PH_BUY, "pass": PH_BUY,
+             "contract": PH_PLAY, "layoff": PH_PLAY, "swap": PH_PLAY, "stop": PH_PLAY, "discard": PH_DISCARD}
+ALIASES = {"lay": "layoff", "lay-off": "layoff", "done": "stop", "end": "stop", "throw": "discard",
+           "down": "contract"}
+
+
+def names(cards) -> str:
+    return " ".join(card_name(int(c)) for c in cards)
+
+
+def meld_words(row) -> str:
+    """A meld row's cards in order (``H5 JK H7``, ``S8 H8 JK``)."""
+    listing = np.zeros(64, dtype=np.int64)
+    return names(listing[:meld_listing(row, listing)])
+
+
+def contract_words(round_no: int) -> str:
+    """``2 sets`` / ``1 set and 1 run of 7+``: round ``round_no``'s contract (docs/rules.md 2.2)."""
+    sets, runs, run_min = (int(x) for x in CONTRACTS[round_no])
+    parts = ([f"{sets} set{'s' * (sets > 1)}"] if sets else []) + \
+            ([f"{runs} run{'s' * (runs > 1)} of {run_min}+"] if runs else [])
+    return " and ".join(parts)
+
+
+def upcard(state: State) -> int:
+    n = int(state.ints[SI_PILE_N])
+    return int(state.pile[n - 1]) if n else -1
+
+
+# ------------------------------------------------------------------ naming
+def move_name(state: State, action: int) -> str:
+    if 0 <= action < 64:
+        return f"discard {card_name(action)}"
+    if action == MV.TAKE_UPCARD:
+        return f"take {card_name(upcard(state))}"
+    if action == MV.LEAVE_UPCARD:
+        return "draw stock"
+    if action == MV.BUY:
+        return f"buy {card_name(upcard(state))}"
+    if action == MV.PASS:
+        return "pass"
+    if action == MV.STOP:
+        return "stop"
+    if action == MV.CONTRACT:
+        if not MV.proposal_ok(state) and MV.propose_contract(state) == 0:
+            raise ValueError("no legal laying of the contract to name")
+        n = int(state.ints[I_PROPOSAL_N])
+        return "contract " + " / ".join(meld_words(state.melds[i]) for i in range(n))
+    if MV.LAYOFF_BASE <= action < MV.SWAP_BASE:
+        c, k = divmod(action - MV.LAYOFF_BASE, MAX_TABLE)
+        return f"layoff {card_name(c)} {k + 1}"
+    if MV.SWAP_DOWN_BASE <= action < MV.NUM_ACTIONS:
+        c, k = divmod(action - MV.SWAP_DOWN_BASE, MAX_TABLE)
+        return f"swap {card_name(c)} {k + 1}"
+    if MV.SWAP_BASE <= action < MV.SWAP_DOWN_BASE:
+        i = action - MV.SWAP_BASE
+        c, rest = divmod(i, MAX_TABLE * MAX_TABLE)
+        k, k2 = divmod(rest, MAX_TABLE)
+        return f"swap {card_name(c)} {k + 1} JK {k2 + 1}"
+    raise ValueError(f"not a Shanghai action: {action}")
+
+
+def legal_move_names(state: State) -> list[tuple[int, str]]:
+    legal = np.empty(MV.MAX_LEGAL, dtype=np.int64)
+    n = MV.legal_moves(state, legal)
+    return [(int(a), move_name(state, int(a))) for a in legal[:n]]
+
+
+# ------------------------------------------------------------------ parsing
+def parse_move(state: State, text: str) -> int:
+    words = text.replace(",", " ").replace("/", " / ").replace("|", " / ").split()
+    if not words:
+        raise MoveError("no move given")
+    verb = ALIASES.get(words[0].lower(), words[0].lower())
+    args = [w for w in words[1:] if w.lower() not in ("off", "on", "into", "the", "to", "for")]
+    phase = int(state.ints[I_PHASE])
+    if verb not in VERB_STEP:
+        raise MoveError(f"unknown move {words[0]!r}: now {STEPS[phase]}")
+    if VERB_STEP[verb] != phase:
+        raise MoveError(f"no {verb} now: {STEPS[phase]}")
+    action = getattr(_Parse, verb)(state, args)
+    if not MV.is_legal(state, action):
+        raise MoveError(_why_not(state, verb, action))
+    return action
+
+
+def _card(word: str) -> int:
+    try:
+        return card_id(word, allow_joker=True)
+    except ValueError as e:
+        raise MoveError(str(e)) from None
+
+
+def _counts(state):
+    return state.hands[int(state.ints[I_SEAT])]
+
+
+def _held(state, cards: list[int]) -> None:
+    need = {c: cards.count(c) for c in cards}
+    counts = _counts(state)
+    missing = [c for c, n in need.items() if counts[c] < n]
+    if missing:
+        raise MoveError(f"not in your hand: {names(missing)}")
+
+
+def _meld_number(state, word: str) -> int:
+    n_table = int(state.ints[SI_N_TABLE])
+    if not word.isdigit() or not 1 <= int(word) <= n_table:
+        raise MoveError(f"no table meld {word}: " + (f"they are numbered 1 to {n_table}" if n_table
+                                                    else "there is none on the table"))
+    return int(word) - 1
+
+
+def _upcard_named(state, args) -> None:
+    if args and args[0].lower() not in ("upcard", "pile", "discard"):
+        card = _card(args[0])
+        if card != upcard(state):
+            raise MoveError(f"{card_name(card)} is not the upcard ({card_name(upcard(state))})")
+
+
+class _Parse:
+    """One parser per verb: the action its words name (legality is checked after)."""
+
+    @staticmethod
+    def take(state, args):
+        _upcard_named(state, args)
+        return MV.TAKE_UPCARD
+
+    @staticmethod
+    def draw(state, args):
+        if args and args[0].lower() not in ("stock", "deck"):
+            raise MoveError(f"draw {' '.join(args)}: say draw stock, or take (the upcard)")
+        return MV.LEAVE_UPCARD
+
+    leave = draw
+
+    @staticmethod
+    def buy(state, args):
+        _upcard_named(state, args)
+        return MV.BUY
+
+    @staticmethod
+    def pass_(state, args):
+        return MV.PASS
+
+    @staticmethod
+    def stop(state, args):
+        return MV.STOP
+
+    @staticmethod
+    def discard(state, args):
+        if len(args) != 1:
+            raise MoveError("discard takes one card, e.g. discard D9")
+        card = _card(args[0])
+        _held(state, [card])
+        return card
+
+    @staticmethod
+    def contract(state, args):
+        """``contract`` alone: the laying the rules layer proposes; else the melds given, split by ``/``."""
+        ints = state.ints
+        if ints[SI_DOWN_TURN_SEAT + int(ints[I_SEAT])] > 0:
+            raise MoveError("you are down already: lay off, swap a joker, or stop")
+        if not args:
+            if MV.proposal_ok(state) or MV.propose_contract(state) > 0:
+                return MV.CONTRACT
+            raise MoveError(f"your hand holds no laying of the contract ({contract_words(int(ints[SI_ROUND]))})")
+        groups = " ".join(args).split("/")
+        if len(groups) > state.melds.shape[0]:
+            raise MoveError(f"{len(groups)} melds: a contract has at most {state.melds.shape[0]}")
+        rows = []
+        for g in groups:
+            if not g.split():
+                raise MoveError("an empty meld: write the melds split by /, e.g. contract S7 H7 D7 / C4 C5 C6 C7")
+            for w in g.split():
+                _card(w)
+            try:
+                rows.append(parse_table_meld(g, bool(state.rules[SR_ACE_HIGH])))
+            except ValueError:
+                raise MoveError(f"{g.strip().upper()} is not a meld: a set of 3+ of one rank, or a run of one "
+                                "suit in order with jokers where they stand; no more jokers than naturals "
+                                "(docs/rules.md 2.3)") from None
+        _held(state, [card_id(w, allow_joker=True) for g in groups for w in g.split()])
+        round_no = int(ints[SI_ROUND])
+        melds = np.zeros_like(state.melds)
+        for i, row in enumerate(rows):
+            melds[i] = row
+        if not contract_ok(melds, len(rows), round_no, bool(state.rules[SR_ACE_HIGH])):
+            raise MoveError(f"round {round_no}'s contract is {contract_words(round_no)} (docs/rules.md 2.2; runs "
+                            "of one suit may not touch end to end)")
+        state.melds[:] = melds
+        ints[I_PROPOSAL_N] = len(rows)
+        return MV.CONTRACT
+
+    @staticmethod
+    def layoff(state, args):
+        if len(args) != 2:
+            raise MoveError("layoff takes a card and a table meld number, e.g. layoff D9 2")
+        card = _card(args[0])
+        _held(state, [card])
+        _down_first(state)
+        k = _meld_number(state, args[1])
+        if fit(state.table[k], card, bool(state.rules[SR_ACE_HIGH])) == FIT_NONE:
+            raise MoveError(f"{card_name(card)} does not fit meld {k + 1} ({meld_words(state.table[k])}; "
+                            f"it takes {names(fitting(state, k)) or 'nothing more'})")
+        return MV.LAYOFF_BASE + card * MAX_TABLE + k
+
+    @staticmethod
+    def swap(state, args):
+        args = [a for a in args if a.lower() not in ("jk", "joker")]
+        if len(args) not in (2, 3):
+            raise MoveError("swap takes a card, the meld of the joker and the meld the joker goes to, "
+                            "e.g. swap H7 2 JK 3 (not yet down, with joker_swap=anyone: swap H7 2, the joker "
+                            "then goes into your contract)")
+        card = _card(args[0])
+        if card == JOKER:
+            raise MoveError("swap puts a natural card in place of a joker: name the natural")
+        _held(state, [card])
+        if not state.rules[SR_JOKER_SWAP]:
+            raise MoveError("no joker swaps in this game (rule joker_swap, docs/rules.md 2.8)")
+        down = state.ints[SI_DOWN_TURN_SEAT + int(state.ints[I_SEAT])] > 0
+        if len(args) == 2 and down:
+            raise MoveError("you are down: name the meld the joker goes to, e.g. swap H7 2 JK 3")
+        if len(args) == 2 and state.rules[SR_JOKER_SWAP] != JOKER_SWAP_ANYONE:
+            raise MoveError("lay down your contract first (docs/rules.md 2.5; before it only with "
+                            "joker_swap=anyone, 3.8)")
+        if len(args) == 3:
+            _down_first(state)
+        k = _meld_number(state, args[1])
+        if swap_position(state.table[k], card) < 0:
+            raise MoveError(f"meld {k + 1} ({meld_words(state.table[k])}) has no joker standing for "
+                            f"{card_name(card)}")
+        if len(args) == 2:
+            return MV.SWAP_DOWN_BASE + card * MAX_TABLE + k
+        return MV.SWAP_BASE + (card * MAX_TABLE + k) * MAX_TABLE + _meld_number(state, args[2])
+
+
+setattr(_Parse, "pass", _Parse.pass_)
+
+
+def _down_first(state) -> None:
+    if state.ints[SI_DOWN_TURN_SEAT + int(state.ints[I_SEAT])] == 0:
+        raise MoveError("lay down your contract first (docs/rules.md 2.5)")
+
+
+def _why_not(state, verb: str, action: int) -> str:
+    """One line: why the parsed ``action`` is not legal now (its words were right)."""
+    ints = state.ints
+    if verb == "take":
+        return (f"you must keep a card to discard that is not {card_name(upcard(state))} "
+                "(docs/rules.md 2.4.1, ruling 3.1)")
+    drawn = int(ints[SI_DRAWN])
+    if verb == "discard":
+        return (f"you took {card_name(drawn)} as the upcard this turn: you may not throw it (or a copy) back "
+                "(docs/rules.md 3.1)")
+    if verb == "contract":
+        return "that laying leaves no card you may discard (docs/rules.md 2.6, ruling 3.1)"
+    if verb == "swap" and action >= MV.SWAP_DOWN_BASE:
+        return "no contract you can lay this turn takes the freed joker (docs/rules.md 3.8)"
+    if verb == "swap":
+        return "the freed joker does not fit that meld (docs/rules.md 2.5)"
+    if state.rules[SR_MUST_DISCARD]:
+        return "you must keep a card to discard (rule must_discard_to_go_out, docs/rules.md 2.8)"
+    return f"that would leave only {card_name(drawn)}, the upcard taken this turn, which you may not throw (3.1)"
+
+
+# ------------------------------------------------------------------ the seat's view
+def fitting(state, k: int) -> list[int]:
+    """The cards (naturals, then the joker) that table meld ``k`` takes now."""
+    ace_high = bool(state.rules[SR_ACE_HIGH])
+    return [c for c in [16 * s + r for s in range(4) for r in range(13)] + [JOKER]
+            if fit(state.table[k], c, ace_high) != FIT_NONE]
+
+
+def hand_by_suit(counts) -> str:
+    """``C: A 4 4 5  H: 3  JK JK``."""
+    parts = []
+    for s, suit in enumerate(SUITS):
+        ranks = [RANKS[r] for r in range(13) for _ in range(int(counts[16 * s + r]))]
+        if ranks:
+            parts.append(f"{suit}: {' '.join(ranks)}")
+    if counts[JOKER]:
+        parts.append(" ".join(["JK"] * int(counts[JOKER])))
+    return "  ".join(parts) or "(empty)"
+
+
+def table_lines(state) -> list[str]:
+    """One line per table meld: its number (from 1), its cards, whose it is and what fits it."""
+    out = []
+    for k in range(int(state.ints[SI_N_TABLE])):
+        row = state.table[k]
+        takes = names(fitting(state, k))
+        out.append(f"{k + 1}: {meld_words(row)} [seat {int(row[T_OWNER])}]" + (f" takes {takes}" if takes else ""))
+    return out
+
+
+def describe(state: State, seat: int, totals=None, taken=None) -> str:
+    ints = state.ints
+    players = state.hands.shape[0]
+    round_no = int(ints[SI_ROUND])
+    up = upcard(state)
+    to_act = int(ints[I_SEAT])
+    phase = int(ints[I_PHASE])
+    step = STEPS[phase] if to_act == seat else f"seat {to_act} to play"
+    max_buys = int(state.rules[SR_MAX_BUYS])
+    counts = state.hands[seat]
+    drawn = int(ints[SI_DRAWN])
+    keep = f" (took {card_name(drawn)} this turn: may not throw it)" if to_act == seat and drawn >= 0 else ""
+    buys_left = max_buys - int(ints[SI_BUYS_SEAT + seat])
+    lines = [f"Shanghai Rummy, seat {seat}, round {round_no} of 10: contract {contract_words(round_no)}. Now: {step}",
+             f"Your hand ({int(counts.sum())}): {hand_by_suit(counts)}"
+             + ("" if ints[SI_DOWN_TURN_SEAT + seat] == 0 else " (you are down)") + keep,
+             "Table melds: " + ("; ".join(table_lines(state)) or "none"),
+             f"Upcard: {card_name(up) if up >= 0 else 'none'} (pile {int(ints[SI_PILE_N])}, stock {int(ints[SI_STOCK_N])}); your buys left: {buys_left}"]
+    for q in range(players):
+        if q != seat:
+            took = (taken or {}).get(q, [])
+            lines.append(f"Seat {q}: {int(state.hands[q].sum())} cards"
+                         + (", down" if ints[SI_DOWN_TURN_SEAT + q] else "")
+                         + f", buys left {max_buys - int(ints[SI_BUYS_SEAT + q])}"
+                         + (f", took from the pile: {names(took)}" if took else "")
+                         + (" (on turn)" if int(ints[I_TURN_SEAT]) == q and phase != PH_OVER else ""))
+    if totals is not None:
+        lines.append("Scores (penalty points, lowest wins): "
+                     + ", ".join(f"seat {q} {int(t)}" for q, t in enumerate(totals)))
+    return "\n".join(lines)

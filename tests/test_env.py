@@ -1,0 +1,322 @@
+"""The playing environments (``rummysim.env``): PettingZoo's and Gymnasium's own checkers, hidden
+information, determinism, ``rummysim run``'s rows reproduced through the environment, and 100,000
+random steps through ``Batch`` with its invariants after every step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rummysim.run import RunSpec, UsageError, play_chunk
+from rummysim.strategy import params_matrix, seat_strategies
+from rummysim.variants.basic import melds as M
+from rummysim.variants.basic import moves as MV
+from rummysim.variants.basic import state as S
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from pettingzoo.test import api_test
+
+from rummysim.env import Batch, basic_v0, shanghai_v0, single
+
+pytestmark = pytest.mark.engine
+
+
+def random_walk(env, seed: int, steps: int, on_step=None):
+    """Play ``steps`` uniformly random legal moves (numpy Generator ``seed``) through an AEC env, resetting
+    at the end of an episode; ``on_step(env)`` before each move. Returns the moves played."""
+    rng = np.random.default_rng(seed)
+    played = []
+    for _ in range(steps):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            if not env.agents:
+                env.reset()
+            continue
+        if on_step is not None:
+            on_step(env)
+        move = int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"])))
+        played.append(move)
+        env.step(move)
+    return played
+
+
+# ------------------------------------------------------------------------------ checkers
+@pytest.mark.parametrize("make", [lambda: basic_v0.env(players=2), lambda: basic_v0.env(players=4, episode="hand"),
+                                  lambda: basic_v0.env(players=3, reward="win"), lambda: shanghai_v0.env(players=4)])
+def test_pettingzoo_api_test(make):
+    api_test(make(), num_cycles=300)
+
+
+@pytest.mark.parametrize("variant, opponents", [("basic", ["expert"]), ("basic", ["greedy", "random"]),
+                                                ("shanghai", ["greedy"])])
+def test_gymnasium_check_env(variant, opponents):
+    from gymnasium.utils.env_checker import check_env
+    check_env(single(variant=variant, opponents=opponents), skip_render_check=True)
+
+
+def test_single_plays_to_the_end_with_rewards():
+    """A random agent against greedy in hand episodes: the reward is the hand's points when it wins
+    (``reward="points"``), and the episode ends with the hand."""
+    env = single(opponents=["greedy"], episode="hand")
+    rng = np.random.default_rng(3)
+    wins = 0
+    for k in range(30):
+        obs, _ = env.reset(seed=5) if k == 0 else env.reset()
+        done, total = False, 0.0
+        while not done:
+            obs, r, done, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            total += r
+        game = env.game
+        assert total == (game.state.ints[S.I_POINTS] if game.state.ints[S.I_WINNER] == 0 else 0)
+        wins += total > 0
+    assert 0 < wins < 30
+    env.reset()
+    _, r, done, _, info = env.step(MV.NUM_ACTIONS - 1)   # a lay-off at the draw
+    assert done and r == -1.0 and info == {"illegal": True}
+
+
+def test_bad_arguments_are_usage_errors():
+    with pytest.raises(UsageError, match="reward"):
+        basic_v0.env(reward="money")
+    with pytest.raises(UsageError, match="players"):
+        basic_v0.env(players=5)
+    with pytest.raises(UsageError, match="episode"):
+        single(variant="shanghai", opponents=["greedy"], episode="hand")
+    env = basic_v0.env()
+    env.reset(seed=1)
+    with pytest.raises(UsageError, match="not legal"):
+        env.step(MV.STOP)   # the first decision is a draw
+
+
+# ------------------------------------------------------------------------------ hidden information
+def _redeal_basic(game, p, rng):
+    """Deal the cards seat ``p`` cannot see again among the other hands and the stock (each keeping
+    its size and what is known of it)."""
+    masks, ints, stock = game.state.masks, game.state.ints, game.state.stock
+    players = ints[S.I_PLAYERS]
+    pool, sizes = [], []
+    for q in range(players):
+        if q != p:
+            hidden = int(masks[S.M_HAND + q] & ~(game.known[q] & ~masks[S.M_TABLE]))
+            sizes.append((q, hidden.bit_count()))
+            masks[S.M_HAND + q] &= ~np.uint64(hidden)
+            pool += [c for c in range(64) if hidden >> c & 1]
+    n_stock = int(ints[S.I_STOCK_N])
+    pool += [int(c) for c in stock[:n_stock]]
+    rng.shuffle(pool)
+    for q, n in sizes:
+        for c in pool[:n]:
+            masks[S.M_HAND + q] |= np.uint64(1 << c)
+        pool = pool[n:]
+    stock[:n_stock] = pool
+    MV.check_cards(masks, stock, game.state.pile, ints, players)
+
+
+def _redeal_shanghai(game, p, rng):
+    hands, ints, stock = game.state.hands, game.state.ints, game.state.stock
+    from rummysim.variants.shanghai.state import SI_STOCK_N
+    pool, sizes = [], []
+    for q in range(hands.shape[0]):
+        if q != p:
+            hidden = hands[q] - game.known[q]
+            assert (hidden >= 0).all(), "a card counted as known is not in the hand"
+            sizes.append((q, int(hidden.sum())))
+            hands[q] -= hidden
+            pool += [c for c in range(64) for _ in range(hidden[c])]
+    n_stock = int(ints[SI_STOCK_N])
+    pool += [int(c) for c in stock[:n_stock]]
+    rng.shuffle(pool)
+    for q, n in sizes:
+        for c in pool[:n]:
+            hands[q, c] += 1
+        pool = pool[n:]
+    stock[:n_stock] = pool
+
+
+@pytest.mark.parametrize("make, redeal", [(lambda: basic_v0.raw_env(players=3), _redeal_basic),
+                                          (lambda: shanghai_v0.raw_env(players=4), _redeal_shanghai)])
+def test_observation_does_not_depend_on_hidden_cards(make, redeal):
+    """At 300 decisions of random play, each seat's observation, the mover's action mask and the seat's
+    text (``describe``) are the same when the cards it cannot see (the other hands less what is known of them, the stock and its order)
+    are dealt again."""
+    env = make()
+    env.reset(seed=21)
+    rng = np.random.default_rng(8)
+    checked = []
+
+    def check(env):
+        if len(checked) % 7:   # every 7th decision: redealing costs more than a move
+            checked.append(False)
+            return
+        for agent in env.agents:
+            p = env.possible_agents.index(agent)
+            saved = [a.copy() for a in env.game.state]
+            before, text = env.observe(agent), env.describe(agent)
+            redeal(env.game, p, rng)
+            after = env.observe(agent)
+            assert env.describe(agent) == text, agent
+            for a, s in zip(env.game.state, saved):
+                a[...] = s
+            assert np.array_equal(before["observation"], after["observation"]), agent
+            assert np.array_equal(before["action_mask"], after["action_mask"]), agent
+        checked.append(True)
+
+    random_walk(env, 4, 2100, check)
+    assert sum(checked) >= 250
+
+
+def test_known_cards_are_held_basic():
+    """What the observation lists as known in an opponent's hand is in that hand (Basic: a card taken from
+    the pile until it is discarded or laid on the table, docs/rules.md 1.3.1)."""
+    env = basic_v0.raw_env(players=4)
+    env.reset(seed=2)
+    seen = []
+
+    def check(env):
+        g = env.game
+        for q in range(4):
+            known = int(g.known[q] & ~g.state.masks[S.M_TABLE])
+            assert known & ~int(g.state.masks[S.M_HAND + q]) == 0
+            seen.append(known != 0)
+
+    random_walk(env, 6, 3000, check)
+    assert sum(seen) > 100   # cards were known for a good part of the walk
+
+
+# ------------------------------------------------------------------------------ text
+@pytest.mark.parametrize("make", [lambda: basic_v0.env(players=3), lambda: shanghai_v0.env(players=4)])
+def test_move_names_are_the_legal_moves(make):
+    """Along a random game played by name, the agent to act's move names parse back to exactly the actions
+    of its mask; others get no names; text that is no legal move is refused with one line."""
+    from rummysim.notation import MoveError
+    env = make()
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(400):
+        agent = env.agent_selection
+        if env.terminations[agent]:
+            break
+        names = env.legal_move_names(agent)
+        actions = [env.parse_move(n) for n in names]
+        assert sorted(actions) == list(np.flatnonzero(env.observe(agent)["action_mask"]))
+        assert all(env.legal_move_names(a) == [] for a in env.agents if a != agent)
+        env.step(env.parse_move(names[int(rng.integers(len(names)))]))
+    with pytest.raises(MoveError) as e:
+        env.parse_move("discard XX")
+    assert "\n" not in str(e.value)
+
+
+# ------------------------------------------------------------------------------ determinism
+@pytest.mark.parametrize("make", [lambda: basic_v0.env(players=2), lambda: shanghai_v0.env(players=3)])
+def test_same_seed_and_moves_same_trajectory(make):
+    def trajectory():
+        env = make()
+        env.reset(seed=77)
+        obs = []
+        random_walk(env, 9, 1500, lambda e: obs.append(e.observe(e.agent_selection)["observation"].copy()))
+        return obs
+    a, b = trajectory(), trajectory()
+    assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+def drive_with_bots(env, strategies, variant, seed, games):
+    """Play ``games`` games from ``reset(seed=seed)``, every seat choosing the shipped strategy's move;
+    returns the rows of each hand (round) as the kernel writes them."""
+    game = env.unwrapped.game
+    params = params_matrix(seat_strategies(strategies, game.players, variant))
+    unit_rows, seat_rows = [], []
+    env.reset(seed=seed)
+    for g in range(games):
+        if g:
+            env.reset()
+        while not game.over:
+            done = game.units_done
+            env.step(game.bot_move(params))
+            if game.units_done > done:
+                unit_rows.append(game.unit_rows[0].copy())
+                seat_rows.append(game.unit_rows[1].copy())
+    return np.array(unit_rows), np.array(seat_rows)
+
+
+@pytest.mark.parametrize("variant, players, strategies, games", [
+    ("basic", 2, ["greedy"], 12), ("basic", 3, ["expert", "random", "cautious"], 6),
+    ("shanghai", 4, ["greedy", "buyer", "patient", "expert"], 2)])
+def test_environment_reproduces_run_rows(variant, players, strategies, games):
+    """The AEC environment with a shipped strategy choosing every seat's move gives the rows that
+    ``rummysim run`` (its chunk kernel) writes for the same seed and games."""
+    make = basic_v0.env if variant == "basic" else shanghai_v0.env
+    env = make(players=players)
+    seed = 31
+    got_units, got_seats = drive_with_bots(env, strategies, variant, seed, games)
+    spec = RunSpec(players, seat_strategies(strategies, players, variant), seed, games=games, variant=variant)
+    chunk = play_chunk(spec, np.arange(games, dtype=np.int64), spec.rules.to_array(players),
+                       params_matrix(spec.strategies))
+    assert got_units.shape == chunk.hand_rows.shape
+    assert np.array_equal(got_units, chunk.hand_rows)
+    assert np.array_equal(got_seats, chunk.seat_rows)
+
+
+# ------------------------------------------------------------------------------ Batch
+def _check_batch(b, players):
+    """Invariants of every table after a step: card conservation (every card in exactly one place), the
+    mask is exactly the legal list, which is ``moves.legal_moves``'s, the seat to act in range."""
+    assert (b.n_legal >= 1).all()
+    assert (b.mask.sum(axis=1) == b.n_legal).all()
+    rows = np.repeat(np.arange(b.n_tables), b.n_legal)
+    cols = np.concatenate([b.legal[i, :b.n_legal[i]] for i in range(b.n_tables)])
+    assert (b.mask[rows, cols] == 1).all()
+    assert ((b.seat >= 0) & (b.seat < players)).all()
+    assert (b.reward[~b.done] == 0).all()
+    for i in range(0, b.n_tables, 8):
+        masks, ints, stock, pile = b.state(i)[:4]
+        MV.check_cards(masks, stock, pile, ints, players)
+
+
+def test_batch_random_steps_keep_invariants():
+    """100,000 random table-steps (256 tables x 400 steps, 3 players): invariants after every step; each
+    finished hand's reward is its winner's points; a table's first hand is the AEC environment's
+    game index i, hand 0 (the same deal)."""
+    players = 3
+    b = Batch("basic", 256, players, seed=12)
+    first = b.state(5)[0][:players].copy()
+    env = basic_v0.raw_env(players=players, episode="hand")
+    env.reset(seed=12)
+    for _ in range(5):
+        env.reset()
+    assert np.array_equal(env.game.state.masks[:players], first)
+    rng = np.random.default_rng(1)
+    hands = 0
+    for _ in range(400):
+        b.step(b.random_actions(rng))
+        _check_batch(b, players)
+        hands += b.done.sum()
+        assert ((b.reward[b.done] > 0).sum(axis=1) <= 1).all()
+    assert hands > 100
+
+
+def test_batch_deterministic_whatever_the_threads():
+    def run(threads):
+        b = Batch("basic", 64, 2, seed=4, threads=threads)
+        rng = np.random.default_rng(2)
+        out = []
+        for _ in range(300):
+            b.step(b.random_actions(rng))
+            out.append((b.seat.copy(), b.reward.copy(), b.observe()))
+        return out
+    a, c = run(1), run(2)
+    assert all(all(np.array_equal(x, y) for x, y in zip(s, t)) for s, t in zip(a, c))
+
+
+def test_batch_refuses_an_illegal_action_and_plays_nothing():
+    b = Batch("basic", 8, 2, seed=0)
+    before = b.mask.copy()
+    actions = b.random_actions(np.random.default_rng(0))
+    actions[3] = MV.STOP   # every table is to draw
+    with pytest.raises(UsageError, match=r"actions\[3\]"):
+        b.step(actions)
+    assert np.array_equal(b.mask, before)
+    assert M.popcount(b.state(0)[0][0]) == 10

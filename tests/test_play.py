@@ -1,0 +1,262 @@
+"""rummysim play through a pseudo-terminal (pexpect) and through a pipe: a whole game by typed moves,
+every kind of wrong input answered with one line and the question again, a Shanghai buy and joker
+swap typed by the person, quit and end of input saving the game, and the piped ``auto`` game equal
+row for row to ``rummysim run``'s game 0 (the person in seat 0 playing the hint strategy, the
+opponents in seats 1, 2... in order).
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pexpect
+import pytest
+
+import rummysim
+from rummysim.rules import rules_from_mapping
+from rummysim.strategy import params_matrix, seat_strategies
+from rummysim.variants import variant_named
+
+pytestmark = pytest.mark.engine
+
+PROMPT = "\r\n> "
+MOVE = re.compile(r"^\s+(\d+)\. (.+?)\s*$", re.MULTILINE)
+
+
+def spawn(args, out: Path) -> pexpect.spawn:
+    """``rummysim play ARGS --out OUT --pause 0`` on a pseudo-terminal (wide, so lines do not wrap)."""
+    env = dict(os.environ, TERM="dumb")   # rich writes no colour codes to a dumb terminal
+    return pexpect.spawn(sys.executable, ["-m", "rummysim", "play", *args, "--out", str(out), "--pause", "0"],
+                         env=env, encoding="utf-8", timeout=900, dimensions=(60, 250))
+
+
+def next_question(child) -> list[str]:
+    """Wait for the next question; returns the moves it lists, in order."""
+    child.expect(PROMPT)
+    block = child.before.rsplit("Your move", 1)[-1]
+    return [m.group(2) for m in MOVE.finditer(block)]
+
+
+def answer(child, text: str, expect: str) -> None:
+    """Answer ``text`` to a question and check the one line that comes back, then the question again."""
+    child.sendline(text)
+    child.expect(PROMPT)
+    reply = child.before.split("\r\n", 1)[1].strip()   # the echo of the input first
+    assert re.search(expect, reply), (text, reply)
+    assert "\r\n" not in reply and "Traceback" not in reply
+
+
+def finish(child) -> str:
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert "Traceback" not in child.before
+    return child.before
+
+
+def record(out: Path) -> dict:
+    return json.loads((out / "run.json").read_text())
+
+
+def test_a_whole_game_by_typed_moves(tmp_path):
+    """Basic Rummy to a target of 30: every move typed, as the words of the hint or as its number."""
+    out = tmp_path / "game"
+    child = spawn(["--seed", "2", "--rule", "target=30", "--opponent", "cautious"], out)
+    typed = 0
+    while True:
+        i = child.expect([PROMPT, r"game over\. Final scores: (.+)\r\n"])
+        if i == 1:
+            break
+        moves = [m.group(2) for m in MOVE.finditer(child.before.rsplit("Your move", 1)[-1])]
+        child.sendline("hint")
+        child.expect(r"hint \(expert\): (.+?): .+\r\n")
+        words = child.match.group(1)
+        child.expect_exact("> ")
+        child.sendline(words if typed % 2 else str(moves.index(words) + 1))
+        typed += 1
+    scores = child.match.group(1)
+    finish(child)
+    rec = record(out)
+    assert rec["status"] == "complete" and typed > 10
+    assert max(rec["play"]["totals"]) >= 30
+    assert scores.startswith(f"you {rec['play']['totals'][0]}, seat 1 (cautious) {rec['play']['totals'][1]}")
+    # the hint's moves, typed, are the strategy's: the game is run's game 0 with expert in seat 0
+    r = rummysim.simulate(games=1, players=2, strategies=["expert", "cautious"], seed=2, rules={"target": 30})
+    assert pd.read_parquet(out / "hands.parquet").equals(r.hands)
+
+
+def test_every_kind_of_wrong_input_gets_one_line_and_the_question_again(tmp_path):
+    out = tmp_path / "wrong"
+    child = spawn(["--seed", "4"], out)
+    moves = next_question(child)
+    assert moves[0] == "draw stock" and moves[1].startswith("take ")
+    upcard = moves[1].split()[1]
+    answer(child, "7", r"^no move 7: choose 1 to 2 ")
+    answer(child, "0", r"^no move 0: choose 1 to 2 ")
+    answer(child, "xyzzy plugh", r"^unknown move 'xyzzy': now draw: draw stock, or take the upcard ")
+    answer(child, "take ZZ", r"^not a card: 'ZZ' \(write suit C/D/H/S")
+    answer(child, "discard H5", r"^no discard now: draw: draw stock, or take the upcard ")
+    answer(child, "hint", r"^hint \(expert\): (draw stock|take ..?.): .+")
+    answer(child, "help", r"^Answer with a move's number or its words")
+    child.sendline("take")                      # docs/rules.md 3.1: the card taken may not be thrown back
+    moves = next_question(child)
+    assert moves[-1] == "stop"
+    answer(child, "meld C4 C5", r"^a meld is 3 or more cards")
+    child.sendline("stop")
+    moves = next_question(child)
+    assert all(m.startswith("discard ") for m in moves) and f"discard {upcard}" not in moves
+    answer(child, f"discard {upcard}", rf"^you took {upcard} from the pile this turn: you may not throw it back "
+                                       r"\(docs/rules\.md 3\.1\)")
+    child.sendline("quit")
+    text = finish(child)
+    assert "game stopped (quit)" in text and f"saved: {out}" in text
+    rec = record(out)
+    assert rec["status"] == "quit" and rec["hands_played"] == 0
+    assert len(pd.read_parquet(out / "hands.parquet")) == 0
+
+
+def test_end_of_input_quits_and_saves_what_was_finished(tmp_path):
+    """Piped: moves one a line; at the end of the input the game stops, saved with its finished hands."""
+    out = tmp_path / "eof"
+    moves = "auto\n" * 60
+    p = subprocess.run([sys.executable, "-m", "rummysim", "play", "--seed", "1", "--out", str(out),
+                        "--rule", "target=30"], input=moves, capture_output=True, text=True, timeout=900, check=False)
+    assert p.returncode == 0, p.stderr
+    assert "game stopped (quit)" in p.stdout
+    rec = record(out)
+    assert rec["status"] == "quit"
+    hands = pd.read_parquet(out / "hands.parquet")
+    assert len(hands) == rec["hands_played"] == len(list((out / "events").iterdir()))
+
+
+def pipe_auto(args, out: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(f"yes auto | {sys.executable} -m rummysim play {args} --out {out}", shell=True,
+                          capture_output=True, text=True, timeout=1800, check=False)
+
+
+@pytest.mark.parametrize("variant, args, strategies", [
+    ("basic", "--seed 1 --opponent expert", ["expert", "expert"]),
+    ("shanghai", "--variant shanghai --players 3 --seed 5 --opponent buyer --opponent greedy",
+     ["expert", "buyer", "greedy"]),
+])
+def test_piped_auto_is_run_row_for_row(tmp_path, variant, args, strategies):
+    """`yes auto | rummysim play --seed S --opponent X...` is game 0 of `rummysim run --games 1 --seed S
+    --strategy expert --strategy X...`: every row the same but seat 0's strategy name (``human``)."""
+    out = tmp_path / "auto"
+    p = pipe_auto(args, out)
+    assert p.returncode == 0, p.stderr
+    assert "game over. Final scores: you " in p.stdout
+    seed = int(args.split("--seed ")[1].split()[0])
+    v = variant_named(variant)
+    r = rummysim.simulate(games=1, players=len(strategies), strategies=strategies, seed=seed, variant=variant)
+    played = {t: pd.read_parquet(out / f"{t}.parquet") for t in (v.table, "seats", "games")}
+    assert played[v.table].equals(r.hands)
+    assert played["games"].equals(r.games)
+    seats, expected = played["seats"], r.seats
+    assert list(seats.strategy.astype(str)[seats.seat == 0].unique()) == ["human"]
+    assert seats.drop(columns="strategy").equals(expected.drop(columns="strategy"))
+    assert (seats.strategy.astype(str)[seats.seat > 0].values == expected.strategy.astype(str)[expected.seat > 0].values).all()
+    # replay --from prints the saved moves: the same events as replaying run's hand from its seed
+    rules = rules_from_mapping({}, variant=variant)
+    params = params_matrix(seat_strategies(strategies, len(strategies), variant))
+    unit = v.first_unit + 1
+    saved = [json.loads(line) for line in (out / "events" / f"{v.unit}-{unit}.jsonl").read_text().splitlines()]
+    assert saved == v.replay(seed, 0, unit, len(strategies), rules.to_array(len(strategies)), params)
+    shown = subprocess.run([sys.executable, "-m", "rummysim", "replay", "--from", str(out), f"--{v.unit}", str(unit)],
+                           capture_output=True, text=True, timeout=600, check=False)
+    assert shown.returncode == 0 and shown.stdout.splitlines() == [
+        line for e in saved for line in v.format_event(e).splitlines()]
+
+
+def test_report_reads_a_played_game(tmp_path):
+    out = tmp_path / "auto"
+    assert pipe_auto("--seed 3 --rule target=20", out).returncode == 0
+    p = subprocess.run([sys.executable, "-m", "rummysim", "report", str(out), "-o", str(tmp_path / "rep")],
+                       capture_output=True, text=True, timeout=600, check=False)
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "rep" / "report.html").is_file()
+
+
+def test_shanghai_buy_typed(tmp_path):
+    """docs/rules.md 2.4.2: offered the upcard another seat left, the person types buy and gets it with
+    the top stock card as a penalty (shown to them only)."""
+    out = tmp_path / "buy"
+    child = spawn(["--variant", "shanghai", "--players", "4", "--seed", "0", "--opponent", "greedy"], out)
+    for _ in range(200):
+        moves = next_question(child)
+        if moves[0] == "pass":
+            upcard = moves[1].split()[1]
+            answer(child, "buy ZZ", r"^not a card: 'ZZ'")
+            child.sendline("buy")
+            child.expect(rf"you buy {upcard} \(penalty card (\S+)\)")
+            break
+        child.sendline("auto")
+    else:
+        pytest.fail("never offered a buy")
+    child.sendline("quit")
+    finish(child)
+    assert record(out)["status"] == "quit"
+
+
+def test_shanghai_joker_swap_typed(tmp_path):
+    """docs/rules.md 2.5: down, the person puts a natural in place of the table joker standing for it and
+    the freed joker is laid off at once. Seed 3 with 4 jokers, 3 players: found by playing the hint in
+    seat 0 until a swap was legal (the 9th decision of round 1)."""
+    out = tmp_path / "swap"
+    child = spawn(["--variant", "shanghai", "--players", "3", "--seed", "3", "--rule", "jokers=4",
+                   "--opponent", "greedy"], out)
+    for _ in range(40):
+        moves = next_question(child)
+        swaps = [m for m in moves if m.startswith("swap ")]
+        if swaps:
+            card, meld, _, home = swaps[0].split()[1:]
+            answer(child, f"swap {card} 9 JK 1", r"^no table meld 9: they are numbered 1 to \d+")
+            child.sendline(f"swap {card} {meld} joker {home}")
+            child.expect(rf"you swap {card} for the joker of meld {meld}\r\n.*you lay off JK on meld {home}\r\n")
+            break
+        child.sendline("auto")
+    else:
+        pytest.fail("no swap offered")
+    child.sendline("quit")
+    finish(child)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--opponent", "nosuch"], "unknown strategy 'nosuch'"),
+    (["--players", "4", "--opponent", "greedy", "--opponent", "expert"], "--opponent given 2 times for 3 opponents"),
+    (["--hint-strategy", "buyer"], "--hint-strategy: unknown strategy 'buyer'"),
+    (["--variant", "shanghai", "--players", "2"], "Shanghai Rummy takes 3 to 8"),
+    (["--rule", "target=0"], "target"),
+])
+def test_bad_options_one_line_exit_2_nothing_written(tmp_path, capsys, args, words):
+    from test_cli import run_cli
+
+    out = tmp_path / "never"
+    code, stdout, err = run_cli(["play", *args, "--out", str(out)], capsys)
+    assert code == 2 and err.startswith("rummysim: error: ") and words in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_move_lines_hide_what_the_seat_may_not_see():
+    """Another seat's stock draw and a bought upcard's penalty card are not named; the person's own are."""
+    from rummysim.play.render import event_line
+
+    def who(p):
+        return "you" if p == 0 else f"seat {p}"
+
+    assert event_line({"event": "draw", "player": 1, "source": "stock", "card": "H4"}, who, 0) == \
+        "seat 1 draws from the stock"
+    assert event_line({"event": "draw", "player": 0, "source": "stock", "card": "H4"}, who, 0) == \
+        "you draw H4 from the stock"
+    assert event_line({"event": "draw", "player": 1, "source": "discard", "card": "D9"}, who, 0) == \
+        "seat 1 takes D9 from the pile"
+    assert event_line({"event": "buy", "player": 2, "card": "D9", "penalty": "CK"}, who, 0) == \
+        "seat 2 buys D9 and a penalty card"
+    assert event_line({"event": "buy", "player": 0, "card": "D9", "penalty": "CK"}, who, 0) == \
+        "you buy D9 (penalty card CK)"
+    assert event_line({"event": "reshuffle", "stock": ["S2", "S3"]}, who, 0) == \
+        "the stock ran out: the discard pile becomes the stock"
