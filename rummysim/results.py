@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 TABLES = ("hands", "rounds", "seats", "games")
 #: the record a command leaves beside its tables: one results directory holds one of them
 RECORDS = ("run.json", "compare.json", "sweep.json")

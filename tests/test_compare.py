@@ -22,6 +22,7 @@ from independent import ratio_interval, t_interval
 def chunk(winners, points):
     rows = np.zeros((len(winners), K.HAND_COLS), dtype=np.int32)
     rows[:, K.H_GAME] = np.arange(len(winners))
+    rows[:, K.H_STARTER] = np.arange(len(winners)) % 2   # a deal's starter, (game + hand) % players: 2 players
     rows[:, K.H_WINNER] = winners
     rows[:, K.H_POINTS] = points
     rows[:, K.H_OUTCOME] = np.where(np.array(winners) < 0, 1, 0)
@@ -29,12 +30,17 @@ def chunk(winners, points):
 
 
 def test_paired_statistics_on_a_hand_computed_example():
-    """Three deals, two seatings. Rotation 0 has A in seat 0, rotation 1 has A in seat 1.
+    """Three deals, two seatings. Rotation 0 has A in seat 0, rotation 1 has A in seat 1; the deal
+    fixes who starts (seat 0, 1, 0), so A starts in one rotation of each deal (marked *).
 
     deal   rotation 0 (A=seat 0)   rotation 1 (A=seat 1)   A's pair   A-B points per hand
-    0      seat 0 wins 10          seat 1 wins 5           1 + 1      (10 + 5) / 2  = 7.5
-    1      seat 1 wins 20          seat 1 wins 8           0 + 1      (-20 + 8) / 2 = -6
-    2      stalemate               seat 0 wins 12          1/2 + 0    (0 - 12) / 2  = -6
+    0      *seat 0 wins 10         seat 1 wins 5           1 + 1      (10 + 5) / 2  = 7.5
+    1      seat 1 wins 20          *seat 1 wins 8          0 + 1      (-20 + 8) / 2 = -6
+    2      *stalemate              seat 0 wins 12          1/2 + 0    (0 - 12) / 2  = -6
+
+    By who starts: A starts 1, 1, 1/2 (5/6), B starts 1, 0, 0 (1/3), each with the t-interval over
+    the 3 deals; by A's seat it would be 1, 0, 1/2 (1/2) and 1, 1, 0 (2/3), which hides that A wins
+    more when it starts.
     """
     blocks = Blocks()
     blocks.add(*_chunk_blocks([chunk([0, 1, -1], [10, 20, 0]), chunk([1, 1, 0], [5, 8, 12])], 2, False))
@@ -45,15 +51,19 @@ def test_paired_statistics_on_a_hand_computed_example():
     assert s["win_share"]["ci95"] == pytest.approx([0.583333 - 0.948654, 0.583333 + 0.948654], abs=1e-4)
     assert s["points_per_hand_diff"]["estimate"] == pytest.approx(-1.5)
     assert s["stalemate_rate"]["estimate"] == pytest.approx(1 / 6)
-    assert s["seat_split"][0]["estimate"] == pytest.approx(0.5)
-    assert s["seat_split"][1]["estimate"] == pytest.approx(2 / 3)
+    assert "seat_split" not in s
+    assert [(q["position"], q["who"]) for q in s["position_split"]] == [(1, "A starts"), (2, "B starts")]
+    assert [s["position_split"][0]["estimate"], *s["position_split"][0]["ci95"]] == pytest.approx(
+        t_interval([1, 1, 0.5]), rel=1e-12)
+    assert [s["position_split"][1]["estimate"], *s["position_split"][1]["ci95"]] == pytest.approx(
+        t_interval([1, 0, 0]), rel=1e-12)
     # unpaired: var of [1,0,1/2,1,1,0] / 6 = 0.040278; paired: var of blocks / 3 = 0.048611
     assert s["variance_reduction"] == pytest.approx(0.040278 / 0.048611, rel=1e-3)
     assert s["blocks"] == 3 and s["hands"] == 6
     # every estimate says how many units it rests on: here the 3 deals (pairs)
     assert [s[k]["n"] for k in ("win_share", "win_share_minus_fair", "points_per_hand_diff", "stalemate_rate",
                                 "elo")] == [3] * 5
-    assert [x["n"] for x in s["seat_split"]] == [3, 3]
+    assert [x["n"] for x in s["position_split"]] == [3, 3]
 
 
 def _printed(result) -> str:
@@ -78,9 +88,10 @@ def test_estimates_on_few_blocks_print_their_count():
                                                                      **s}], 2)}
     lines = {line.split("│")[1].strip(): line for line in _printed(result).splitlines() if line.count("│") >= 3}
     for what in ("win share of A (hands; fair = 0.500)", "Elo difference (logistic, per hand)",
-                 "points per hand, A minus B", "stalemate rate", "win share of A by its seat"):
+                 "points per hand, A minus B", "stalemate rate", "A's hand win share when A starts",
+                 "A's hand win share when B starts"):
         assert lines[what].split("│")[2].strip().endswith("n=3"), what
-    assert _printed(result).count("n=3") == 5 + 2     # and both cells of the crosstable
+    assert _printed(result).count("n=3") == 6 + 2     # and both cells of the crosstable
     many = Blocks()
     winners = [0, 1, -1] * 34
     many.add(*_chunk_blocks([chunk(winners, [10, 20, 0] * 34), chunk([1, 1, 0] * 34, [5, 8, 12] * 34)], 2, False))
@@ -279,6 +290,7 @@ def shanghai_chunk(scores, winners):
     seats = np.zeros((len(flat), k, SK.SEAT_COLS), np.int32)
     for i, (g, r, s, w) in enumerate(flat):
         rows[i, SK.RW_GAME], rows[i, SK.RW_ROUND], rows[i, SK.RW_WINNER] = g, r + 1, w
+        rows[i, SK.RW_STARTER] = (g + r) % len(s)   # round r + 1 of game g: dealt by (g + r + k - 1) % k
         rows[i, SK.RW_OUTCOME] = OUT_WIN if w >= 0 else OUT_STALEMATE_STOCK
         seats[i, :, SK.SS_SCORE] = s
     totals = np.array([np.sum(game, axis=0) for game in scores], np.int32)
@@ -305,7 +317,16 @@ def test_shanghai_duplicate_match_by_hand():
             block: score (0 + 1/2 + 1) / 3 = 1/2, points -75 over 6 rounds, per game -25
     win share (11/18 + 9/18) / 2 = 5/9; t-interval over 2 blocks: se = |11/18 - 9/18| / 2 = 1/18,
     p-value of 5/9 - 1/3 = 4 se with 1 dof; penalty per round (-27.5 - 75) / 12 = -8.541666...;
-    per game (-27.5/3 - 25) / 2 = -17.083333...; no winner 2 of 12 rounds; seat split 1/2, 1/2, 2/3.
+    per game (-27.5/3 - 25) / 2 = -17.083333...; no winner 2 of 12 rounds.
+
+    By position in the round (the starter is seat (game + round - 1) % 3: 0, 1 in game 0, 1, 2 in
+    game 1), A's round score (went out 1, no winner 1/3, else 0):
+    game 0  starter: rot 0 round 1 (1), rot 1 round 2 (-: 1/3)     2nd: rot 1 round 1 (1), rot 2 round 2 (1/3)
+            dealer:  rot 0 round 2 (0), rot 2 round 1 (0)
+    game 1  starter: rot 1 round 1 (1), rot 2 round 2 (1)          2nd: rot 0 round 2 (1), rot 2 round 1 (1)
+            dealer:  rot 0 round 1 (0), rot 1 round 2 (0)
+    so per game (sum, rounds): starter (4/3, 2), (2, 2): 5/6; 2nd the same; dealer 0. (By A's seat it
+    would be the game's win share by rotation, 1/2, 1/2, 2/3: nothing about who starts a round.)
     """
     rot = [
         shanghai_chunk([[[0, 10, 20], [5, 0, 15]], [[20, 0, 10], [0, 10, 30]]], [[0, 1], [1, 0]]),
@@ -334,5 +355,174 @@ def test_shanghai_duplicate_match_by_hand():
         [pg.mean(), pg.mean() - half, pg.mean() + half], abs=1e-12)
     assert s["points_per_game_diff"]["estimate"] == pytest.approx(-102.5 / 6, abs=1e-12)
     assert s["stalemate_rate"]["estimate"] == pytest.approx(2 / 12, abs=1e-15)
-    assert [x["estimate"] for x in s["seat_split"]] == pytest.approx([1 / 2, 1 / 2, 2 / 3], abs=1e-15)
+    split = s["position_split"]
+    assert [(q["position"], q["who"]) for q in split] == [(1, "starter"), (2, "2nd to play"),
+                                                          (3, "dealer (plays last)")]
+    for q, (y, m) in zip(split, [([4 / 3, 2], [2, 2]), ([4 / 3, 2], [2, 2]), ([0, 0], [2, 2])]):
+        assert [q["estimate"], *q["ci95"]] == pytest.approx(ratio_interval(y, m), rel=1e-12, abs=1e-15)
     assert "pentanomial" not in s and "elo" not in s   # 3 players: no pairs of two games
+
+
+@pytest.fixture(scope="module")
+def saved_matches(tmp_path_factory):
+    """Two saved comparisons: expert against greedy at 2 players (3,000 deals) and rummy-seeker
+    against greedy at 3 players (150 games)."""
+    root = tmp_path_factory.mktemp("matches")
+    compare([load_strategy("expert"), load_strategy("greedy")], 2, 5, BasicRules(), None, 3000,
+            out_dir=root / "p2")
+    compare([load_strategy("rummy-seeker"), load_strategy("greedy")], 3, 6, BasicRules(), 150, None,
+            out_dir=root / "p3")
+    return root
+
+
+def _rows(directory):
+    import pandas as pd
+
+    hands = pd.read_parquet(directory / "hands.parquet")
+    return hands, json.loads((directory / "compare.json").read_text())
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize("name", ["p2", "p3"])
+def test_position_split_recomputed_from_the_rows(saved_matches, name):
+    """A's share of the hands it played at each position after the dealer (1: A starts), from the
+    rows: position = (A's seat - starter) % k, A's seat = rotation; a block is a deal (--hands) or a
+    game (--games) with all its rotations, the interval the delta-method t over blocks."""
+    hands, record = _rows(saved_matches / name)
+    k = record["players"]
+    p = record["pairs"][0]
+    assert "seat_split" not in p
+    hands["position"] = (hands.rotation - hands.starter) % k
+    hands["score"] = np.where(hands.winner == hands.rotation, 1.0, np.where(hands.winner < 0, 1 / k, 0.0))
+    assert [q["position"] for q in p["position_split"]] == list(range(1, k + 1))
+    for q in p["position_split"]:
+        at = hands[hands.position == q["position"] - 1].groupby("game").agg(y=("score", "sum"), m=("score", "size"))
+        assert len(at) == p["blocks"]
+        assert [q["estimate"], *q["ci95"]] == pytest.approx(ratio_interval(at.y, at.m), rel=1e-9)
+    if k == 2:   # every deal once with each starter: the two halves average to the headline
+        split = [q["estimate"] for q in p["position_split"]]
+        assert np.mean(split) == pytest.approx(p["win_share"]["estimate"], rel=1e-12)
+        assert [q["who"] for q in p["position_split"]] == ["A starts", "B starts"]
+    else:
+        assert [q["who"] for q in p["position_split"]] == ["starter", "2nd to play", "dealer (plays last)"]
+
+
+@pytest.mark.engine
+def test_every_rotation_of_a_deal_shares_its_deal_key(saved_matches):
+    """The ``deal`` column: one value per deal (game, hand) across the rotations that played it,
+    distinct deals distinct, and equal to the deal stream's key written out here in Python integers."""
+    mask = (1 << 64) - 1
+    golden = 0x9E3779B97F4A7C15
+
+    def mix(z):
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return z ^ (z >> 31)
+
+    def deal_key(seed, game, hand, kind=1, index=0):   # kind 1: the deal (rummysim/engine/rng.py)
+        h = mix((seed + golden) & mask)
+        for i, v in enumerate((game, hand, kind, index)):
+            h = mix(h ^ ((v * golden + i + 1) & mask))
+        return h
+
+    for name, seed in (("p2", 5), ("p3", 6)):
+        hands, record = _rows(saved_matches / name)
+        per_deal = hands.groupby(["game", "hand"]).deal.agg(["nunique", "first", "size"])
+        assert (per_deal["nunique"] == 1).all()
+        # every rotation plays each deal of --hands; in --games a rotation's game may end before hand h
+        assert (per_deal["size"] == record["players"]).all() if record["mode"] == "hands" else \
+            (per_deal.xs(0, level="hand")["size"] == record["players"]).all()
+        assert per_deal["first"].is_unique
+        for (game, hand), key in per_deal["first"].iloc[:: max(1, len(per_deal) // 50)].items():
+            assert int(key) == deal_key(seed, int(game), int(hand))
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize("name", ["p2", "p3"])
+def test_convergence_is_in_deal_order_and_ends_on_the_headline(saved_matches, name):
+    """The convergence curve: A's win share after each number of deals (games), every deal with all
+    its rotations, with the t-interval over deals; its last point is the headline, exactly."""
+    from rummysim.analysis import stats as S
+
+    hands, record = _rows(saved_matches / name)
+    k, p = record["players"], record["pairs"][0]
+    c = S.convergence(saved_matches / name, points=40, first=2)
+    last = c.iloc[-1]
+    assert last.deals == p["blocks"]
+    assert [last.estimate, last.lo, last.hi] == [p["win_share"]["estimate"], *p["win_share"]["ci95"]]
+    if record["mode"] == "games":
+        import pandas as pd
+
+        games = pd.read_parquet(saved_matches / name / "games.parquet")
+        blocks = games.assign(s=(games.winner == games.rotation).astype(float)).groupby("game").s.mean()
+    else:
+        a_won = hands.winner == hands.rotation
+        blocks = hands.assign(s=np.where(a_won, 1.0, np.where(hands.winner < 0, 1 / k, 0.0))).groupby("game").s.mean()
+    for row in c.itertuples():
+        assert [row.estimate, row.lo, row.hi] == pytest.approx(t_interval(blocks.iloc[:row.deals]), rel=1e-9)
+    assert len(c) > 10
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize("name", ["p2", "p3"])
+def test_report_rates_of_a_comparison_are_over_deals(saved_matches, name):
+    """by_strategy, hand_endings, starter_advantage and going_rummy of a comparison: every rate is a
+    ratio over duplicate blocks (a deal or game in all its rotations) with the delta-method t-interval,
+    recomputed here from the rows; the pooled Wilson interval over the hands is not it."""
+    import pandas as pd
+
+    from rummysim.analysis import stats as S
+
+    hands, record = _rows(saved_matches / name)
+    k = record["players"]
+    a, b = record["strategies"][0]["name"], record["strategies"][1]["name"]
+    seat = np.arange(k)
+    long = pd.DataFrame({"game": np.repeat(hands.game.to_numpy(), k), "seat": np.tile(seat, len(hands)),
+                         "rotation": np.repeat(hands.rotation.to_numpy(), k),
+                         "winner": np.repeat(hands.winner.to_numpy(), k),
+                         "rummy": np.repeat(hands.going_rummy.to_numpy(), k)})
+    long["strategy"] = np.where(long.seat == long.rotation, a, b)
+    long["won"] = long.winner == long.seat
+    long["rummy_won"] = long.won & long.rummy
+
+    def estimate(row, name):
+        return tuple(row[name + part] for part in ("", "_lo", "_hi", "_n"))
+
+    def check(got, y, m, count, n):
+        # the blocks the rate rests on: those with a nonzero denominator (rummy's share of wins: the
+        # deals where the strategy won a hand), and their number is the estimate's n
+        y, m = np.asarray(y, dtype=float), np.asarray(m, dtype=float)
+        want = ratio_interval(y[m != 0], m[m != 0])
+        assert [got[0], max(got[1], 0), got[2]] == pytest.approx([want[0], max(want[1], 0), want[2]], rel=1e-9)
+        assert got[3] == np.count_nonzero(m)
+        lo, hi = I.wilson(count, n)
+        assert got[1] != pytest.approx(lo, rel=1e-4) or got[2] != pytest.approx(hi, rel=1e-4)   # not pooled
+
+    by = S.by_strategy(saved_matches / name).set_index("strategy")
+    rummy = S.going_rummy(saved_matches / name).set_index("strategy")
+    for s in (a, b):
+        blk = long[long.strategy == s].groupby("game").agg(w=("won", "sum"), m=("won", "size"), r=("rummy_won", "sum"))
+        row = by.loc[s]
+        check(estimate(row, "win_rate"), blk.w, blk.m, row.wins, row.hands)
+        rr = rummy.loc[s]
+        check(estimate(rr, "rummy_rate_per_hand"), blk.r, blk.m, rr.rummy_wins, rr.hands)
+        check(estimate(rr, "rummy_share_of_wins"), blk.r, blk.w, rr.rummy_wins, rr.wins)
+    ends = S.hand_endings(saved_matches / name).set_index("ending")
+    per = hands.assign(out=hands.outcome == "win", stale=hands.outcome == "stalemate_stock").groupby("game").agg(
+        out=("out", "sum"), stale=("stale", "sum"), m=("out", "size"))
+    for ending, col in (("went_out", "out"), ("stalemate_stock", "stale")):
+        e = ends.loc[ending]
+        check(estimate(e, "rate"), per[col], per.m, e["count"], e.hands)
+    starter = S.starter_advantage(saved_matches / name).set_index("position")
+    hands["position"] = (hands.winner - hands.dealer - 1) % k
+    for q in range(k):
+        y = hands.assign(w=(hands.winner >= 0) & (hands.position == q)).groupby("game").w.sum()
+        s = starter.loc[q + 1]
+        check(estimate(s, "win_rate"), y, per.m, s.wins, s.hands)
+    if record["mode"] == "games":
+        games = pd.read_parquet(saved_matches / name / "games.parquet")
+        for s, at in ((a, games.winner == games.rotation), (b, (games.winner >= 0) & (games.winner != games.rotation))):
+            y = at.groupby(games.game).sum()
+            m = games.groupby("game").size() * (1 if s == a else k - 1)
+            row = by.loc[s]
+            check(estimate(row, "game_win_rate"), y, m, row.game_wins, int(m.sum()))

@@ -122,13 +122,16 @@ def test_compare_report_has_forest_plot_crosstable_and_rating_list(capsys, tmp_p
     code, _, err = run_cli(["compare", "greedy", "random", "rummy-seeker", "--hands", "300", "--out", tmp_path / "cmp",
                             "--report", tmp_path / "rep"], capsys)
     assert code == 0, err
-    figures = FIGURES_RUN + ["forest", "crosstable", "rating"]
+    figures = FIGURES_RUN + ["forest", "position_split", "crosstable", "rating"]
     tables = TABLES_RUN + ["headline", "crosstable", "rating"] + distribution_tables(False)
     assert {p.name for p in (tmp_path / "rep").iterdir()} == expected_files(figures, tables,
                                                                             sample_rows(tmp_path / "cmp"))
     check_replays(tmp_path / "rep", tmp_path / "cmp")
     page = check_self_contained(tmp_path / "rep", figures)
     assert "rummysim compare" in page and "| rummysim 0.1.0 |" in page and "greedy vs random" in page
+    assert "Who starts" in page
+    head = (tmp_path / "rep" / "headline.csv").read_text().splitlines()[0].split(",")
+    assert "hand_share_of_a_when_a_starts" in head and not any("seat" in c for c in head)
 
 
 def one_line_error(code, err, *words):

@@ -99,8 +99,9 @@ def test_replay_reproduces_the_recorded_hands():
 
 def test_results_schema():
     r = simulate(hands=50, players=4, seed=1)
-    assert list(r.hands.columns) == ["game", "hand", "seed", "players", "dealer", "starter", "outcome", "winner",
-                                     "turns", "reshuffles", "points", "going_rummy"]
+    assert list(r.hands.columns) == ["game", "hand", "deal", "seed", "players", "dealer", "starter", "outcome",
+                                     "winner", "turns", "reshuffles", "points", "going_rummy"]
+    assert r.hands.deal.is_unique   # hands mode: every hand its own deal
     assert list(r.seats.columns) == ["game", "hand", "seat", "strategy", "cards_left", "value_left", "melds_laid",
                                      "cards_laid_off", "discard_draws"]
     assert set(r.hands.outcome.cat.categories) == {"win", "stalemate_stock", "stalemate_blocked", "turn_limit"}

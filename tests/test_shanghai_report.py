@@ -17,7 +17,7 @@ from test_report import check_replays, check_self_contained, expected_files, run
 FIGURES_RUN = ["final_totals_by_seat", "final_totals", "per_round", "per_round_by_strategy"]
 TABLES_RUN = ["by_seat", "by_strategy", "final_total_summary", "distribution_final_total", "per_round",
               "round_endings", "per_round_by_strategy"]
-FIGURES_COMPARE = ["forest", "crosstable", "rating", "per_round_by_strategy"]
+FIGURES_COMPARE = ["forest", "position_split", "crosstable", "rating", "per_round_by_strategy"]
 TABLES_COMPARE = ["headline", "crosstable", "rating", "round_endings", "per_round_by_strategy"]
 SEATS = ["greedy", "buyer", "greedy", "random"]  # greedy in two seats: per strategy pools them
 
@@ -104,6 +104,30 @@ def test_shanghai_compare_report_has_headline_forest_crosstable_and_rounds_by_st
                            ("no_winner_rate", ratio_interval(pr["stale"], pr["m"]))):
             assert [row[ours], row[f"{ours}_lo"], row[f"{ours}_hi"]] == pytest.approx(list(want), rel=1e-9, abs=1e-12), ours
     assert "points_per_hand_diff" not in head.columns and "stalemate_rate" not in head.columns
+
+
+@pytest.mark.engine
+def test_shanghai_position_split_by_round_from_the_rows(shanghai):
+    """Who starts moves every round: A's share of the rounds it played at each position after the
+    round's dealer (1: A starts the round; went out 1, no winner 1/3, else 0), per game over all
+    rotations, with the delta-method t over games: in compare.json and the headline table."""
+    record = json.loads((shanghai / "cmp" / "compare.json").read_text())
+    head = pd.read_csv(shanghai / "rep-cmp" / "headline.csv")
+    rounds = read(shanghai / "cmp", "rounds")
+    rounds["position"] = (rounds["rotation"] - rounds["starter"]) % 3
+    rounds["score"] = np.where(rounds["winner"] == rounds["rotation"], 1.0,
+                               np.where(rounds["outcome"] != "win", 1 / 3, 0.0))
+    columns = ["round_share_of_a_as_starter", "round_share_of_a_as_2nd_to_play", "round_share_of_a_as_dealer"]
+    for i, p in enumerate(record["pairs"]):
+        assert [q["who"] for q in p["position_split"]] == ["starter", "2nd to play", "dealer (plays last)"]
+        for q, column in zip(p["position_split"], columns):
+            at = rounds[(rounds["pair"] == i) & (rounds["position"] == q["position"] - 1)]
+            g = at.groupby("game").agg(y=("score", "sum"), m=("score", "size"))
+            assert len(g) == 12 and (g["m"] == 10).all()   # 10 rounds x 3 rotations: once at each position per round
+            want = ratio_interval(g["y"], g["m"])
+            assert [q["estimate"], *q["ci95"]] == pytest.approx(want, rel=1e-9, abs=1e-12)
+            assert [head[column][i], head[f"{column}_lo"][i], head[f"{column}_hi"][i]] == pytest.approx(
+                want, rel=1e-9, abs=1e-12)
 
 
 @pytest.mark.engine

@@ -204,7 +204,8 @@ def _stopped_blocks(stopped: bool) -> Blocks:
     b = Blocks()
     score = np.array([1.0, 0.5, 0.5, 1.0, 0.75, 0.5] * 50)
     b.add({"score": score, "points_diff": np.zeros(300), "block_hands": np.full(300, 2.0),
-           "block_stalemates": np.zeros(300), "by_seat": np.stack([score, score], axis=1)}, 600)
+           "block_stalemates": np.zeros(300), "by_seat": np.stack([score, score], axis=1),
+           "position_score": np.stack([score, score], axis=1), "position_units": np.ones((300, 2))}, 600)
     if stopped:
         b.stopped_at, b.stop_game = 300, 300
     return b
@@ -243,7 +244,8 @@ def test_p_values_that_underflow_and_negative_zero():
     s = summarise_pair(_stopped_blocks(False), 2)
     b = Blocks()
     b.add({"score": np.full(10, 0.5), "points_diff": np.zeros(10), "block_hands": np.full(10, 2.0),
-           "block_stalemates": np.zeros(10), "by_seat": np.full((10, 2), 0.5)}, 20)
+           "block_stalemates": np.zeros(10), "by_seat": np.full((10, 2), 0.5),
+           "position_score": np.full((10, 2), 0.5), "position_units": np.ones((10, 2))}, 20)
     s = summarise_pair(b, 2)
     assert math.copysign(1, s["elo"]["estimate"]) == 1.0 and "-0.0" not in json.dumps(s)
 

@@ -139,7 +139,8 @@ def compare_dir(tmp_path):
             "stalemate_rate": est(0.25, 0.05, 0.7), "win_share": est(0.75, 0.1, 1.4),
             "win_share_minus_fair": est(0.25, -0.4, 0.9), "p_value": 0.3,
             "points_per_hand_diff": est(-1.0, -20.0, 18.0), "variance_reduction": 1.5,
-            "seat_split": [{"seat": 0, **est(0.5, 0, 1)}, {"seat": 1, **est(1.0, 1, 1)}],
+            "position_split": [{"position": 1, "who": "A starts", **est(0.75, -2.4, 3.9)},
+                               {"position": 2, "who": "B starts", **est(0.5, -5.8, 6.8)}],
             "pentanomial": {"LL": 0, "LD": 0, "DD+WL": 1, "DW": 1, "WW": 0}, "elo": est(190.8, -100, 500)}
     meta = {"rummysim_version": "0.1.0", "players": 2, "mode": "hands", "count": 2, "seed": 0, "rules": {},
             "rule_hash": "r" * 12, "strategies": [strategy_record("alpha"), strategy_record("beta")],
@@ -319,6 +320,8 @@ def test_tables_of_a_comparison(compare_dir):
     # beta (0, 2), (20, 2) -> 5, residuals -10, 10, var 2 * 200 / 16 = 25
     assert (b.points_per_hand, b.points_per_hand_lo) == pytest.approx((5, 5 - T1 * 5), abs=1e-3)
     assert "points_per_game" not in t.columns and "game_win_rate" not in t.columns
+    # a comparison's rates and ratios rest on the 2 deals (blocks), not the 4 seat-hands
+    assert (a.win_rate_n, a.points_per_hand_n, b.win_rate_n) == (2, 2, 2)
     seats = S.by_seat(res)
     assert len(seats) == 4  # every seat held each strategy in one rotation
     assert row(seats, seat=0, strategy="alpha").wins == 1 and row(seats, seat=1, strategy="beta").wins == 1
@@ -328,14 +331,19 @@ def test_tables_of_a_comparison(compare_dir):
     assert dict(zip(ends.ending, ends["count"]))["stalemate_stock"] == 1
     assert counts(S.distribution(res, "cards_left_per_losing_seat")) == {1: 1, 2: 1, 3: 1}
     assert len(S.distribution(res, "hands_per_game")) == 0
-    # A's score in file order 1, 0, 1, 1/2: running means 1, 1/2, 2/3, 5/8; the band is mean_ci's
+    # A's score by deal: deal 0 (1 + 1) / 2 = 1, deal 1 (0 + 1/2) / 2 = 1/4: running means 1, 5/8 over
+    # deals in deal order (not 1, 0, 1, 1/2 in file order: rotation 0 of every deal first); the band is
+    # the t-interval over deals, as the headline's
     c = S.convergence(res, points=10, first=1)
-    assert list(c.hands) == [1, 2, 3, 4]
-    assert list(c.estimate) == pytest.approx([1, 0.5, 2 / 3, 0.625])
-    assert (c.estimate.iloc[-1], c.lo.iloc[-1], c.hi.iloc[-1]) == pytest.approx(mean_ci([1, 0, 1, 0.5]))
+    assert list(c.deals) == [1, 2]
+    assert list(c.estimate) == pytest.approx([1, 0.625])
+    assert (c.estimate.iloc[-1], c.lo.iloc[-1], c.hi.iloc[-1]) == pytest.approx(mean_ci([1, 0.25]))
     head = S.headline(res)
     assert head.match[0] == "alpha vs beta" and head["pairs_LL/LD/DD+WL/DW/WW"][0] == "0 / 0 / 1 / 1 / 0"
     assert (head.win_share[0], head.win_share_lo[0]) == (0.75, 0.1)
+    assert (head.hand_share_of_a_when_a_starts[0], head.hand_share_of_a_when_b_starts_hi[0]) == (0.75, 6.8)
+    # a record without "n" is older: its estimates rested on every block
+    assert (head.win_share_n[0], head.hand_share_of_a_when_a_starts_n[0]) == (2, 2)
     assert S.crosstable(res).empty
 
 

@@ -10,7 +10,10 @@ per block of k. A block's result is the mean over its k rotations:
 * score: A's share of the block's hands (win 1, stalemate 1/k, loss 0), or of
   its games; 2 players: the pair's sum is one of 0, 1/2, 1, 3/2, 2 and the
   pentanomial counts [LL, LD, DD+WL, DW, WW] give the score's interval;
-* points: A's points minus the mean of B's seats, per hand and per game.
+* points: A's points minus the mean of B's seats, per hand and per game;
+* position split: A's score of each hand (round) it played at each position after the dealer (1:
+  A starts, ..., k: A deals), a ratio of block totals. With 2 players the starter alternates
+  with the deal, so A's seat says nothing about who started: the position does.
 
 Blocks are independent, so means get t-intervals over blocks; the gain from
 pairing is the variance of single results over the variance of block means.
@@ -60,13 +63,14 @@ class Blocks:
     block_stalemates: list = dataclasses.field(default_factory=list)  # stalemated hands in the block
     points_game: list = dataclasses.field(default_factory=list)    # games mode: A minus B final score
     single: list = dataclasses.field(default_factory=list)         # A's score in each rotation (unpaired view)
-    by_seat: list = dataclasses.field(default_factory=list)        # [n, k] A's score by A's seat
+    position_score: list = dataclasses.field(default_factory=list)  # [n, k] A's hand scores summed by A's position
+    position_units: list = dataclasses.field(default_factory=list)  # [n, k] hands A played at each position
     hands: int = 0
     stopped_at: int | None = None   # blocks kept when an SPRT stopped the match early
     stop_game: int | None = None    # the first game (deal) index not played because it stopped
 
     def add(self, part: dict[str, np.ndarray], hands: int) -> None:
-        """Add one chunk's blocks (``_chunk_blocks``: float64[n] each, ``by_seat`` [n, k])."""
+        """Add one chunk's blocks (``_chunk_blocks``: float64[n] each; ``by_seat``, ``position_*`` [n, k])."""
         self.score.append(part["score"])
         self.points_diff.append(part["points_diff"])
         self.block_hands.append(part["block_hands"])
@@ -74,14 +78,17 @@ class Blocks:
         if "points_game" in part:
             self.points_game.append(part["points_game"])
         self.single.append(part["by_seat"].ravel())
-        self.by_seat.append(part["by_seat"])
+        self.position_score.append(part["position_score"])
+        self.position_units.append(part["position_units"])
         self.hands += hands
 
     def arrays(self):
-        cat = lambda xs: np.concatenate(xs) if xs else np.zeros(0)  # noqa: E731
+        def cat(xs, empty=(0,)):
+            return np.concatenate(xs) if xs else np.zeros(empty)
+
         return (cat(self.score), cat(self.points_diff), cat(self.block_hands), cat(self.block_stalemates),
-                cat(self.points_game), cat(self.single),
-                np.concatenate(self.by_seat) if self.by_seat else np.zeros((0, 0)))
+                cat(self.points_game), cat(self.single), cat(self.position_score, (0, 0)),
+                cat(self.position_units, (0, 0)))
 
 
 def rotation_seats(a: Strategy, b: Strategy, players: int, r: int) -> list[Strategy]:
@@ -98,8 +105,10 @@ def _rotation_specs(a: Strategy, b: Strategy, players: int, seed: int, rules,
 
 
 def _chunk_blocks(chunks: list, players: int, games_mode: bool, variant: str = "basic") -> tuple[dict, int]:
-    """One chunk of each rotation (same game indices) as its blocks: ``({name: float64[n] (by_seat
-    [n, k])}, hands played)``, what ``Blocks.add`` takes and a comparison's chunk keeps."""
+    """One chunk of each rotation (same game indices) as its blocks: ``({name: float64[n] (``by_seat``:
+    A's score by its seat, ``position_score``/``position_units``: A's hand scores and hands by its
+    position after the dealer, [n, k])}, hands played)``, what ``Blocks.add`` takes and a
+    comparison's chunk keeps."""
     k = players
     rotation_rows = variant_named(variant).rotation_rows
     n = len(chunks[0].games)
@@ -108,37 +117,49 @@ def _chunk_blocks(chunks: list, players: int, games_mode: bool, variant: str = "
     hands_in_block = np.zeros(n)
     stale_in_block = np.zeros(n)
     pgame = np.zeros((n, k))
+    position_score = np.zeros((n, k))
+    position_units = np.zeros((n, k))
     hands = 0
     for r, ch in enumerate(chunks):
-        idx, diff, stale, score[:, r], game_diff = rotation_rows(ch, r, k, games_mode)
+        idx, diff, stale, score[:, r], game_diff, unit_score, position = rotation_rows(ch, r, k, games_mode)
         hands += len(idx)
+        np.add.at(position_score, (idx, position), unit_score)
+        np.add.at(position_units, (idx, position), 1.0)
         np.add.at(pts[:, r], idx, diff)
         np.add.at(hands_in_block, idx, 1.0)
         np.add.at(stale_in_block, idx, stale.astype(np.float64))
         if games_mode:
             pgame[:, r] = game_diff
     part = {"score": score.mean(axis=1), "points_diff": pts.sum(axis=1), "block_hands": hands_in_block,
-            "block_stalemates": stale_in_block, "by_seat": score}
+            "block_stalemates": stale_in_block, "by_seat": score, "position_score": position_score,
+            "position_units": position_units}
     if games_mode:
         part["points_game"] = pgame.mean(axis=1)
     return part, hands
 
 
+#: the blocks' [n, k] arrays, kept as columns ``<name>:0``, ``<name>:1``...
+_BLOCK_MATRICES = ("by_seat", "position_score", "position_units")
+
+
 def _blocks_table(part: dict):
-    """A chunk's blocks as an Arrow table (``by_seat`` as ``seat_0``...), kept with the chunk."""
+    """A chunk's blocks as an Arrow table (an [n, k] array as a column per seat or position), kept
+    with the chunk."""
     import pyarrow as pa
 
-    cols = {name: pa.array(v) for name, v in part.items() if name != "by_seat"}
-    cols.update({f"seat_{s}": pa.array(part["by_seat"][:, s]) for s in range(part["by_seat"].shape[1])})
+    cols = {name: pa.array(v) for name, v in part.items() if name not in _BLOCK_MATRICES}
+    for name in _BLOCK_MATRICES:
+        cols.update({f"{name}:{s}": pa.array(part[name][:, s]) for s in range(part[name].shape[1])})
     return pa.table(cols)
 
 
 def _blocks_of_table(table) -> dict:
     """``_blocks_table``'s inverse."""
     cols = {name: table.column(name).to_numpy() for name in table.column_names}
-    seats = sorted((n for n in cols if n.startswith("seat_")), key=lambda n: int(n[5:]))
-    part = {n: v for n, v in cols.items() if not n.startswith("seat_")}
-    part["by_seat"] = np.stack([cols[n] for n in seats], axis=1)
+    part = {n: v for n, v in cols.items() if ":" not in n}
+    for name in _BLOCK_MATRICES:
+        columns = sorted((n for n in cols if n.split(":")[0] == name), key=lambda n: int(n.split(":")[1]))
+        part[name] = np.stack([cols[n] for n in columns], axis=1)
     return part
 
 
@@ -160,7 +181,7 @@ def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | Non
     """Headline statistics of one pair from its blocks. When an SPRT stopped the match early,
     ``"sequential": True`` marks the fixed-sample intervals and p-values as not valid as printed
     (they assume the number of deals was fixed in advance)."""
-    score, pdiff, bhands, bstale, pg, single, by_seat = blocks.arrays()
+    score, pdiff, bhands, bstale, pg, single, pos_score, pos_units = blocks.arrays()
     k = players
     n = len(score)
     out: dict = {"blocks": n, "hands": blocks.hands,
@@ -177,7 +198,8 @@ def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | Non
     if len(pg):
         out["points_per_game_diff"] = _estimate(*I.mean_ci(pg), len(pg))
     out["variance_reduction"] = float(I.variance_reduction(score, single)) if n > 1 else math.nan
-    out["seat_split"] = [{"seat": s, **_estimate(*I.mean_ci(by_seat[:, s]), n)} for s in range(k)]
+    out["position_split"] = [{"position": q + 1, "who": position_words(q, k),
+                              **_estimate(*_ratio(pos_score[:, q], pos_units[:, q]))} for q in range(k)]
     if k == 2:
         counts = I.pentanomial(score * 2)
         out["pentanomial"] = dict(zip(I.PAIR_BINS, (int(c) for c in counts)))
@@ -195,6 +217,22 @@ def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | Non
                 out["sprt"]["stop_game"] = blocks.stop_game
                 out["sequential"] = True
     return out
+
+
+def position_words(q: int, k: int) -> str:
+    """Candidate A's position ``q`` after the dealer (0: it plays first) at ``k`` players, in words."""
+    if k == 2:
+        return "A starts" if q == 0 else "B starts"
+    if q == 0:
+        return "starter"
+    return "dealer (plays last)" if q == k - 1 else f"{q + 1}{'nd' if q == 1 else 'rd' if q == 2 else 'th'} to play"
+
+
+def _position_text(s: dict, p: dict, k: int) -> str:
+    """A row of the position split in words: "when expert starts", "as 2nd to play", "as dealer"."""
+    if k == 2:
+        return f"when {p['a'] if s['position'] == 1 else p['b']} starts"
+    return "as " + s["who"].split(" (")[0]
 
 
 def _elo_text(x: float) -> str:
@@ -555,9 +593,9 @@ def render(result: dict, console) -> None:
         if "pentanomial" in p:
             t.add_row("pairs " + " / ".join(p["pentanomial"]), " / ".join(f"{v:,}" for v in p["pentanomial"].values()))
         t.add_row("variance reduction from pairing", f"{p['variance_reduction']:.2f}x")
-        t.add_row(f"win share of {p['a']} by its seat",
-                  "  ".join(f"seat {s['seat']}: {s['estimate']:.3f}" for s in p["seat_split"])
-                  + units_note(p["seat_split"][0]))
+        for s in p["position_split"]:
+            t.add_row(f"{p['a']}'s {unit} win share {_position_text(s, p, k)}",
+                      f"{s['estimate']:.4f} [{s['ci95'][0]:.4f}, {s['ci95'][1]:.4f}]{units_note(s)}")
         if "sprt" in p:
             t.add_row("SPRT", sprt_words(p["sprt"], p["a"], p["b"]))
         if "verdict" in p:

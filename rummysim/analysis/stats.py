@@ -9,15 +9,17 @@ table streams the Parquet files batch by batch and column by column
 (``ParquetFile.iter_batches``), folding counts and sums, so memory does not
 grow with the number of hands.
 
-Intervals are 95%. Proportions: Wilson. Means and ratios (points per hand,
-per game, per win; rummy's share of points): a t-interval over independent
-blocks by linearisation (``intervals.ratio_ci``), a block being one game in
-``--games`` results, one hand in ``--hands`` results, and in a comparison the
-deal (or game) played in all its seat rotations; its degrees of freedom are
-those of the blocks the ratio rests on (a nonzero denominator: points per
-rummy win rests on the blocks with a rummy win). Every estimate ``x`` comes
-with ``x_lo``, ``x_hi`` and ``x_n``, the units it rests on (trials of a rate,
-blocks of a ratio).
+Intervals are 95%. Proportions of a run: Wilson. Means and ratios (points per
+hand, per game, per win; rummy's share of points), and every rate of a
+comparison: a t-interval over independent blocks by linearisation
+(``intervals.ratio_ci``), a block being one game in ``--games`` results, one
+hand in ``--hands`` results, and in a comparison the deal (or game) played in
+all its seat rotations (the rotations of one deal are not independent: pooling
+them as if they were would make the intervals too narrow or too wide); its
+degrees of freedom are those of the blocks the ratio rests on (a nonzero
+denominator: points per rummy win rests on the blocks with a rummy win). Every
+estimate ``x`` comes with ``x_lo``, ``x_hi`` and ``x_n``, the units it rests on
+(trials of a run's rate, blocks of a ratio or of a comparison's rate).
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .compare import sprt_words
-from .intervals import ratio_ci, wilson
+from .compare import position_words, sprt_words
+from .intervals import mean_ci, ratio_ci, wilson
 from ..engine.codes import OUTCOMES
 from ..variants import Variant, variant_named
 from ..variants.shanghai.schema import BONUSES
@@ -355,21 +357,22 @@ def _moments(res: SavedResults, by: str) -> _BlockMoments:
     return res.cache[("moments", by)]
 
 
-def _game_wins(res: SavedResults, by: str) -> tuple[np.ndarray, np.ndarray]:
-    """Games mode: games won and seat-games played per group of ``_player_rows`` (seat * m + strategy
-    for ``by="seat"``, strategy for ``by="strategy"``), for runs and comparisons alike."""
+def _game_moments(res: SavedResults, by: str) -> _BlockMoments:
+    """Games mode: block moments of seat-games played and won (values ``games``, ``game_wins``) per
+    group of ``_player_rows`` (seat * m + strategy for ``by="seat"``, strategy for ``by="strategy"``),
+    for runs and comparisons alike."""
     k, m = res.players, len(res.strategies)
-    size = k * m if by == "seat" else m
-    wins = np.zeros(size, dtype=np.int64)
-    seat_games = np.zeros(size, dtype=np.int64)
+    acc = _BlockMoments(k * m if by == "seat" else m, res.path / "games.parquet", ("games", "game_wins"))
     columns = ("game", "winner") + (() if res.kind == "run" else PAIR_COLUMNS)
     for g in _batches(res, "games", columns):
+        n = len(g["game"])
         strategy = _strategy_of_seats(res, g)
         group = np.arange(k) * m + strategy if by == "seat" else strategy
-        np.add.at(seat_games, np.ascontiguousarray(group).ravel(), 1)
-        won = g["winner"] >= 0
-        np.add.at(wins, group[won, g["winner"][won]], 1)
-    return wins, seat_games
+        won = g["winner"][:, None] == np.arange(k)
+        values = np.stack([np.ones((n, k)), won], axis=-1).reshape(n * k, 2)
+        block, last = _block_key(res, g)
+        acc.add(np.repeat(block, k), np.ascontiguousarray(group).ravel(), values, np.repeat(last, k))
+    return acc.finish()
 
 
 def _estimate(row: dict, name: str, est_lo_hi_n: tuple[float, float, float, int]) -> None:
@@ -385,10 +388,21 @@ def _rate(k: int, n: int) -> tuple[float, float, float, int]:
     return (k / n if n else float("nan")), lo, hi, n
 
 
+def _share(res: SavedResults, acc: _BlockMoments, g: int, num: str, den: str) -> tuple[float, float, float, int]:
+    """``(rate, lo, hi, n)``: the rate ``num`` / ``den`` (count values of ``acc``) of group ``g`` with its
+    95% interval and the units it rests on. A run: Wilson over the ``den`` trials. A comparison, whose
+    rotations of one deal are not independent: the t-interval of the ratio over the blocks (a deal or
+    game with all its rotations) with a nonzero ``den`` (``_BlockMoments.ratio``), clipped to [0, 1]."""
+    if res.kind != "compare":
+        return _rate(acc.count(g, num), acc.count(g, den))
+    rate, lo, hi, n = acc.ratio(g, {num: 1}, den)
+    return rate, max(lo, 0.0), min(hi, 1.0), n
+
+
 def _player_rows(res: SavedResults, by: str) -> pd.DataFrame:
     acc = _moments(res, by)
     m = len(res.strategies)
-    game_wins = _game_wins(res, by) if res.mode == "games" else None
+    games = _game_moments(res, by) if res.mode == "games" else None
     rows = []
     for g in np.flatnonzero(acc.n):
         seat, strategy = (g // m, g % m) if by == "seat" else (None, g)
@@ -396,22 +410,23 @@ def _player_rows(res: SavedResults, by: str) -> pd.DataFrame:
         hands, wins, stale = acc.count(g, "hands"), acc.count(g, "wins"), acc.count(g, "stalemates")
         row.update({"strategy": res.strategies[strategy], "hands": hands, "wins": wins,
                     "losses": hands - wins - stale, "stalemates": stale})
-        _estimate(row, "win_rate", _rate(wins, hands))
+        _estimate(row, "win_rate", _share(res, acc, g, "wins", "hands"))
         _estimate(row, "points_per_hand", acc.ratio(g, {"points": 1}, "hands"))
         if res.mode == "games":
             row["games"] = acc.count(g, "games")
             _estimate(row, "points_per_game", acc.ratio(g, {"points": 1}, "games"))
-        if game_wins is not None:
-            row["game_wins"] = int(game_wins[0][g])
-            _estimate(row, "game_win_rate", _rate(row["game_wins"], int(game_wins[1][g])))
+        if games is not None:
+            row["game_wins"] = games.count(g, "game_wins")
+            _estimate(row, "game_win_rate", _share(res, games, g, "game_wins", "games"))
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 def by_seat(results: SavedResults | str | Path) -> pd.DataFrame:
     """Per seat (and strategy, when a seat held several, as in a comparison): hands, wins, losses,
-    stalemates, hand win rate (Wilson), points per hand and, with full games, points per game (t over
-    blocks) and game win rate (Wilson, over seat-games). ``*_lo``/``*_hi`` are 95% bounds."""
+    stalemates, hand win rate, points per hand and, with full games, points per game (t over
+    blocks) and game win rate (over seat-games). Rates: Wilson for a run, t over blocks for a
+    comparison (``_share``). ``*_lo``/``*_hi`` are 95% bounds."""
     return _player_rows(_as_results(results), "seat")
 
 
@@ -422,16 +437,16 @@ def by_strategy(results: SavedResults | str | Path) -> pd.DataFrame:
 
 
 def going_rummy(results: SavedResults | str | Path) -> pd.DataFrame:
-    """Per strategy: how often it goes rummy (per hand played and per hand won, Wilson), mean points of
-    a rummy win and of an ordinary win, and rummy's share of all its points (t over blocks)."""
+    """Per strategy: how often it goes rummy (per hand played and per hand won; ``_share``), mean points
+    of a rummy win and of an ordinary win, and rummy's share of all its points (t over blocks)."""
     res = _as_results(results)
     acc = _moments(res, "strategy")
     rows = []
     for g in np.flatnonzero(acc.n):
         hands, wins, rummy = acc.count(g, "hands"), acc.count(g, "wins"), acc.count(g, "rummy_wins")
         row = {"strategy": res.strategies[g], "hands": hands, "wins": wins, "rummy_wins": rummy}
-        _estimate(row, "rummy_rate_per_hand", _rate(rummy, hands))
-        _estimate(row, "rummy_share_of_wins", _rate(rummy, wins))
+        _estimate(row, "rummy_rate_per_hand", _share(res, acc, g, "rummy_wins", "hands"))
+        _estimate(row, "rummy_share_of_wins", _share(res, acc, g, "rummy_wins", "wins"))
         _estimate(row, "points_per_rummy_win", acc.ratio(g, {"rummy_points": 1}, "rummy_wins"))
         _estimate(row, "points_per_ordinary_win", acc.ratio(g, {"ordinary_points": 1}, "ordinary_wins"))
         share, lo, hi, n = acc.ratio(g, {"rummy_points": 1}, "points")
@@ -441,47 +456,53 @@ def going_rummy(results: SavedResults | str | Path) -> pd.DataFrame:
 
 
 def hand_endings(results: SavedResults | str | Path) -> pd.DataFrame:
-    """How hands end (``ENDINGS``): count and rate with its Wilson interval; a comparison has one block
-    of rows per match (column ``match``). Went out counts every win, going rummy included."""
+    """How hands end (``ENDINGS``): count and rate with its interval (``_share``: Wilson for a run, t
+    over duplicate blocks for a comparison); a comparison has one block of rows per match (column
+    ``match``). Went out counts every win, going rummy included."""
     res = _as_results(results)
     matches = res.matches() if res.kind == "compare" else [None]
-    counts = np.zeros((len(matches), len(OUTCOMES)), dtype=np.int64)
-    rummy = np.zeros(len(matches), dtype=np.int64)
-    columns = ("outcome", "going_rummy") + (("pair",) if res.kind == "compare" else ())
+    names = tuple(name for name, _ in ENDINGS)
+    acc = _BlockMoments(len(matches), res.path / "hands.parquet", ("hands",) + names)
+    columns = ("game", "outcome", "going_rummy") + (PAIR_COLUMNS if res.kind == "compare" else ())
     for h in _batches(res, "hands", columns):
-        pair = h["pair"].astype(np.int64) if res.kind == "compare" else np.zeros(len(h["outcome"]), dtype=np.int64)
-        counts += np.bincount(pair * len(OUTCOMES) + h["outcome"],
-                              minlength=counts.size).reshape(counts.shape)
-        rummy += np.bincount(pair, weights=h["going_rummy"].astype(float), minlength=len(matches)).astype(np.int64)
+        n = len(h["outcome"])
+        pair = h["pair"].astype(np.int64) if res.kind == "compare" else np.zeros(n, dtype=np.int64)
+        ended = {"went_out": h["outcome"] == 0, "went_rummy": h["going_rummy"].astype(bool),
+                 **{o: h["outcome"] == i for i, o in enumerate(OUTCOMES) if o in names}}
+        values = np.stack([np.ones(n)] + [ended[name] for name in names], axis=-1)
+        block, last = _block_key(res, h)
+        acc.add(block, pair, values, last)
+    acc.finish()
     rows = []
     for i, match in enumerate(matches):
-        hands = int(counts[i].sum())
-        by_name = dict(zip(OUTCOMES, counts[i].tolist()), went_out=int(counts[i, 0]), went_rummy=int(rummy[i]))
         for name, words in ENDINGS:
             row = {} if match is None else {"match": match}
-            row.update({"ending": name, "description": words, "hands": hands, "count": by_name[name]})
-            _estimate(row, "rate", _rate(by_name[name], hands))
+            row.update({"ending": name, "description": words, "hands": acc.count(i, "hands"),
+                        "count": acc.count(i, name)})
+            _estimate(row, "rate", _share(res, acc, i, name, "hands"))
             rows.append(row)
     return pd.DataFrame(rows)
 
 
 def starter_advantage(results: SavedResults | str | Path) -> pd.DataFrame:
     """Hand win rate by position relative to the dealer (1 = the starter, on the dealer's left, ...,
-    ``players`` = the dealer), with Wilson intervals and the fair share 1/players."""
+    ``players`` = the dealer), with its interval (``_share``: Wilson for a run, t over duplicate
+    blocks for a comparison) and the fair share 1/players."""
     res = _as_results(results)
     k = res.players
-    wins = np.zeros(k, dtype=np.int64)
-    hands = 0
-    for h in _batches(res, "hands", ("dealer", "winner")):
-        won = h["winner"] >= 0
-        position = (h["winner"][won].astype(np.int64) - h["dealer"][won] - 1) % k  # 0 = starter
-        wins += np.bincount(position, minlength=k)
-        hands += len(h["winner"])
+    positions = tuple(f"wins_{p}" for p in range(k))
+    acc = _BlockMoments(1, res.path / "hands.parquet", ("hands",) + positions)
+    for h in _batches(res, "hands", ("game", "dealer", "winner") + (PAIR_COLUMNS if res.kind == "compare" else ())):
+        position = (h["winner"].astype(np.int64) - h["dealer"] - 1) % k  # 0 = starter
+        won = (h["winner"] >= 0)[:, None] & (position[:, None] == np.arange(k))
+        block, last = _block_key(res, h)
+        acc.add(block, np.zeros(len(block), dtype=np.int64), np.column_stack([np.ones(len(block)), won]), last)
+    acc.finish()
     rows = []
     for p in range(k):
         label = "starter" if p == 0 else ("dealer" if p == k - 1 else f"{p + 1} from the dealer's left")
-        row = {"position": p + 1, "who": label, "hands": hands, "wins": int(wins[p])}
-        _estimate(row, "win_rate", _rate(int(wins[p]), hands))
+        row = {"position": p + 1, "who": label, "hands": acc.count(0, "hands"), "wins": acc.count(0, positions[p])}
+        _estimate(row, "win_rate", _share(res, acc, 0, positions[p], "hands"))
         row["fair_share"] = 1 / k
         rows.append(row)
     return pd.DataFrame(rows)
@@ -566,41 +587,55 @@ def summarise(dist: pd.DataFrame) -> dict:
 
 
 def convergence(results: SavedResults | str | Path, points: int = 300, first: int = 100) -> pd.DataFrame:
-    """The main estimate after each number of hands played, in the order played, with its 95% band.
+    """The main estimate after each number of hands (a comparison: deals) played, with its 95% band.
 
-    Run: the hand win rate of seat 0 (Wilson band). Comparison: the win share
-    of the first match's candidate A (win 1, stalemate 1/players, loss 0) over
-    that match's hands, with a t band treating hands as independent (wider than
-    the paired interval of compare.json). Columns hands, estimate, lo, hi, at
-    about ``points`` log-spaced hand counts from ``first`` to all of them.
+    Run: the hand win rate of seat 0 after each number of hands, in the order played (Wilson band);
+    columns hands, estimate, lo, hi. Comparison: the first match's win share of its candidate A after
+    each number of duplicate blocks (deals; games with ``--games``) in deal order, every block with
+    all its rotations, and the t-interval over blocks of ``intervals.mean_ci``: after the last block,
+    exactly the headline's estimate and interval; columns deals, estimate, lo, hi. At about ``points``
+    log-spaced counts from ``first`` to all of them.
     """
     res = _as_results(results)
-    k = res.players
-    total = res.meta["pairs"][0]["hands"] if res.kind == "compare" else res.hands_played()
-    marks = np.unique(np.geomspace(min(first, total), total, points).astype(np.int64)) if total else np.zeros(0, int)
-    columns = ("winner",) + (PAIR_COLUMNS if res.kind == "compare" else ())
+    if res.kind == "compare":
+        scores = block_scores(res)
+        rows = [(int(n), *mean_ci(scores[:n], LEVEL)) for n in _marks(len(scores), points, first)]
+        return pd.DataFrame(rows, columns=["deals", "estimate", "lo", "hi"])
+    total = res.hands_played()
+    marks = _marks(total, points, first)
     rows = []
-    seen, s1, s2 = 0, 0.0, 0.0
-    for h in _batches(res, "hands", columns):
-        if res.kind == "compare":
-            first = h["pair"] == 0
-            x = np.where(h["winner"] == h["rotation"], 1.0, np.where(h["winner"] < 0, 1.0 / k, 0.0))[first]
-        else:
-            x = (h["winner"] == 0).astype(float)
-        c1, c2 = s1 + np.cumsum(x), s2 + np.cumsum(x * x)
-        for mark in marks[(marks > seen) & (marks <= seen + len(x))]:
-            i = mark - seen - 1
-            if res.kind == "compare":
-                est, lo, hi = ratio_ci(int(mark), c1[i], mark, c2[i], c1[i], mark, LEVEL)
-            else:
-                est, (lo, hi) = c1[i] / mark, wilson(c1[i], mark, LEVEL)
-            rows.append({"hands": int(mark), "estimate": est, "lo": lo, "hi": hi})
-        seen += len(x)
-        if len(x):
-            s1, s2 = c1[-1], c2[-1]
-        if seen >= total:
-            break
+    seen, wins = 0, 0
+    for h in _batches(res, "hands", ("winner",)):
+        c1 = wins + np.cumsum(h["winner"] == 0)
+        for mark in marks[(marks > seen) & (marks <= seen + len(c1))]:
+            won = int(c1[mark - seen - 1])
+            rows.append((int(mark), won / mark, *wilson(won, mark, LEVEL)))
+        seen += len(c1)
+        if len(c1):
+            wins = int(c1[-1])
     return pd.DataFrame(rows, columns=["hands", "estimate", "lo", "hi"])
+
+
+def _marks(total: int, points: int, first: int) -> np.ndarray:
+    """About ``points`` log-spaced counts from ``first`` (or ``total`` if fewer) to ``total``."""
+    return np.unique(np.geomspace(min(first, total), total, points).astype(np.int64)) if total else np.zeros(0, int)
+
+
+def block_scores(res: SavedResults) -> np.ndarray:
+    """Comparison: float64[blocks], the first match's block results in deal order, as its headline has
+    them: candidate A's score (win 1, stalemate 1/players, loss 0; with ``--games``, the game won)
+    summed over the rotations of the deal and divided by the number of rotations."""
+    k = res.players
+    blocks = int(res.meta["pairs"][0]["blocks"])
+    games_mode = res.mode == "games"
+    total = np.zeros(blocks)
+    table = "games" if games_mode else "hands"
+    for h in _batches(res, table, ("game", "winner") + PAIR_COLUMNS):
+        first = (h["pair"] == 0) & (h["game"] < blocks)
+        a_won = h["winner"] == h["rotation"]
+        score = a_won.astype(float) if games_mode else np.where(a_won, 1.0, np.where(h["winner"] < 0, 1.0 / k, 0.0))
+        np.add.at(total, h["game"][first], score[first])
+    return total / k
 
 
 def sample_units(results: SavedResults | str | Path) -> list[tuple[str, str, dict]]:
@@ -633,7 +668,8 @@ def sample_units(results: SavedResults | str | Path) -> list[tuple[str, str, dic
 def headline(results: SavedResults | str | Path) -> pd.DataFrame:
     """Comparison: the headline block per match from compare.json: win share of A,
     its excess over 1/players, Elo (2 players), points per hand (and game) of A minus B, stalemate rate,
-    pairs [LL, LD, DD+WL, DW, WW], variance reduction from pairing, win share by A's seat, SPRT, verdict.
+    pairs [LL, LD, DD+WL, DW, WW], variance reduction from pairing, A's share of the hands (rounds) it
+    played at each position after the dealer (``position_column``), SPRT, verdict.
     Shanghai: rounds, penalty points (lower is better) and rounds with no winner (its ``headline_words``)."""
     res = _as_results(results)
     if res.kind != "compare":
@@ -650,13 +686,23 @@ def headline(results: SavedResults | str | Path) -> pd.DataFrame:
         if "pentanomial" in p:
             row["pairs_LL/LD/DD+WL/DW/WW"] = " / ".join(f"{v:,}" for v in p["pentanomial"].values())
         row["variance_reduction"] = p["variance_reduction"]
-        row["win_share_by_seat_of_a"] = ", ".join(f"seat {s['seat']}: {s['estimate']:.3f}" for s in p["seat_split"])
+        for q in p.get("position_split", []):
+            _estimate(row, position_column(res.unit, q["position"], res.players), (q["estimate"], *q["ci95"], q.get("n", p["blocks"])))
         if "sprt" in p:
             row["sprt"] = sprt_words(p["sprt"], p["a"], p["b"])
         if "verdict" in p:
             row["verdict"] = p["verdict"]
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def position_column(unit: str, position: int, players: int) -> str:
+    """The headline's column of A's share of the hands (``unit``) it played at ``position`` after the
+    dealer (1: it starts): ``hand_share_of_a_when_a_starts``, ``round_share_of_a_as_2nd_to_play``..."""
+    if players == 2:
+        return f"{unit}_share_of_a_when_{'a' if position == 1 else 'b'}_starts"
+    who = position_words(position - 1, players).split(" (")[0].replace(" ", "_")
+    return f"{unit}_share_of_a_as_{who}"
 
 
 def crosstable(results: SavedResults | str | Path) -> pd.DataFrame:

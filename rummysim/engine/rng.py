@@ -66,3 +66,15 @@ def shuffle(state, items, count):
         t = items[i]
         items[i] = items[j]
         items[j] = t
+
+
+@njit(cache=True)
+def deal_keys(seed, games, hands):
+    """The deal stream's key (``stream_key(seed, game, hand, KIND_DEAL, 0)``, the state the deal is
+    shuffled from) of every row: ``games`` int64[n], ``hands`` int64[n] (Shanghai: round - 1) ->
+    uint64[n]. A pure function of the seed and the deal's indices, so the results' ``deal`` column
+    is computed here from the rows rather than carried through the kernels."""
+    out = np.empty(len(games), dtype=np.uint64)
+    for i in range(len(games)):
+        out[i] = stream_key(seed, games[i], hands[i], KIND_DEAL, 0)
+    return out

@@ -199,6 +199,12 @@ def _even_label(k: int) -> str:
     return f"1/{k} = {100 / k:.1f}% (even share; stalemates lower it)"
 
 
+def _rate_interval(res: S.SavedResults) -> str:
+    """How a rate's interval is made (``stats._share``): Wilson for a run; for a comparison, whose
+    rotations of one deal are not independent, a t-interval over duplicate deals."""
+    return "Wilson" if res.kind == "run" else f"t over duplicate {'games' if res.mode == 'games' else 'deals'}"
+
+
 def _errorbar(ax, x, est, lo, hi, horizontal: bool = False, **kw) -> None:
     err = _err(est, lo, hi)
     if horizontal:
@@ -232,7 +238,7 @@ def _seat_panel(ax, res: S.SavedResults, seats: pd.DataFrame, col: str, ylabel: 
 
 
 def fig_win_rate_by_seat(res: S.SavedResults, seats: pd.DataFrame) -> Figure:
-    """Hand (and, for full games, game) win rate per seat with Wilson intervals and the 1/k line."""
+    """Hand (and, for full games, game) win rate per seat with 95% intervals and the 1/k line."""
     has_games = "game_win_rate" in seats.columns
     fig, axes = _figure(10 if has_games else 8, 4.8, 2 if has_games else 1)
     panels = [("win_rate", "hands won (% of hands played in the seat)")]
@@ -241,12 +247,12 @@ def fig_win_rate_by_seat(res: S.SavedResults, seats: pd.DataFrame) -> Figure:
     for ax, (col, ylabel) in zip(axes, panels):
         _seat_panel(ax, res, seats, col, ylabel, "seat (the starting seat rotates with the deal)",
                     _even_label(res.players))
-    _title(fig, "Win rate by seat", res, "points: estimate, bars: 95% Wilson interval")
+    _title(fig, "Win rate by seat", res, f"points: estimate, bars: 95% interval ({_rate_interval(res)})")
     return fig
 
 
 def fig_hand_endings(res: S.SavedResults, endings: pd.DataFrame) -> Figure:
-    """Share of hands by how they ended, with Wilson intervals (one bar colour per match)."""
+    """Share of hands by how they ended, with 95% intervals (one bar colour per match)."""
     groups = list(dict.fromkeys(endings["match"])) if "match" in endings.columns else [None]
     names = list(dict.fromkeys(endings["ending"]))
     fig, (ax,) = _figure(9.5, 1.2 + 0.45 * len(names) * len(groups))
@@ -267,7 +273,7 @@ def fig_hand_endings(res: S.SavedResults, endings: pd.DataFrame) -> Figure:
     ax.set_xlabel("share of hands (%)")
     if groups != [None]:
         ax.legend(fontsize=8, loc="lower right")
-    _title(fig, "How hands end (went out includes going rummy)", res, "95% Wilson intervals")
+    _title(fig, "How hands end (went out includes going rummy)", res, f"95% intervals ({_rate_interval(res)})")
     return fig
 
 
@@ -322,23 +328,29 @@ def fig_convergence(res: S.SavedResults, conv: pd.DataFrame) -> Figure:
     fig, (ax,) = _figure(9, 4.6)
     if res.kind == "compare":
         p = res.meta["pairs"][0]
-        what = f"Win share of {p['a']} against {p['b']} (win 1, stalemate 1/{res.players}, loss 0)"
-        how = "band: 95% t-interval treating hands as independent (the paired interval is narrower)"
+        played = "games" if res.mode == "games" else "deals"
+        what = (f"Win share of {p['a']} against {p['b']} "
+                + ("(games won)" if res.mode == "games" else f"(win 1, stalemate 1/{res.players}, loss 0)"))
+        how = (f"band: 95% t-interval over duplicate {played} (all {res.players} rotations each); "
+               "last point: the headline")
+        xlabel = f"{played} played, in {played[:-1]} order, each in every rotation (log scale)"
     else:
         what = f"Hand win rate of seat 0 ({res.meta['strategies'][0]['name']})"
         how = "band: 95% Wilson interval"
-    ax.fill_between(conv["hands"], 100 * conv["lo"], 100 * conv["hi"], alpha=0.25, color=COLORS[0],
-                    label="95% band")
-    ax.plot(conv["hands"], 100 * conv["estimate"], color=COLORS[0], linewidth=1.3, label="estimate so far")
+        xlabel = "hands played, in the order played (log scale)"
+    x = conv["deals" if res.kind == "compare" else "hands"]
+    ax.fill_between(x, 100 * conv["lo"], 100 * conv["hi"], alpha=0.25, color=COLORS[0], label="95% band")
+    ax.plot(x, 100 * conv["estimate"], color=COLORS[0], linewidth=1.3, label="estimate so far")
     even = f"1/{res.players} = {100 / res.players:.1f}% (no difference)" if res.kind == "compare" else _even_label(res.players)
     ax.axhline(100 / res.players, color="grey", linestyle="--", linewidth=1, label=even)
     if len(conv):
         last = conv.iloc[-1]
         ax.axhline(100 * last["estimate"], color=COLORS[1], linestyle=":", linewidth=1,
                    label=f"final {100 * last['estimate']:.2f}% [{100 * last['lo']:.2f}, {100 * last['hi']:.2f}]")
-        ax.set_ylim(max(0, 100 * conv["estimate"].min() - 10), min(100, 100 * conv["estimate"].max() + 10))
+        ax.set_ylim(max(0, min(100 * conv["estimate"].min(), 100 / res.players) - 10),
+                    min(100, max(100 * conv["estimate"].max(), 100 / res.players) + 10))   # the 1/k line in view
     ax.set_xscale("log")
-    ax.set_xlabel("hands played, in the order played (log scale)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("estimate so far (%)")
     ax.legend(fontsize=8, loc="upper right")
     _title(fig, f"Convergence: {what}", res, how)
@@ -361,7 +373,7 @@ def fig_starter(res: S.SavedResults, starter: pd.DataFrame) -> Figure:
     ax.set_xlabel("position from the dealer's left (1 = starter, plays first)")
     ax.set_ylabel("hands won (% of all hands)")
     ax.legend(fontsize=8)
-    _title(fig, "The starter's advantage", res, "95% Wilson intervals")
+    _title(fig, "The starter's advantage", res, f"95% intervals ({_rate_interval(res)})")
     return fig
 
 
@@ -398,7 +410,42 @@ def fig_going_rummy(res: S.SavedResults, rummy: pd.DataFrame) -> Figure:
         ax.set_ylim(0, ax.get_ylim()[1] * 1.3)
         ax.set_xlim(-0.75, len(x) - 0.25)
         ax.legend(fontsize=8, loc="upper center", ncols=2)
-    _title(fig, "The value of going rummy", res, "95% intervals (Wilson for wins; t over blocks for points)")
+    _title(fig, "The value of going rummy", res, f"95% intervals ({_rate_interval(res)} for wins; t over blocks "
+           "for points)")
+    return fig
+
+
+def fig_position_split(res: S.SavedResults) -> Figure:
+    """A comparison: each match's share of A in the hands (rounds) it played at each position after the
+    dealer (compare.json ``position_split``), with 95% intervals, the 1/k line and " n=8" where an
+    estimate rests on fewer than ``FEW_UNITS`` blocks: beside each point for one match; with several
+    (their points too close to label) the values are in the table and the fewest blocks in the legend."""
+    k, unit = res.players, res.unit
+    pairs = res.meta["pairs"]
+    fig, (ax,) = _figure(max(8.5, 2.8 * k), 4.6)
+    width = 0.8 / len(pairs)
+    for i, (match, p) in enumerate(zip(res.matches(), pairs)):
+        split = p.get("position_split", [])
+        x = np.array([q["position"] for q in split]) + (i - (len(pairs) - 1) / 2) * width
+        est = np.array([100 * q["estimate"] for q in split])
+        lo, hi = (np.array([100 * q["ci95"][j] for q in split]) for j in (0, 1))
+        fewest = _units(min((q.get("n", p["blocks"]) for q in split), default=None)) if len(pairs) > 1 else ""
+        _errorbar(ax, x, est, lo, hi, color=COLORS[i % len(COLORS)], label=f"{match}: share of {p['a']}{fewest}")
+        if len(pairs) == 1:
+            for xi, e, q in zip(x, est, split):
+                ax.annotate(f"{e:.2f}%{_units(q.get('n', p['blocks']))}", (xi, e), textcoords="offset points",
+                            xytext=(8, 0), va="center", fontsize=8)
+    ax.axhline(100 / k, color="grey", linestyle="--", linewidth=1, label=_even_label(k))
+    who = [S.position_words(q, k) for q in range(k)] if k > 2 else ["A starts", "B starts (A deals)"]
+    ax.set_xticks(range(1, k + 1), [f"{q + 1}: {w}" for q, w in enumerate(who)], fontsize=8.5)
+    ax.set_xlim(0.4, k + 0.8)
+    ax.set_xlabel(f"A's position after the dealer in the {unit} (1 plays first)")
+    ax.set_ylabel(f"{unit}s won by A (% of its {unit}s there)")
+    fig.legend(fontsize=8, loc="outside lower center", ncols=2)   # below the axes: never over a bar
+    blocks = "games" if res.mode == "games" else "deals"
+    _title(fig, f"Who starts: A's share of the {unit}s it played at each position", res,
+           f"win 1, no winner 1/{k}; 95% t-intervals over duplicate {blocks} (each in all {k} rotations)"
+           f"{_unadjusted(len(pairs))}")
     return fig
 
 
@@ -713,6 +760,7 @@ def _compare_sections(page: _Page, res: S.SavedResults) -> None:
                "comparisons; the verdicts' p-values are Holm-adjusted." if matches > 1 else "")
     page.figure("forest", fig_forest(res, head), "Forest plot of each candidate against its opponent: estimates "
                 "with 95% t-intervals over duplicate blocks" + several)
+    page.figure("position_split", fig_position_split(res), "Who starts: A's share by its position after the dealer")
     cross = S.crosstable(res)
     if len(cross):
         page.table("crosstable", "Crosstable with overall ranking (win share of strategy against opponent)", cross)

@@ -6,11 +6,14 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.codes import OUTCOMES
+from ...engine.rng import deal_keys
 from ...results import Column, Table, arrow_table, kernel_columns, strategy_codes
 
 HANDS = Table("hands", "one row per hand", (
     Column("game", "int64", "game index", 0),
     Column("hand", "int32", "hand of the game (0, 1, ...; always 0 in `--hands` runs)", 1),
+    Column("deal", "uint64", "the deal's key, the state its shuffle starts from: `stream_key(seed, game, hand, "
+                             "KIND_DEAL, 0)` (rummysim/engine/rng.py); every rotation of a comparison shares it"),
     Column("seed", "uint64", "the run's master seed"),
     Column("players", "int8", "players at the table"),
     Column("dealer", "int8", "the dealing seat: `(game + hand + players - 1) % players`", 2),
@@ -62,7 +65,10 @@ def tables(chunk, seed: int, players: int, strategy_names: list[str]) -> dict:
     """The Arrow tables of one chunk (``rummysim.run.Chunk``), by file name."""
     n = len(chunk.hand_rows)
     out = {
-        "hands": arrow_table(HANDS, chunk.hand_rows, {"seed": np.full(n, seed), "players": np.full(n, players)}),
+        "hands": arrow_table(HANDS, chunk.hand_rows, {
+            "seed": np.full(n, seed), "players": np.full(n, players),
+            "deal": deal_keys(seed, chunk.hand_rows[:, H_GAME].astype(np.int64),
+                              chunk.hand_rows[:, H_HAND].astype(np.int64))}),
         "seats": arrow_table(SEATS, chunk.seat_rows.reshape(n * players, SEAT_COLS), {
             "game": np.repeat(chunk.hand_rows[:, H_GAME], players),
             "hand": np.repeat(chunk.hand_rows[:, H_HAND], players),

@@ -140,8 +140,9 @@ def render(summary: dict, console) -> None:
 def rotation_rows(ch, r: int, k: int, games_mode: bool):
     """A comparison's rotation (candidate A in seat r, ``k`` players) of one chunk ``ch``: per hand
     ``(block index, A's points minus the mean of B's seats, no winner)``, per block A's score (won 1,
-    stalemate 1/k, lost 0; with ``games_mode`` the game's winner) and per game A's final score minus
-    B's mean (None for independent hands)."""
+    stalemate 1/k, lost 0; with ``games_mode`` the game's winner), per game A's final score minus
+    B's mean (None for independent hands), and per hand A's score (won 1, stalemate 1/k, lost 0)
+    and A's position after the dealer (0: A starts, ..., k - 1: A deals)."""
     rows = ch.hand_rows
     idx = np.searchsorted(ch.games, rows[:, K.H_GAME])
     winner = rows[:, K.H_WINNER]
@@ -149,8 +150,11 @@ def rotation_rows(ch, r: int, k: int, games_mode: bool):
     a_won = winner == r
     points = rows[:, K.H_POINTS].astype(np.float64)
     diff = np.where(a_won, points, 0.0) - np.where(~a_won & ~stale, points, 0.0) / (k - 1)
+    hand_score = np.where(a_won, 1.0, np.where(stale, 1.0 / k, 0.0))
+    position = (r - rows[:, K.H_STARTER]) % k
     if not games_mode:
-        return idx, diff, stale, np.where(a_won, 1.0, np.where(stale, 1.0 / k, 0.0)), None
+        return idx, diff, stale, hand_score, None, hand_score, position
     final = ch.game_rows[:, 2:2 + k].astype(np.float64)
     score = (ch.game_rows[:, 0] == r).astype(np.float64)
-    return idx, diff, stale, score, final[:, r] - (final.sum(axis=1) - final[:, r]) / (k - 1)
+    return (idx, diff, stale, score, final[:, r] - (final.sum(axis=1) - final[:, r]) / (k - 1), hand_score,
+            position)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.codes import OUTCOMES
+from ...engine.rng import deal_keys
 from ...results import Column, Table, arrow_table, kernel_columns, strategy_codes
 
 from .state import BONUSES  # how a round's winner scored (docs/rules.md 2.7): the ``bonus`` column's codes
@@ -13,6 +14,9 @@ from .state import BONUSES  # how a round's winner scored (docs/rules.md 2.7): t
 ROUNDS_TABLE = Table("rounds", "one row per round", (
     Column("game", "int64", "game index", 0),
     Column("round", "int8", "round 1-10 (its contract: docs/rules.md 2.2)", 1),
+    Column("deal", "uint64", "the round's deal key, the state its shuffle starts from: `stream_key(seed, game, "
+                             "round - 1, KIND_DEAL, 0)` (rummysim/engine/rng.py); every rotation of a comparison "
+                             "shares it"),
     Column("seed", "uint64", "the run's master seed"),
     Column("players", "int8", "players at the table"),
     Column("dealer", "int8", "the dealing seat: `(game + round - 1 + players - 1) % players`", 2),
@@ -81,7 +85,10 @@ def tables(chunk, seed: int, players: int, strategy_names: list[str]) -> dict:
     n = len(chunk.hand_rows)
     tied, winner = game_winners(chunk.game_rows)
     return {
-        "rounds": arrow_table(ROUNDS_TABLE, chunk.hand_rows, {"seed": np.full(n, seed), "players": np.full(n, players)}),
+        "rounds": arrow_table(ROUNDS_TABLE, chunk.hand_rows, {
+            "seed": np.full(n, seed), "players": np.full(n, players),
+            "deal": deal_keys(seed, chunk.hand_rows[:, RW_GAME].astype(np.int64),
+                              chunk.hand_rows[:, RW_ROUND].astype(np.int64) - 1)}),
         "seats": arrow_table(SEATS, chunk.seat_rows.reshape(n * players, SEAT_COLS), {
             "game": np.repeat(chunk.hand_rows[:, RW_GAME], players),
             "round": np.repeat(chunk.hand_rows[:, RW_ROUND], players),

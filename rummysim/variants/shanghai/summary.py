@@ -172,11 +172,16 @@ def render(summary: dict, console) -> None:
 def rotation_rows(ch, r: int, k: int, games_mode: bool):
     """A comparison's rotation (candidate A in seat r, ``k`` players) of one chunk ``ch``: per round
     ``(block index, A's penalty points minus the mean of B's seats, no winner)``, per game A's share
-    of the win (lowest total wins, ties share) and A's final total minus B's mean."""
+    of the win (lowest total wins, ties share) and A's final total minus B's mean, and per round A's
+    score (went out 1, no winner 1/k, else 0) and A's position after the round's dealer (0: A starts
+    the round, ..., k - 1: A deals it; the deal moves one seat every round)."""
     rows = ch.hand_rows
     idx = np.searchsorted(ch.games, rows[:, K.RW_GAME])
     points = ch.seat_rows[:, :, K.SS_SCORE].astype(np.float64)
     diff = points[:, r] - (points.sum(axis=1) - points[:, r]) / (k - 1)
     stale = rows[:, K.RW_OUTCOME] != OUT_WIN
     final = ch.game_rows.astype(np.float64)
-    return idx, diff, stale, win_shares(ch.game_rows)[:, r], final[:, r] - (final.sum(axis=1) - final[:, r]) / (k - 1)
+    round_score = np.where(rows[:, K.RW_WINNER] == r, 1.0, np.where(stale, 1.0 / k, 0.0))
+    position = (r - rows[:, K.RW_STARTER]) % k
+    return (idx, diff, stale, win_shares(ch.game_rows)[:, r], final[:, r] - (final.sum(axis=1) - final[:, r]) / (k - 1),
+            round_score, position)
