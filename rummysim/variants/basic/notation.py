@@ -264,9 +264,9 @@ def describe(state: State, seat: int, totals=None, taken=None) -> str:
              f"Upcard: {card_name(up) if up >= 0 else 'none'} (pile {int(ints[I_PILE_N])}, stock {int(ints[I_STOCK_N])})"]
     for q in range(players):
         if q != seat:
-            took = taken_unshown(state, q) if taken is None else int(taken[q])
+            took = cards_of(taken_unshown(state, q)) if taken is None else taken.get(q, [])
             lines.append(f"Seat {q}: {int(state.masks[M_HAND + q]).bit_count()} cards"
-                         + (f", took from the pile: {names(cards_of(took))}" if took else ""))
+                         + (f", took from the pile: {names(took)}" if took else ""))
     if totals is not None:
         scores = ", ".join(f"seat {q} {int(t)}" for q, t in enumerate(totals))
         lines.append(f"Scores: {scores} (target {int(state.rules[R_TARGET])})")
