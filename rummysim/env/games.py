@@ -72,6 +72,10 @@ class Episode:
         self.players, self.episode = players, episode
         self.rules = resolve_rules(variant, rules, players)
         self.game = self.kind.game(players, self.rules.to_array(players))
+        # the game's own calls, bound once (a step reads ``legal`` twice: a call less each time)
+        self.legal = self.game.legal            # () -> the seat to act's legal moves, int64
+        self.bot_move = self.game.bot_move      # (params) -> the move ``run``'s driver plays
+        self.describe = self.game.describe      # (seat) -> what the seat sees, as text
         self.core = importlib.import_module(f".{self.kind.name}_core", __package__)
         self.num_actions = self.game.num_actions
         self.obs_size = self.core.obs_size(players)
@@ -101,10 +105,6 @@ class Episode:
         """The seat to act."""
         return self.game.seat
 
-    def legal(self) -> np.ndarray:
-        """The legal moves of the seat to act (int64, in ``legal_moves`` order; empty once over)."""
-        return self.game.legal()
-
     def observe(self, seat: int, out: np.ndarray) -> None:
         self.core.observe_game(self.game, seat, out)
 
@@ -130,14 +130,7 @@ class Episode:
             return [w] if w >= 0 else []
         return self.game.winners()
 
-    def bot_move(self, params: np.ndarray) -> int:
-        """The move the driver of ``rummysim run`` plays."""
-        return self.game.bot_move(params)
-
     # the game in words for language-model agents (``rummysim.notation``, the notation ``rummysim play`` uses)
-    def describe(self, seat: int) -> str:
-        return self.game.describe(seat)
-
     def legal_move_names(self) -> list[str]:
         """The names of the seat to act's legal moves, in ``legal()`` order."""
         from .. import notation
