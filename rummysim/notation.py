@@ -51,7 +51,7 @@ def legal_move_names(state) -> list[tuple[int, str]]:
 def describe(state, seat: int, totals=None, taken=None) -> str:
     """What ``seat`` sees, as a few lines: hand by suit, table melds numbered (with what fits them),
     upcard, the others' card counts, the step and the scores. ``totals``: the game's scores so far
-    (one per seat) when the state is one hand of a game; ``taken``: per seat, the cards it
-    took from the pile and has not shown since (Shanghai: a list of card ids; Basic: a card mask, else
-    read off the state, which can be wrong after a reshuffle, see ``basic.notation.taken_unshown``)."""
+    (one per seat) when the state is one hand of a game; ``taken``: per seat, the card ids it
+    is known to hold, taken from the pile and not shown since (the game's own record, ``Game.taken``:
+    the state cannot tell a card taken, thrown, reshuffled and drawn again unseen); none if not given."""
     return _part(state).describe(state, seat, totals, taken)

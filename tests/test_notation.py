@@ -13,6 +13,7 @@ from rummysim.notation import MoveError, describe, legal_move_names, move_name, 
 from rummysim.variants.basic import kernel as BK
 from rummysim.variants.basic import melds as BM
 from rummysim.variants.basic import moves as BMV
+from rummysim.variants import variant_named
 from rummysim.variants.basic.rules import BasicRules
 from rummysim.cards import card_name
 from rummysim.variants.basic.state import I_N_TABLE, I_PHASE, I_SEAT, M_HAND, M_LAYABLE, M_PILE, PH_DISCARD, PH_PLAY
@@ -253,11 +254,16 @@ def test_basic_describe_shows_what_the_seat_may_see():
 
 
 def test_basic_describe_names_cards_taken_from_the_pile_until_shown():
-    state = basic_state(2, seed=0)
-    first = int(state.ints[I_SEAT])
-    up = int(state.pile[0])
-    BMV.apply(state, BMV.TAKE_DISCARD)
-    assert f"took from the pile: {card_name(up)}" in describe(state, 1 - first)
+    """docs/rules.md 1.3.1: a card taken from the pile is seen by all; the game's record of takes
+    (``Game.taken``) is what ``describe`` names, nothing when it is not given."""
+    game = variant_named("basic").game(2, BasicRules().to_array(2))
+    game.reset(0, 0)
+    first = game.seat
+    up = int(game.state.pile[0])
+    game.play(BMV.TAKE_DISCARD)
+    assert game.taken()[first] == [up]
+    assert f"took from the pile: {card_name(up)}" in game.describe(1 - first)
+    assert "took from the pile" not in describe(game.state, 1 - first)
 
 
 def test_shanghai_reasons():

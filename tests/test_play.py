@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pexpect
 import pytest
@@ -260,3 +261,65 @@ def test_move_lines_hide_what_the_seat_may_not_see():
         "you buy D9 (penalty card CK)"
     assert event_line({"event": "reshuffle", "stock": ["S2", "S3"]}, who, 0) == \
         "the stock ran out: the discard pile becomes the stock"
+
+
+def _view(game, seat: int) -> str:
+    """What ``rummysim play`` shows the person in ``seat`` at a decision (``View.table``), as text."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from rummysim.play.render import View
+    console = Console(file=StringIO(), width=200, color_system=None)
+    View(console, seat, ["expert"] * game.players, "expert", 0.0).table(game)
+    return console.file.getvalue()
+
+
+def test_view_never_names_a_card_drawn_again_unseen():
+    """docs/rules.md 1.3.1 and 1.5: the others see a card taken from the pile until it leaves the hand;
+    thrown, reshuffled into the stock and drawn again, it is drawn unseen and the view no longer names
+    it, though the state's record of takes (``M_PICKED``) still holds it."""
+    from rummysim.cards import card_name
+    from rummysim.variants.basic import moves as MV
+    from rummysim.variants.basic.state import (
+        I_PHASE,
+        I_PILE_N,
+        I_STOCK_N,
+        M_HAND,
+        M_PICKED,
+        M_PILE,
+        PH_PLAY,
+    )
+
+    game = variant_named("basic").game(2, variant_named("basic").rules().to_array(2))
+    game.reset(3, 0)
+    state = game.state
+    a = game.seat
+    b = 1 - a
+    x = game.upcard()
+
+    def turn(draw: int, throw: int | None = None) -> None:
+        """A draw, stop, then a discard: ``throw`` or the first legal one."""
+        game.play(draw)
+        if state.ints[I_PHASE] == PH_PLAY:
+            game.play(MV.STOP)
+        game.play(int(MV.card_index(throw)) if throw is not None else int(game.legal()[0]))
+
+    game.play(MV.TAKE_DISCARD)
+    assert f"took {card_name(x)} from the pile" in _view(game, b)
+    game.play(MV.STOP)
+    game.play(next(int(m) for m in game.legal() if m != MV.card_index(x)))   # 3.1: not the card just taken
+    turn(MV.DRAW_STOCK)
+    turn(MV.DRAW_STOCK, throw=x)
+    assert game.taken()[a] == []
+    # the pile's top card x reshuffled into the stock, second from the top: b draws the top, a draws x
+    state.ints[I_PILE_N] -= 1
+    state.masks[M_PILE] &= ~np.uint64(1 << x)
+    n = int(state.ints[I_STOCK_N])
+    state.stock[n], state.stock[n - 1] = state.stock[n - 1], x
+    state.ints[I_STOCK_N] = n + 1
+    turn(MV.DRAW_STOCK)
+    game.play(MV.DRAW_STOCK)
+    assert int(state.masks[M_HAND + a]) >> x & 1 and int(state.masks[M_PICKED + a]) >> x & 1
+    assert game.taken()[a] == []
+    assert card_name(x) not in _view(game, b).split("Your hand")[0].split("Upcard")[1]

@@ -29,7 +29,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..run import UsageError
-from .games import check_reward, new_game, new_seed
+from .games import Episode, check_reward, new_seed
 
 
 def observation_space(game) -> spaces.Dict:
@@ -52,7 +52,7 @@ class RummyAEC(AECEnv):
         self.metadata = {**self.metadata, "name": f"{variant}_v0"}
         self.render_mode = render_mode
         self.reward_kind = check_reward(reward)
-        self.game = new_game(variant, players, rules, episode)
+        self.game = Episode(variant, players, rules, episode)
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self._index = {a: p for p, a in enumerate(self.possible_agents)}
         space = observation_space(self.game)
@@ -100,7 +100,7 @@ class RummyAEC(AECEnv):
         self.rewards = dict.fromkeys(self.agents, 0.0)
         points = self.game.play(int(action))
         if points is not None and self.reward_kind == "points":
-            sign = -1.0 if self.game.variant == "shanghai" else 1.0
+            sign = -1.0 if self.game.kind.penalty else 1.0
             for a, pts in zip(self.possible_agents, points):
                 self.rewards[a] = sign * float(pts)
         if self.game.over:

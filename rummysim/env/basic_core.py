@@ -27,15 +27,10 @@ import numpy as np
 from numba import njit
 
 from ..variants.basic import melds as M
-from ..variants.basic.kernel import start_hand
+from ..variants.basic.game import IB, UB, deal, step_in
 from ..variants.basic.moves import (
-    EV_WIDTH,
-    MAX_LEGAL,
     MAX_TABLE,
-    TAKE_DISCARD,
-    apply_in,
     card_index,
-    card_of_index,
     legal_moves_in,
 )
 from ..variants.basic.state import (
@@ -52,10 +47,7 @@ from ..variants.basic.state import (
     M_PILE,
     M_TABLE,
     MASKS_SIZE,
-    MAX_SEATS,
-    PH_DISCARD,
     PH_OVER,
-    RULES_SIZE,
     State,
 )
 
@@ -113,67 +105,11 @@ def observe_in(masks, ints, pile, t_mask, known, scores, p, out):
         out[o + r] = scores[(p + r) % players]
 
 
-@njit(cache=True, inline="always")
-def step_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, known, move):
-    """Apply the legal ``move`` of the seat to act (``moves.apply_in``) and keep ``known`` uint64[players]:
-    a card taken from the pile is known to be in the taker's hand until it is discarded (laid on the
-    table it is cleared when observed)."""
-    p = ints[I_SEAT]
-    if move == TAKE_DISCARD:
-        known[p] |= M.bit(pile[ints[I_PILE_N] - 1])
-    elif ints[I_PHASE] == PH_DISCARD:
-        known[p] &= ~M.bit(card_of_index(move))
-    apply_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, move)
+# A game's arrays live in two flat buffers (``variants.basic.game``: ``IB``, ``UB``): the observation
+# of a packed game reads them without unboxing a ``State``.
 
-
-# ------------------------------------------------------------------ one game, packed
-# A game's arrays live in two flat buffers, ``ib`` int64[IB_SIZE] and ``ub`` uint64[UB_SIZE], so a call
-# from Python unboxes two arrays instead of a ``State`` of thirteen (most of a step's cost in the AEC
-# environment). ``packed_views`` gives the same memory as a ``State`` of NumPy views, for the calls
-# made once a hand (the deal, the result rows) and the shipped bots.
-IB_FIELDS = (("ints", INTS_SIZE), ("stock", 64), ("pile", 64), ("t_kind", 32), ("rules", RULES_SIZE),
-             ("card_value", 64), ("n_ev", 1), ("scores", MAX_SEATS), ("legal", MAX_LEGAL))
-UB_FIELDS = (("masks", MASKS_SIZE), ("t_mask", 32), ("t_lay", 32), ("rng", 1), ("buf", 64), ("known", MAX_SEATS),
-             ("rngs", MAX_SEATS))
-
-
-def _starts(fields):
-    out, o = {}, 0
-    for name, size in fields:
-        out[name] = (o, o + size)
-        o += size
-    return out, o
-
-
-IB, IB_SIZE = _starts(IB_FIELDS)
-UB, UB_SIZE = _starts(UB_FIELDS)
-_INTS, _STOCK, _PILE, _T_KIND, _RULES, _CARD_VALUE, _N_EV, _SCORES, _LEGAL = (IB[n] for n, _ in IB_FIELDS)
-_MASKS, _T_MASK, _T_LAY, _RNG, _BUF, _KNOWN, _RNGS = (UB[n] for n, _ in UB_FIELDS)
-
-
-def packed_views(ib, ub, players):
-    """The fields of a packed game as NumPy views: ``(State, known, scores, legal, rngs)``."""
-    i = {n: ib[a:b] for n, (a, b) in IB.items()}
-    u = {n: ub[a:b] for n, (a, b) in UB.items()}
-    state = State(u["masks"], i["ints"], i["stock"], i["pile"], u["t_mask"], i["t_kind"], u["t_lay"], i["rules"],
-                  i["card_value"], np.empty((0, EV_WIDTH), dtype=np.int16), i["n_ev"], u["rng"], u["buf"])
-    return (state, u["known"][:players], i["scores"][:players], i["legal"],
-            u["rngs"][:players].reshape(players, 1))
-
-
-@njit(cache=True)
-def step_packed(ib, ub, move):
-    """``step_in`` on a packed game, then the legal moves of the next decision into its ``legal``; returns
-    their count (0 once the hand is over)."""
-    masks, t_lay, buf = ub[_MASKS[0]:_MASKS[1]], ub[_T_LAY[0]:_T_LAY[1]], ub[_BUF[0]:_BUF[1]]
-    ints, rules = ib[_INTS[0]:_INTS[1]], ib[_RULES[0]:_RULES[1]]
-    step_in(masks, ints, ib[_STOCK[0]:_STOCK[1]], ib[_PILE[0]:_PILE[1]], ub[_T_MASK[0]:_T_MASK[1]],
-            ib[_T_KIND[0]:_T_KIND[1]], t_lay, rules, ib[_CARD_VALUE[0]:_CARD_VALUE[1]],
-            np.empty((0, EV_WIDTH), dtype=np.int16), ib[_N_EV[0]:_N_EV[1]], ub[_RNG[0]:_RNG[1]],
-            ub[_KNOWN[0]:_KNOWN[1]], move)
-    if ints[I_PHASE] == PH_OVER:
-        return 0
-    return legal_moves_in(masks, ints, t_lay, rules, buf, ib[_LEGAL[0]:_LEGAL[1]])
+_INTS, _PILE, _SCORES = IB["ints"], IB["pile"], IB["scores"]
+_MASKS, _T_MASK, _KNOWN = UB["masks"], UB["t_mask"], UB["known"]
 
 
 @njit(cache=True)
@@ -183,14 +119,9 @@ def observe_packed(ib, ub, seat, out):
                ub[_KNOWN[0]:_KNOWN[1]], ib[_SCORES[0]:_SCORES[1]], seat, out)
 
 
-@njit(cache=True)
-def deal(state, known, seed, game, hand, rngs, legal):
-    """Deal hand ``hand`` of game ``game`` into ``state`` (``kernel.start_hand``, which keys the bots'
-    streams ``rngs``), forget ``known``; the first decision's legal moves into ``legal``, returns
-    their count."""
-    start_hand(state, seed, game, hand, rngs)
-    known[:] = 0
-    return legal_moves_in(state.masks, state.ints, state.t_lay, state.rules, state.buf, legal)
+def observe_game(game, seat, out):
+    """Seat ``seat``'s observation of ``game`` (a ``variants.basic.game.Game``) into ``out``."""
+    observe_packed(game.ib, game.ub, seat, out)
 
 
 # --------------------------------------------------------------------------- many tables

@@ -1,5 +1,6 @@
-"""A game in play for the environments: one class per variant with the same calls (``reset``,
-``seat``, ``legal``, ``observe``, ``play``, ``bot_move``), over the compiled rules layer.
+"""A game in play for the environments: the variant's game (``Variant.game``, the one driver of
+``rummysim play`` and the environments) as an episode (a game, or for Basic one hand), with the
+observation arrays of ``<variant>_core``.
 
 A game is numbered like ``rummysim run``'s: ``reset(seed, game)`` deals what ``run --seed seed``
 deals for game index ``game`` (hand after hand, Shanghai round after round), so a game played by
@@ -8,14 +9,15 @@ the shipped strategies through these calls gives ``run``'s rows (``tests/test_en
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 
 from ..rules import rules_from_mapping
 from ..run import UsageError
 from ..strategy import params_matrix, seat_strategies
-from ..variants import variant_named
+from ..variants import NAMES, UnknownVariant, variant_named
 
-EPISODES = {"basic": ("game", "hand"), "shanghai": ("game",)}
 REWARDS = ("points", "win")
 
 
@@ -51,207 +53,92 @@ def strategy_params(variant: str, names, players: int) -> np.ndarray:
     return params_matrix(seat_strategies(list(names), players, variant))
 
 
-class MovesAsText:
-    """The game in words for language-model agents (``rummysim.notation``, the notation ``rummysim play``
-    uses): what a seat sees, the legal moves' names, a name back to its action."""
+def episodes(kind) -> tuple[str, ...]:
+    """What an episode may be: a game, or one hand where the variant plays independent hands."""
+    return ("game", "hand") if kind.hands_mode else ("game",)
 
-    def describe(self, seat: int) -> str:
-        from .. import notation
-        return notation.describe(self.state, seat, totals=self.scores, taken=self.taken_text())
 
+class Episode:
+    """A game (``episode="game"``) or, where the variant has independent hands, one hand
+    (``episode="hand"``) of ``variant`` at ``players`` seats; the variant's ``Game`` plays it."""
+
+    def __init__(self, variant: str, players: int, rules=None, episode: str = "game"):
+        try:
+            self.kind = variant_named(variant)
+        except UnknownVariant:
+            raise UsageError(f"variant = {variant!r}: allowed {', '.join(map(repr, NAMES))}") from None
+        if episode not in episodes(self.kind):
+            raise UsageError(f"episode = {episode!r}: allowed {', '.join(map(repr, episodes(self.kind)))}")
+        self.players, self.episode = players, episode
+        self.rules = resolve_rules(variant, rules, players)
+        self.game = self.kind.game(players, self.rules.to_array(players))
+        # the game's own calls, bound once (a step reads ``legal`` twice: a call less each time)
+        self.legal = self.game.legal            # () -> the seat to act's legal moves, int64
+        self.bot_move = self.game.bot_move      # (params) -> the move ``run``'s driver plays
+        self.describe = self.game.describe      # (seat) -> what the seat sees, as text
+        self.core = importlib.import_module(f".{self.kind.name}_core", __package__)
+        self.num_actions = self.game.num_actions
+        self.obs_size = self.core.obs_size(players)
+        self.over = False
+        self.units_done = 0   # hands (rounds) finished since the episode began; ``unit_rows``: the last one's rows
+
+    # the game's arrays, for tests and readers of the state
+    @property
+    def state(self):
+        return self.game.state
+
+    @property
+    def known(self) -> np.ndarray:
+        return self.game.known
+
+    @property
+    def unit_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.game.rows[-1], self.game.seat_rows[-1]
+
+    def reset(self, seed: int, game: int) -> None:
+        self.game.reset(seed, game)
+        self.over = False
+        self.units_done = 0
+
+    @property
+    def seat(self) -> int:
+        """The seat to act."""
+        return self.game.seat
+
+    def observe(self, seat: int, out: np.ndarray) -> None:
+        self.core.observe_game(self.game, seat, out)
+
+    def play(self, move: int):
+        """Play the seat to act's legal ``move``. Returns each seat's points of the hand (round) it
+        ended (int64[players]) or None; ``self.over`` says whether the episode ended."""
+        game = self.game
+        game.play(move)
+        if not game.unit_over:
+            return None
+        points = game.finish()
+        self.units_done += 1
+        self.over = self.episode == "hand" or game.over
+        if not self.over:
+            game.next_unit()
+        return points
+
+    def winners(self) -> list[int]:
+        """The episode's winners: a hand's winner (none after a stalemate), else the game's
+        (``Game.winners``: Basic's seat that reached the target, Shanghai's lowest totals)."""
+        if self.episode == "hand":
+            w = self.game.hand_winner()
+            return [w] if w >= 0 else []
+        return self.game.winners()
+
+    # the game in words for language-model agents (``rummysim.notation``, the notation ``rummysim play`` uses)
     def legal_move_names(self) -> list[str]:
         """The names of the seat to act's legal moves, in ``legal()`` order."""
         from .. import notation
-        return [name for _, name in notation.legal_move_names(self.state)] if not self.over else []
+        return [name for _, name in notation.legal_move_names(self.game.state)] if not self.over else []
 
     def parse_move(self, text: str) -> int:
         """The action ``text`` names for the seat to act; ``notation.MoveError`` (one line) if none."""
         from .. import notation
         if self.over:
             raise notation.MoveError("the episode is over")
-        return notation.parse_move(self.state, text)
-
-    def taken_text(self):
-        """What ``notation.describe`` is given of the cards each seat took from the pile and still holds."""
-        raise NotImplementedError
-
-
-class BasicGame(MovesAsText):
-    """A Basic Rummy game to the target (``episode="game"``) or one hand (``episode="hand"``)."""
-
-    variant = "basic"
-
-    def __init__(self, players: int = 2, rules=None, episode: str = "game"):
-        from ..variants.basic import bots, kernel, melds, moves
-        from . import basic_core as C
-        if episode not in EPISODES["basic"]:
-            raise UsageError(f"episode = {episode!r}: allowed {', '.join(map(repr, EPISODES['basic']))}")
-        self.players, self.episode, self.C, self.moves, self.kernel, self.bots = players, episode, C, moves, kernel, bots
-        self.rules = resolve_rules("basic", rules, players)
-        self.target = self.rules.target_for(players)
-        self.num_actions = moves.NUM_ACTIONS
-        self.obs_size = C.obs_size(players)
-        self.ib, self.ub = np.zeros(C.IB_SIZE, dtype=np.int64), np.zeros(C.UB_SIZE, dtype=np.uint64)
-        self.state, self.known, self.scores, self.legal_buf, self.rngs = C.packed_views(self.ib, self.ub, players)
-        self.state.ints[self.C.I_PLAYERS] = players
-        self.state.rules[:] = self.rules.to_array(players)
-        self.state.card_value[:] = melds.CARD_VALUE
-        self.scratch = (*bots.new_scratch(players)[:5], self.rngs)   # the bots' streams: the packed game's
-        self.n_legal = 0
-        self.unit_rows = (np.zeros(kernel.HAND_COLS, dtype=np.int32),
-                          np.zeros((players, kernel.SEAT_COLS), dtype=np.int32))
-        self.over = False
-        self.units_done = 0   # hands (rounds) finished since the game began; ``unit_rows``: the last one's rows
-
-    def reset(self, seed: int, game: int) -> None:
-        self.seed, self.game, self.hand = seed, game, 0
-        self.scores[:] = 0
-        self.over = False
-        self.units_done = 0
-        self._deal()
-
-    def _deal(self) -> None:
-        self.n_legal = self.C.deal(self.state, self.known, self.seed, self.game, self.hand, self.rngs,
-                                   self.legal_buf)
-
-    @property
-    def seat(self) -> int:
-        """The seat to act."""
-        return int(self.state.ints[self.C.I_SEAT])
-
-    def legal(self) -> np.ndarray:
-        """The legal moves of the seat to act (int64, in ``legal_moves`` order; empty once over)."""
-        return self.legal_buf[:self.n_legal]
-
-    def observe(self, seat: int, out: np.ndarray) -> None:
-        self.C.observe_packed(self.ib, self.ub, seat, out)
-
-    def play(self, move: int):
-        """Play the seat to act's legal ``move``. Returns each seat's points of the hand it ended
-        (int64[players]) or None; ``self.over`` says whether the episode ended."""
-        self.n_legal = self.C.step_packed(self.ib, self.ub, move)
-        if self.n_legal:
-            return None
-        points = np.zeros(self.players, dtype=np.int64)
-        self.moves.scores(self.state, points)
-        self.kernel.result_rows(self.state, *self.unit_rows)
-        self.units_done += 1
-        self.scores += points
-        self.over = (self.episode == "hand" or self.scores.max() >= self.target
-                     or self.hand + 1 >= self.kernel.MAX_HANDS_PER_GAME)
-        if not self.over:
-            self.hand += 1
-            self._deal()
-        return points
-
-    def winners(self) -> list[int]:
-        """The episode's winner as a list (none after a stalemate hand or the hands cap); a game's
-        winner is the first seat with the highest score, as in ``rummysim run``."""
-        if self.episode == "hand":
-            w = int(self.state.ints[self.C.I_WINNER])
-            return [w] if w >= 0 else []
-        top = int(np.argmax(self.scores))
-        return [top] if self.scores[top] >= self.target else []
-
-    def taken_text(self) -> list[int]:
-        """Card masks per seat (``known``, less what is on the table): the state's own record of the takes
-        (``M_PICKED``) still names a card taken, thrown, reshuffled and drawn again unseen."""
-        table = int(self.state.masks[self.C.M_TABLE])
-        return [int(k) & ~table for k in self.known]
-
-    def bot_move(self, params: np.ndarray) -> int:
-        """The move the driver of ``rummysim run`` plays: the forced draw, else ``bots.choose``."""
-        move = self.moves.forced_move(self.state)
-        return int(move if move >= 0 else self.bots.choose(self.state, params, self.seat, self.scratch))
-
-
-class ShanghaiGame(MovesAsText):
-    """A Shanghai Rummy game of ten rounds (``episode="game"``); scores are penalty points."""
-
-    variant = "shanghai"
-
-    def __init__(self, players: int = 4, rules=None, episode: str = "game"):
-        from ..variants.shanghai import bots, kernel, moves
-        from ..variants.shanghai.state import ROUNDS
-        from . import shanghai_core as C
-        if episode not in EPISODES["shanghai"]:
-            raise UsageError(f"episode = {episode!r}: allowed {', '.join(map(repr, EPISODES['shanghai']))}")
-        self.players, self.episode, self.C, self.kernel, self.rounds = players, episode, C, kernel, ROUNDS
-        self.moves, self.bots = moves, bots
-        self.rules = resolve_rules("shanghai", rules, players)
-        self.num_actions = moves.NUM_ACTIONS
-        self.obs_size = C.obs_size(players)
-        self.state = moves.new_state(players, self.rules.to_array(players),
-                                     np.empty((0, moves.EV_WIDTH), dtype=np.int16))
-        self.scratch = bots.new_scratch(players)
-        self.known = np.zeros((players, 64), dtype=np.int64)
-        self.table_before = np.zeros(64, dtype=np.int64)
-        self.table_after = np.zeros(64, dtype=np.int64)
-        self.legal_buf = np.empty(moves.MAX_LEGAL, dtype=np.int64)
-        self.n_legal = 0
-        self.scores = np.zeros(players, dtype=np.int64)
-        self.unit_rows = (np.zeros(kernel.ROUND_COLS, dtype=np.int32),
-                          np.zeros((players, kernel.SEAT_COLS), dtype=np.int32))
-        self.over = False
-        self.units_done = 0   # hands (rounds) finished since the game began; ``unit_rows``: the last one's rows
-
-    def reset(self, seed: int, game: int) -> None:
-        self.seed, self.game, self.round = seed, game, 1
-        self.scores[:] = 0
-        self.over = False
-        self.units_done = 0
-        self._deal()
-
-    def _deal(self) -> None:
-        self.n_legal = self.C.start(self.state, self.scratch, self.known, self.seed, self.game, self.round,
-                                    self.legal_buf)
-
-    @property
-    def seat(self) -> int:
-        return int(self.state.ints[self.C.I_SEAT])
-
-    def legal(self) -> np.ndarray:
-        return self.legal_buf[:self.n_legal]
-
-    def observe(self, seat: int, out: np.ndarray) -> None:
-        self.C.observe(self.state, self.known, self.scores, seat, out)
-
-    def play(self, move: int):
-        """Play the seat to act's legal ``move``. Returns each seat's penalty points of the round it
-        ended (int64[players]) or None; ``self.over`` says whether the game ended."""
-        self.n_legal = self.C.step(self.state, self.known, move, self.legal_buf, self.table_before,
-                                   self.table_after)
-        if self.state.ints[self.C.I_PHASE] != self.C.PH_OVER:
-            return None
-        points = np.zeros(self.players, dtype=np.int64)
-        self.moves.scores(self.state, points)
-        self.kernel.fill_rows(self.state, *self.unit_rows)
-        self.units_done += 1
-        self.scores += points
-        self.over = self.round >= self.rounds
-        if not self.over:
-            self.round += 1
-            self._deal()
-        return points
-
-    def winners(self) -> list[int]:
-        """The seats with the lowest total (ties share the win, rules 2.7)."""
-        return [int(q) for q in np.flatnonzero(self.scores == self.scores.min())]
-
-    def taken_text(self) -> dict[int, list[int]]:
-        """Per seat, the cards known to be in its hand (taken as the upcard or bought, not shown since)."""
-        return {q: [c for c in range(64) for _ in range(int(self.known[q, c]))] for q in range(self.players)}
-
-    def bot_move(self, params: np.ndarray) -> int:
-        """The move the driver of ``rummysim run`` plays (``bots.choose``)."""
-        return int(self.bots.choose(self.state, params, self.seat, self.scratch))
-
-
-GAMES = {"basic": BasicGame, "shanghai": ShanghaiGame}
-
-
-def new_game(variant: str, players: int, rules=None, episode: str = "game"):
-    if variant not in GAMES:
-        raise UsageError(f"variant = {variant!r}: allowed {', '.join(map(repr, GAMES))}")
-    return GAMES[variant](players, rules, episode)
-
+        return notation.parse_move(self.game.state, text)

@@ -30,17 +30,10 @@ scores         players             each relative seat's game total so far (penal
 
 from numba import njit
 
-from ..variants.shanghai.kernel import start_round
-from ..variants.shanghai.moves import BUY, TAKE_UPCARD, apply, legal_moves
 from ..variants.shanghai.state import (
     I_PHASE,
-    I_SEAT,
-    I_TURN_SEAT,
     JOKER,
     MAX_TABLE,
-    PH_DISCARD,
-    PH_OVER,
-    PH_PLAY,
     SI_BUYS,
     SI_BUYS_SEAT,
     SI_DOWN_TURN_SEAT,
@@ -51,7 +44,7 @@ from ..variants.shanghai.state import (
     T_COLS,
     T_OWNER,
 )
-from ..variants.shanghai.table import hand_size, table_counts
+from ..variants.shanghai.table import hand_size
 
 SLOTS = 53
 
@@ -126,36 +119,6 @@ def observe(state, known, totals, p, out):
         out[o + r] = totals[(p + r) % players]
 
 
-@njit(cache=True)
-def step(state, known, move, legal, before, after):
-    """Apply the legal ``move`` of the seat to act and keep ``known`` int64[players, 64]: a card taken
-    as the upcard or bought counts as known in that seat's hand until the seat discards it or puts it
-    on the table (``before``/``after`` int64[64]: scratch of the table's cards). Then the legal moves
-    of the next decision into ``legal`` int64[MAX_LEGAL]; returns their count (0 once over)."""
-    ints = state.ints
-    p = ints[I_SEAT]
-    phase = ints[I_PHASE]
-    if move == TAKE_UPCARD or move == BUY:
-        q = ints[I_TURN_SEAT] if move == TAKE_UPCARD else p
-        known[q, state.pile[ints[SI_PILE_N] - 1]] += 1
-    elif phase == PH_DISCARD:
-        known[p, move] = max(known[p, move] - 1, 0)
-    if phase == PH_PLAY:
-        table_counts(state.table, ints[SI_N_TABLE], before)
-    apply(state, move)
-    if phase == PH_PLAY:
-        table_counts(state.table, ints[SI_N_TABLE], after)
-        for c in range(64):
-            known[p, c] = max(known[p, c] - (after[c] - before[c]), 0)
-    if ints[I_PHASE] == PH_OVER:
-        return 0
-    return legal_moves(state, legal)
-
-
-@njit(cache=True)
-def start(state, scratch, known, seed, game, round_no, legal):
-    """Deal round ``round_no`` of game ``game`` (``kernel.start_round``: the deal and the bots'
-    streams), forget ``known``; the first decision's legal moves into ``legal``, returns the count."""
-    start_round(seed, game, round_no, state, scratch)
-    known[:] = 0
-    return legal_moves(state, legal)
+def observe_game(game, seat, out):
+    """Seat ``seat``'s observation of ``game`` (a ``variants.shanghai.game.Game``) into ``out``."""
+    observe(game.state, game.known, game.scores, seat, out)

@@ -24,7 +24,7 @@ from gymnasium import spaces
 from ..run import UsageError
 from ..variants import variant_named
 from .aec import observation_space
-from .games import check_reward, new_game, new_seed, strategy_params
+from .games import Episode, check_reward, new_seed, strategy_params
 
 
 class SingleEnv(gym.Env):
@@ -44,11 +44,11 @@ class SingleEnv(gym.Env):
                              "or one per seat")
         if not isinstance(seat, (int, np.integer)) or not 0 <= seat < players:
             raise UsageError(f"seat = {seat!r}: allowed 0 to {players - 1}")
-        self.game = new_game(variant, players, rules, episode)
+        self.game = Episode(variant, players, rules, episode)
         names = opponents * (players - 1) if len(opponents) == 1 else opponents
         self.params = strategy_params(variant, names[:seat] + names[:1] + names[seat:], players)
         self.seat, self.reward_kind, self.illegal_reward = int(seat), check_reward(reward), float(illegal_reward)
-        self.sign = -1.0 if variant == "shanghai" else 1.0
+        self.sign = -1.0 if self.game.kind.penalty else 1.0
         self.observation_space = observation_space(self.game)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._seed = None

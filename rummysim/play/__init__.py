@@ -1,7 +1,7 @@
 """``rummysim play``: a person against the bots in the terminal, through the legal-move layer.
 
-``tables`` drives a game per variant (the kernels' game loops, move by move), ``game`` is the loop
-and the questions, ``render`` what the person sees, ``hints`` why a strategy moves, ``save`` the
+The variant's game (``Variant.game``: the kernels' game loops, move by move) is played by ``game``, the
+loop and the questions; ``render`` what the person sees, ``hints`` why a strategy moves, ``save`` the
 game written like a run. The person sits in seat 0 of game 0: a game played by ``auto`` alone is
 game 0 of ``rummysim run --games 1 --seed S --strategy HINT --strategy OPPONENT...`` (seat 0 the hint
 strategy, the opponents in seats 1, 2... in the order given), row for row.
@@ -20,10 +20,11 @@ from ..strategy import Strategy, params_matrix
 from .game import play
 from .render import View
 from .save import human_strategy, save_events, save_game
-from .tables import TABLES
 
 #: the person's seat
 YOU = 0
+#: the game index a played game has: ``rummysim run --games 1`` plays game 0 too
+GAME = 0
 
 
 def play_game(spec: RunSpec, hint: Strategy, out: Path, pause: float, console: Console | None = None) -> dict:
@@ -32,17 +33,17 @@ def play_game(spec: RunSpec, hint: Strategy, out: Path, pause: float, console: C
     interactive = sys.stdin.isatty()
     console = console or Console(highlight=False)
     strategies = [hint] + spec.strategies[1:]
-    table = TABLES[spec.variant](spec.seed, spec.players, spec.rules.to_array(spec.players),
-                                 params_matrix(strategies))
+    game = spec.kind.game(spec.players, spec.rules.to_array(spec.players), log=True)
+    game.reset(spec.seed, GAME)
     names = [s.name for s in spec.strategies]
     view = View(console, YOU, names, hint.name, pause if interactive and console.is_terminal else 0.0)
     started, start = time.strftime("%Y-%m-%dT%H:%M:%S%z"), time.perf_counter()
 
     def on_unit(events):
-        save_events(out, table.unit, table.number - 1, events)
+        save_events(out, game.unit, game.number - 1, events)
 
-    complete = play(table, view, YOU, interactive, on_unit)
-    return save_game(out, spec, table, complete, started, time.perf_counter() - start, YOU, hint)
+    complete = play(game, params_matrix(strategies), view, YOU, interactive, on_unit)
+    return save_game(out, spec, game, complete, started, time.perf_counter() - start, YOU, hint)
 
 
 __all__ = ["YOU", "human_strategy", "play_game"]

@@ -11,6 +11,7 @@ import dataclasses
 import sys
 
 from ..notation import MoveError, legal_move_names, parse_move
+from .hints import reason
 from .render import HELP, View, end_lines
 
 
@@ -26,7 +27,7 @@ class Decision:
     hint: int
     hint_name: str
     reason: str
-    kept: object        # the table's state a ``CONTRACT`` hint needs put back (``table.keep``)
+    kept: object        # the game's state a ``CONTRACT`` hint needs put back (``Game.keep``)
 
 
 def read_line(prompt: str, interactive: bool) -> str:
@@ -42,21 +43,21 @@ def read_line(prompt: str, interactive: bool) -> str:
     return line.strip()
 
 
-def decide(table, seat: int) -> Decision:
+def decide(game, params, seat: int) -> Decision:
     """The hint strategy's move first (its stream moves as in ``run``), then the legal moves listed."""
-    hint = table.choose(seat)
-    kept = table.keep()
-    moves = legal_move_names(table.state)
+    hint = game.choose(params, seat)
+    kept = game.keep()
+    moves = legal_move_names(game.state)
     hint_name = next(name for action, name in moves if action == hint)
-    return Decision(moves, hint, hint_name, table.reason(seat, hint), kept)
+    return Decision(moves, hint, hint_name, reason(game, seat, hint), kept)
 
 
-def ask(table, view: View, seat: int, interactive: bool) -> int:
+def ask(game, params, view: View, seat: int, interactive: bool) -> int:
     """The person's move at this decision: a number, the move's words, ``hint``, ``auto``, ``quit``.
     A wrong answer gets one line saying why, and the question again."""
-    d = decide(table, seat)
-    view.table(table, table.taken())
-    view.choices(d.moves, table.step())
+    d = decide(game, params, seat)
+    view.table(game)
+    view.choices(d.moves, game.step())
     while True:
         text = read_line("> ", interactive)
         word = text.lower()
@@ -69,47 +70,51 @@ def ask(table, view: View, seat: int, interactive: bool) -> int:
             view.say(f"hint ({view.hint}): {d.hint_name}: {d.reason}", style="green")
             continue
         if word in ("auto", "a"):
-            table.restore(d.kept)
+            game.restore(d.kept)
             return d.hint
         try:
-            return chosen(table, d, text)
+            return chosen(game, d, text)
         except MoveError as e:
             view.say(f"{e} (try again, or hint, help, quit)", style="yellow")
 
 
-def chosen(table, d: Decision, text: str) -> int:
+def chosen(game, d: Decision, text: str) -> int:
     """The move a number or words name (``MoveError`` if none); a listed move goes through its words."""
     if text.isdigit():
         i = int(text)
         if not 1 <= i <= len(d.moves):
             raise MoveError(f"no move {i}: choose 1 to {len(d.moves)}")
         text = d.moves[i - 1][1]
-    return parse_move(table.state, text)
+    return parse_move(game.state, text)
 
 
-def play(table, view: View, you: int, interactive: bool, on_unit=None) -> bool:
-    """Play the game at ``table`` (a ``tables.BasicTable`` or ``ShanghaiTable``) with the person in
-    seat ``you``; ``on_unit(events)`` after each hand or round. Returns True when the game ended,
-    False when the person quit (the hand or round in play is then dropped)."""
+def play(game, params, view: View, you: int, interactive: bool, on_unit=None) -> bool:
+    """Play ``game`` (a ``Variant.game``, reset and logging) with the person in seat ``you`` and the
+    strategies ``params`` float64[players, N] (the person's: the hint strategy); ``on_unit(events)``
+    after each hand or round. Returns True when the game ended, False when the person quit (the hand
+    or round in play is then dropped)."""
     try:
-        while not table.game_over():
-            events = [table.start()]
+        while True:
+            events = [game.deal_event()]
             view.say("")
-            view.console.rule(f"{table.heading()}: dealt")
-            while not table.over():
-                seat = table.seat()
-                move = table.forced()
+            view.console.rule(f"{game.heading()}: dealt")
+            while not game.unit_over:
+                seat = game.seat
+                move = game.forced()
                 if move < 0:
-                    move = ask(table, view, seat, interactive) if seat == you else table.choose(seat)
-                for e in table.apply(move):
+                    move = ask(game, params, view, seat, interactive) if seat == you else game.choose(params, seat)
+                for e in game.play(move):
                     view.event(e)
                     events.append(e)
-            end = table.finish()
+            game.finish()
+            end = game.end_event()
             events.append(end)
             for line in end_lines(end, view.who):
                 view.say(line, style="bold")
             if on_unit is not None:
                 on_unit(events)
+            if game.over:
+                return True
+            game.next_unit()
     except (Quit, KeyboardInterrupt):   # Ctrl-C while the bots move ends the game like quit
         return False
-    return True

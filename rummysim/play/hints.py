@@ -101,3 +101,18 @@ def shanghai_reason(state, seat: int, move: int) -> str:
     if move in full or move in part:
         return f"{name}: the card your contract needs least"
     return f"{name}: outside every group, {'high' if move % 16 in (0, 9, 10, 11, 12) else 'low'} points"
+
+
+# ------------------------------------------------------------------ by variant
+#: each variant's ``(marks, reason)``, by its name (``Game.variant``)
+HINTS = {"basic": (basic_marks, basic_reason), "shanghai": (shanghai_marks, shanghai_reason)}
+
+
+def marks(game, seat: int) -> tuple[set[int], set[int]]:
+    """``(in a meld, in a partial meld only)``: card ids of the seat's hand in ``game`` (a ``Variant.game``)."""
+    return HINTS[game.variant][0](game.state, seat)
+
+
+def reason(game, seat: int, move: int) -> str:
+    """Why the strategy of ``seat`` chose ``move`` in ``game``, in a few words."""
+    return HINTS[game.variant][1](game.state, seat, move)

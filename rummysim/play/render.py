@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..cards import JOKER, SUITS, card_name
+from .hints import marks
 
 SUIT_STYLE = {"C": "green", "D": "red", "H": "red", "S": "blue"}
 HELP = ("Answer with a move's number or its words (draw stock, take, meld H3 H4 H5, layoff SQ 2, discard D9, "
@@ -57,24 +58,26 @@ class View:
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(text, style=style, highlight=False, markup=False, soft_wrap=True)
 
-    def table(self, table, taken: dict[int, list[int]]) -> None:
-        """The seat's whole view at a decision (``table``: a ``tables.BasicTable`` or ``ShanghaiTable``)."""
-        self.console.rule(table.heading())
-        self.say("Scores: " + ", ".join(f"{self.who(q)} {int(t)}" for q, t in enumerate(table.totals))
-                 + f" ({table.goal()})")
-        melds = table.table_lines()
+    def table(self, game) -> None:
+        """The seat's whole view at a decision (``game``: a ``Variant.game``); of the others' hands, the
+        cards the game knows they took (``Game.taken``)."""
+        taken = game.taken()
+        self.console.rule(game.heading())
+        self.say("Scores: " + ", ".join(f"{self.who(q)} {int(t)}" for q, t in enumerate(game.scores))
+                 + f" ({game.goal()})")
+        melds = game.table_lines()
         self.say("Table melds:" + ("" if melds else " none"))
         for line in melds:
             self.say("  " + line)
-        up = table.upcard()
-        self.say(f"Upcard: {card_name(up) if up >= 0 else 'none'}   {table.counters(self.you)}")
+        up = game.upcard()
+        self.say(f"Upcard: {card_name(up) if up >= 0 else 'none'}   {game.counters(self.you)}")
         for q in range(len(self.names)):
             if q != self.you:
                 took = " ".join(card_name(x) for x in taken.get(q, []))
-                self.say(f"{self.who(q)}: {table.count(q)} cards" + table.seat_note(q)
+                self.say(f"{self.who(q)}: {game.count(q)} cards" + game.seat_note(q)
                          + (f", took {took} from the pile" if took else ""))
-        line = Text(f"Your hand ({table.count(self.you)}; * in a meld, + in a partial meld):")
-        line.append_text(hand_line(table.hand(self.you), table.marks(self.you)))
+        line = Text(f"Your hand ({game.count(self.you)}; * in a meld, + in a partial meld):")
+        line.append_text(hand_line(game.hand(self.you), marks(game, self.you)))
         self.console.print(line, soft_wrap=True)
 
     def choices(self, moves: list[tuple[int, str]], step: str) -> None:

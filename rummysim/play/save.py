@@ -39,12 +39,12 @@ def save_events(out: Path, unit: str, number: int, events: list[dict]) -> None:
     tmp.replace(path)
 
 
-def save_game(out: Path, spec: RunSpec, table, complete: bool, started: str, wall: float, you: int,
+def save_game(out: Path, spec: RunSpec, game, complete: bool, started: str, wall: float, you: int,
               hint: Strategy) -> dict:
     """Write the game's tables and ``run.json`` (status ``complete``, or ``quit`` with the hands or
     rounds finished before it); returns the record."""
     v = spec.kind
-    chunk = table.chunk()
+    chunk = game.chunk()
     names = [s.name for s in spec.strategies]
     for name, arrow in v.tables(chunk, spec.seed, spec.players, names).items():
         pq.write_table(arrow, out / f"{name}.parquet")
@@ -57,7 +57,7 @@ def save_game(out: Path, spec: RunSpec, table, complete: bool, started: str, wal
     record.update({"done": int(complete), f"{v.table}_played": len(chunk.hand_rows), "wall_seconds": round(wall, 3),
                    "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "summary": summary.as_dict(wall),
                    "play": {"seat": you, "hint_strategy": hint.name, "hint_sha256": hint.sha256, "events": EVENTS,
-                            "totals": [int(t) for t in table.totals]}})
+                            "totals": [int(t) for t in game.scores]}})
     write_json_atomic(out / "run.json", record)
     return record
 

@@ -3,7 +3,7 @@
 A variant is a package ``rummysim.variants.<name>`` holding its compiled rules layer, bots and
 kernel (``state``, ``moves``, ``bots``, ``kernel``: Numba) and its Python side (``rules``: the
 options; ``schema``: the results tables; ``play``: a chunk of games through the kernel;
-``summary``, ``replay``, ``stats``; ``notation``: its moves as words), and one ``Variant`` object in its ``__init__`` that names
+``summary``, ``replay``, ``stats``; ``notation``: its moves as words; ``game``: one game in play, move by move), and one ``Variant`` object in its ``__init__`` that names
 them. Everything else (``run``, ``analysis``, ``report``, ``cli``, the API) reaches a variant only
 through ``variant_named(name)``: adding a variant is adding a package and a line below.
 """
@@ -55,6 +55,7 @@ class Variant:
     interval_note: str                 # report: how its intervals are made
     compare_intro: str                 # report: what a comparison's headline is ({players}, {mode}, {unit})
     notation: object                   # its moves as words (``rummysim.notation``): State, move_name, parse_move...
+    game: type                         # its game in play, move by move (``game.Game``): ``play`` and ``env`` drive it
 
     @property
     def table(self) -> str:

@@ -3,11 +3,11 @@
 Compiled: ``state`` (the arrays of a hand in play), ``melds`` (bitmask melds), ``moves`` (the rules
 layer: legal moves, applying one), ``bots`` (the policies), ``kernel`` (the driver loop and the
 parallel game kernel). Python: ``rules`` (options), ``spec`` (strategy keys), ``schema`` (results
-tables), ``play`` (a chunk through the kernel), ``summary``, ``replay``.
+tables), ``play`` (a chunk through the kernel), ``summary``, ``replay``, ``game`` (one game in play, move by move).
 """
 
 from .. import Variant
-from . import notation, play, replay, rules, schema, spec, summary
+from . import game, notation, play, replay, rules, schema, spec, summary
 from .bots import N_PARAMS
 
 VARIANT = Variant(
@@ -21,7 +21,7 @@ VARIANT = Variant(
     replay_samples=(("stalemate", "a hand nobody won", "outcome", ("stalemate_stock", "stalemate_blocked", "turn_limit")),
                     ("rummy", "a win by going rummy", "going_rummy", (True,))),
     rotation_rows=summary.rotation_rows, report_sections="basic_sections",
-    notation=notation,
+    notation=notation, game=game.Game,
     headline_words={},
     interval_note="Every interval is 95%: Wilson for the proportions of a run; for points per hand, per game and "
                   "per win, and for every rate of a comparison, a t-interval over independent blocks (a game with "

@@ -15,7 +15,7 @@ from . import bots as B
 from . import melds as M
 from . import moves as MV
 from .state import (
-    I_DRAWN, I_MELDS_THIS_TURN, I_N_TABLE, I_PHASE, I_PILE_N, I_PLAYERS, I_SEAT, I_STOCK_N, M_HAND, M_PICKED,
+    I_DRAWN, I_MELDS_THIS_TURN, I_N_TABLE, I_PHASE, I_PILE_N, I_PLAYERS, I_SEAT, I_STOCK_N, M_HAND,
     PH_DISCARD, PH_DRAW, PH_OVER, PH_PLAY, R_ACE_HIGH, R_MAX_MELDS, R_MUST_DISCARD, R_TARGET, State,
 )
 
@@ -241,14 +241,6 @@ def melded_and_partial(state, seat: int) -> tuple[int, int]:
     return melded, int(B.partial_cards(hand, ace_high)) & ~melded
 
 
-def taken_unshown(state, seat: int) -> int:
-    """Cards ``seat`` took from the discard pile this hand and still holds (every card that leaves a
-    hand is shown: melded, laid off or discarded). After a reshuffle this can name a card the seat
-    took, threw, and later drew again from the stock unseen: a caller that tracks the takes itself
-    passes them to ``describe`` as ``taken``."""
-    return int(state.masks[M_PICKED + seat]) & int(state.masks[M_HAND + seat])
-
-
 def describe(state: State, seat: int, totals=None, taken=None) -> str:
     ints = state.ints
     players = int(ints[I_PLAYERS])
@@ -264,9 +256,9 @@ def describe(state: State, seat: int, totals=None, taken=None) -> str:
              f"Upcard: {card_name(up) if up >= 0 else 'none'} (pile {int(ints[I_PILE_N])}, stock {int(ints[I_STOCK_N])})"]
     for q in range(players):
         if q != seat:
-            took = taken_unshown(state, q) if taken is None else int(taken[q])
+            took = (taken or {}).get(q, [])
             lines.append(f"Seat {q}: {int(state.masks[M_HAND + q]).bit_count()} cards"
-                         + (f", took from the pile: {names(cards_of(took))}" if took else ""))
+                         + (f", took from the pile: {names(took)}" if took else ""))
     if totals is not None:
         scores = ", ".join(f"seat {q} {int(t)}" for q, t in enumerate(totals))
         lines.append(f"Scores: {scores} (target {int(state.rules[R_TARGET])})")

@@ -4,11 +4,11 @@ Compiled: ``state`` (the arrays of a round in play), ``contracts`` (the exact co
 ``table`` (table melds), ``moves`` (the rules layer: legal moves, applying one), ``bots`` (the
 policies), ``kernel`` (the driver loop and the parallel game kernel). Python: ``rules`` (options),
 ``spec`` (strategy keys), ``schema`` (results tables), ``play`` (a chunk through the kernel),
-``summary``, ``replay``, ``stats`` (its report tables).
+``summary``, ``replay``, ``game`` (one game in play, move by move), ``stats`` (its report tables).
 """
 
 from .. import Variant
-from . import notation, play, replay, rules, schema, spec, summary
+from . import game, notation, play, replay, rules, schema, spec, summary
 from .bots import N_SHANGHAI_PARAMS
 
 VARIANT = Variant(
@@ -24,7 +24,7 @@ VARIANT = Variant(
     replay_samples=(("one_turn", "a win in one turn (Shanghai, docs/rules.md 2.7)", "bonus", ("one_turn", "one_turn_no_joker")),
                     ("no_winner", "a round nobody won", "outcome", ("stalemate_stock", "stalemate_blocked", "turn_limit"))),
     rotation_rows=summary.rotation_rows, report_sections="shanghai_sections",
-    notation=notation,
+    notation=notation, game=game.Game,
     headline_words={"hands": "rounds", "points_per_hand_diff": "penalty_per_round_diff",
                     "points_per_game_diff": "penalty_per_game_diff", "stalemate_rate": "no_winner_rate"},
     interval_note="Every interval is 95%: Wilson for rates over rounds and seat-rounds (the rounds of one game, the "

@@ -1,0 +1,293 @@
+"""A Basic Rummy game in play, move by move over the rules layer: the one driver of ``rummysim play``
+and ``rummysim.env``.
+
+``Game.reset(seed, game)`` deals what ``rummysim run --seed seed`` deals for game index ``game``, and
+the calls follow the kernel's game loop (``kernel.play_games``): a game whose every move is
+``bot_move`` is ``run``'s game, row for row. The game keeps what each seat is known to hold
+(``known``: the cards it took from the pile, until it throws them or lays them on the table), the
+only source of what the others are told of a seat's hand.
+
+Compiled (``step_in``, ``step_packed``, ``deal``): a game's arrays live in two flat buffers, ``ib``
+int64[IB_SIZE] and ``ub`` uint64[UB_SIZE], so a call from Python unboxes two arrays instead of a
+``State`` of thirteen (most of a step's cost in the environments); ``packed_views`` gives the same
+memory as a ``State`` of NumPy views, for the calls made once a hand (the deal, the result rows)
+and the shipped bots.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...cards import cards_of
+from ...results import Chunk
+from . import bots, kernel, melds, moves, notation, replay
+from .moves import (
+    EV_WIDTH,
+    MAX_LEGAL,
+    TAKE_DISCARD,
+    apply_in,
+    card_of_index,
+    legal_moves_in,
+)
+from .state import (
+    I_PHASE,
+    I_PILE_N,
+    I_PLAYERS,
+    I_SEAT,
+    I_STOCK_N,
+    I_WINNER,
+    INTS_SIZE,
+    M_HAND,
+    M_TABLE,
+    MASKS_SIZE,
+    MAX_SEATS,
+    PH_DISCARD,
+    PH_OVER,
+    R_TARGET,
+    RULES_SIZE,
+    State,
+)
+
+#: what ``play`` returns without ``log``
+NO_EVENTS: tuple = ()
+#: event log rows between two reads (a move logs a few; a reshuffle one row)
+EV_ROWS = 64
+
+
+@njit(cache=True, inline="always")
+def step_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, known, move):
+    """Apply the legal ``move`` of the seat to act (``moves.apply_in``) and keep ``known`` uint64[players]:
+    a card taken from the pile is known to be in the taker's hand until it is discarded (laid on the
+    table it is no longer in the hand: readers mask ``known`` with ``M_TABLE``). A card reshuffled
+    into the stock and drawn again is drawn unseen: it is not known."""
+    p = ints[I_SEAT]
+    if move == TAKE_DISCARD:
+        known[p] |= melds.bit(pile[ints[I_PILE_N] - 1])
+    elif ints[I_PHASE] == PH_DISCARD:
+        known[p] &= ~melds.bit(card_of_index(move))
+    apply_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, move)
+
+
+# ------------------------------------------------------------------ one game, packed
+IB_FIELDS = (("ints", INTS_SIZE), ("stock", 64), ("pile", 64), ("t_kind", 32), ("rules", RULES_SIZE),
+             ("card_value", 64), ("n_ev", 1), ("scores", MAX_SEATS), ("legal", MAX_LEGAL))
+UB_FIELDS = (("masks", MASKS_SIZE), ("t_mask", 32), ("t_lay", 32), ("rng", 1), ("buf", 64), ("known", MAX_SEATS),
+             ("rngs", MAX_SEATS))
+
+
+def _starts(fields):
+    out, o = {}, 0
+    for name, size in fields:
+        out[name] = (o, o + size)
+        o += size
+    return out, o
+
+
+IB, IB_SIZE = _starts(IB_FIELDS)
+UB, UB_SIZE = _starts(UB_FIELDS)
+_INTS, _STOCK, _PILE, _T_KIND, _RULES, _CARD_VALUE, _N_EV, _SCORES, _LEGAL = (IB[n] for n, _ in IB_FIELDS)
+_MASKS, _T_MASK, _T_LAY, _RNG, _BUF, _KNOWN, _RNGS = (UB[n] for n, _ in UB_FIELDS)
+
+
+def packed_views(ib, ub, players, ev):
+    """The fields of a packed game as NumPy views: ``(State, known, scores, legal, rngs)``; the state
+    logs into ``ev`` int16[n, EV_WIDTH] (n = 0: no log)."""
+    i = {n: ib[a:b] for n, (a, b) in IB.items()}
+    u = {n: ub[a:b] for n, (a, b) in UB.items()}
+    state = State(u["masks"], i["ints"], i["stock"], i["pile"], u["t_mask"], i["t_kind"], u["t_lay"], i["rules"],
+                  i["card_value"], ev, i["n_ev"], u["rng"], u["buf"])
+    return (state, u["known"][:players], i["scores"][:players], i["legal"],
+            u["rngs"][:players].reshape(players, 1))
+
+
+@njit(cache=True)
+def step_packed(ib, ub, ev, move):
+    """``step_in`` on a packed game (events into ``ev`` int16[n, EV_WIDTH], n = 0: none), then the
+    legal moves of the next decision into its ``legal``; returns their count (0 once the hand is over)."""
+    masks, t_lay, buf = ub[_MASKS[0]:_MASKS[1]], ub[_T_LAY[0]:_T_LAY[1]], ub[_BUF[0]:_BUF[1]]
+    ints, rules = ib[_INTS[0]:_INTS[1]], ib[_RULES[0]:_RULES[1]]
+    step_in(masks, ints, ib[_STOCK[0]:_STOCK[1]], ib[_PILE[0]:_PILE[1]], ub[_T_MASK[0]:_T_MASK[1]],
+            ib[_T_KIND[0]:_T_KIND[1]], t_lay, rules, ib[_CARD_VALUE[0]:_CARD_VALUE[1]], ev,
+            ib[_N_EV[0]:_N_EV[1]], ub[_RNG[0]:_RNG[1]], ub[_KNOWN[0]:_KNOWN[1]], move)
+    if ints[I_PHASE] == PH_OVER:
+        return 0
+    return legal_moves_in(masks, ints, t_lay, rules, buf, ib[_LEGAL[0]:_LEGAL[1]])
+
+
+@njit(cache=True)
+def deal(state, known, seed, game, hand, rngs, legal):
+    """Deal hand ``hand`` of game ``game`` into ``state`` (``kernel.start_hand``, which keys the bots'
+    streams ``rngs``), forget ``known``; the first decision's legal moves into ``legal``, returns
+    their count."""
+    kernel.start_hand(state, seed, game, hand, rngs)
+    known[:] = 0
+    state.n_ev[0] = 0
+    return legal_moves_in(state.masks, state.ints, state.t_lay, state.rules, state.buf, legal)
+
+
+class Game:
+    """A Basic Rummy game: hands until a seat reaches the target (docs/rules.md 1.6), as ``run`` plays
+    it. ``rules`` int64[RULES_SIZE] (``BasicRules.to_array``); ``log``: keep each move's events
+    (``play`` returns them) and the deal's and end's (``deal_event``, ``finish``)."""
+
+    variant = "basic"
+    unit = "hand"
+    first_unit = 0
+    num_actions = moves.NUM_ACTIONS
+
+    def __init__(self, players: int, rules: np.ndarray, log: bool = False):
+        self.players, self.log = players, log
+        self.ib, self.ub = np.zeros(IB_SIZE, dtype=np.int64), np.zeros(UB_SIZE, dtype=np.uint64)
+        self.ev = np.zeros((EV_ROWS if log else 0, EV_WIDTH), dtype=np.int16)
+        self.state, self.known, self.scores, self.legal_buf, self.rngs = packed_views(self.ib, self.ub, players,
+                                                                                       self.ev)
+        self.state.ints[I_PLAYERS] = players
+        self.state.rules[:] = rules
+        self.state.card_value[:] = melds.CARD_VALUE
+        self.scratch = (*bots.new_scratch(players)[:5], self.rngs)   # the bots' streams: the packed game's
+        self.target = int(rules[R_TARGET])
+        self.n_legal = 0
+
+    # ------------------------------------------------------------------ the game
+    def reset(self, seed: int, game: int) -> None:
+        """Game ``game`` of ``seed`` from its start: no hand played, its first hand dealt."""
+        self.seed, self.game = seed, game
+        self.scores[:] = 0
+        self.number = self.first_unit          # the hand in play
+        self.rows, self.seat_rows = [], []     # the finished hands' result rows
+        self._deal()
+
+    def _deal(self) -> None:
+        self.n_legal = deal(self.state, self.known, self.seed, self.game, self.number, self.rngs, self.legal_buf)
+        self.first = self.seat
+
+    def next_unit(self) -> None:
+        """Deal the next hand (after ``finish``)."""
+        self._deal()
+
+    def deal_event(self) -> dict:
+        return replay.deal_event(self.state, self.players, (self.first + self.players - 1) % self.players)
+
+    @property
+    def seat(self) -> int:
+        """The seat to act."""
+        return int(self.state.ints[I_SEAT])
+
+    def legal(self) -> np.ndarray:
+        """The legal moves of the seat to act (int64, in ``legal_moves`` order; empty once the hand is over)."""
+        return self.legal_buf[:self.n_legal]
+
+    def forced(self) -> int:
+        """The draw that is no choice (``run``'s driver plays it without asking the policy), else -1."""
+        return int(moves.forced_move(self.state))
+
+    def choose(self, params: np.ndarray, seat: int) -> int:
+        """The move the seat's policy (``params`` float64[players, N]) chooses now."""
+        return int(bots.choose(self.state, params, seat, self.scratch))
+
+    def bot_move(self, params: np.ndarray) -> int:
+        """The move ``run``'s driver plays: the forced draw, else ``bots.choose``."""
+        move = self.forced()
+        return move if move >= 0 else self.choose(params, self.seat)
+
+    def keep(self):
+        """What ``restore`` needs to apply a move chosen earlier this decision: nothing in Basic."""
+
+    def restore(self, kept) -> None:
+        pass
+
+    def play(self, move: int) -> list[dict]:
+        """Play the seat to act's legal ``move``; returns the events it logged (none without ``log``)."""
+        self.n_legal = step_packed(self.ib, self.ub, self.ev, move)
+        if not self.log:
+            return NO_EVENTS
+        events = replay.decode_events(self.ev, int(self.state.n_ev[0]))
+        self.state.n_ev[0] = 0
+        return events
+
+    @property
+    def unit_over(self) -> bool:
+        """The hand in play has ended (``finish`` it)."""
+        return self.n_legal == 0
+
+    def finish(self) -> np.ndarray:
+        """The hand is over: its result rows kept, its points (int64[players]) added to the scores and
+        returned; ``end_event`` is its end."""
+        row = np.zeros(kernel.HAND_COLS, dtype=np.int32)
+        seats = np.zeros((self.players, kernel.SEAT_COLS), dtype=np.int32)
+        kernel.result_rows(self.state, row, seats)
+        points = np.zeros(self.players, dtype=np.int64)
+        moves.scores(self.state, points)
+        self.scores += points
+        self.rows.append(row)
+        self.seat_rows.append(seats)
+        self.number += 1
+        return points
+
+    def end_event(self) -> dict:
+        return replay.end_event(self.rows[-1], self.state.masks, self.players)
+
+    def hand_winner(self) -> int:
+        """The winner of the hand just finished, else -1 (a stalemate)."""
+        return int(self.state.ints[I_WINNER])
+
+    def winner(self) -> int:
+        """The seat that reached the target (the first of the highest), else -1."""
+        top = int(np.argmax(self.scores))
+        return top if self.scores[top] >= self.target else -1
+
+    def winners(self) -> list[int]:
+        """The game's winner as a list (none when the hands cap stopped it)."""
+        w = self.winner()
+        return [w] if w >= 0 else []
+
+    @property
+    def over(self) -> bool:
+        """The game has ended: a seat reached the target, or the hands cap."""
+        return self.winner() >= 0 or self.number >= kernel.MAX_HANDS_PER_GAME
+
+    def chunk(self) -> Chunk:
+        """The game's rows as ``run`` writes them (a game stopped early has winner -1)."""
+        game_row = np.array([[self.winner(), self.number, *self.scores]], dtype=np.int32)
+        return Chunk(np.array(self.rows, dtype=np.int32).reshape(-1, kernel.HAND_COLS),
+                     np.array(self.seat_rows, dtype=np.int32).reshape(-1, self.players, kernel.SEAT_COLS),
+                     np.array([self.game], dtype=np.int64), game_row)
+
+    # ------------------------------------------------------------------ what a seat may see
+    def taken(self) -> dict[int, list[int]]:
+        """Per seat, the cards it took from the pile this hand and still holds (``known``, less the table)."""
+        table = int(self.state.masks[M_TABLE])
+        return {q: cards_of(int(self.known[q]) & ~table) for q in range(self.players)}
+
+    def describe(self, seat: int) -> str:
+        """What ``seat`` sees, as text (``rummysim.notation.describe``)."""
+        return notation.describe(self.state, seat, totals=self.scores, taken=self.taken())
+
+    def heading(self) -> str:
+        return f"Basic Rummy, hand {self.number + 1}"
+
+    def goal(self) -> str:
+        return f"first to {self.target}"
+
+    def step(self) -> str:
+        return notation.STEPS[int(self.state.ints[I_PHASE])]
+
+    def table_lines(self) -> list[str]:
+        return notation.table_lines(self.state)
+
+    def upcard(self) -> int:
+        return notation.upcard(self.state)
+
+    def counters(self, seat: int) -> str:
+        return f"stock {int(self.state.ints[I_STOCK_N])}, pile {int(self.state.ints[I_PILE_N])}"
+
+    def count(self, seat: int) -> int:
+        return int(self.state.masks[M_HAND + seat]).bit_count()
+
+    def hand(self, seat: int) -> dict[int, int]:
+        return dict.fromkeys(cards_of(self.state.masks[M_HAND + seat]), 1)
+
+    def seat_note(self, seat: int) -> str:
+        """What else the others see of a seat (Shanghai: down or not, buys left)."""
+        return ""

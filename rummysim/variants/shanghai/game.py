@@ -1,0 +1,234 @@
+"""A Shanghai Rummy game in play, move by move over the rules layer: the one driver of ``rummysim
+play`` and ``rummysim.env``.
+
+``Game.reset(seed, game)`` deals what ``rummysim run --seed seed`` deals for game index ``game``, and
+the calls follow the kernel's game loop (``kernel.play_games``): a game whose every move is
+``bot_move`` is ``run``'s game, row for row. The game keeps what each seat is known to hold
+(``known``: the cards it took as the upcard or bought, until it throws them or puts them on the
+table), the only source of what the others are told of a seat's hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...results import Chunk
+from . import bots, kernel, moves, notation, replay
+from .moves import BUY, TAKE_UPCARD, apply, legal_moves
+from .state import (
+    I_PHASE,
+    I_PROPOSAL_N,
+    I_SEAT,
+    I_TURN_SEAT,
+    PH_DISCARD,
+    PH_OVER,
+    PH_PLAY,
+    ROUNDS,
+    SI_BUYS_SEAT,
+    SI_DOWN_TURN_SEAT,
+    SI_N_TABLE,
+    SI_PILE_N,
+    SI_STOCK_N,
+    SR_MAX_BUYS,
+)
+from .table import table_counts
+
+#: what ``play`` returns without ``log``
+NO_EVENTS: tuple = ()
+#: event log rows between two reads (a move logs a few)
+EV_ROWS = 64
+
+
+@njit(cache=True)
+def step_tracked(state, known, move, legal, before, after):
+    """Apply the legal ``move`` of the seat to act and keep ``known`` int64[players, 64]: a card taken
+    as the upcard or bought counts as known in that seat's hand until the seat discards it or puts it
+    on the table (``before``/``after`` int64[64]: scratch of the table's cards). Then the legal moves
+    of the next decision into ``legal`` int64[MAX_LEGAL]; returns their count (0 once over)."""
+    ints = state.ints
+    p = ints[I_SEAT]
+    phase = ints[I_PHASE]
+    if move == TAKE_UPCARD or move == BUY:
+        q = ints[I_TURN_SEAT] if move == TAKE_UPCARD else p
+        known[q, state.pile[ints[SI_PILE_N] - 1]] += 1
+    elif phase == PH_DISCARD:
+        known[p, move] = max(known[p, move] - 1, 0)
+    if phase == PH_PLAY:
+        table_counts(state.table, ints[SI_N_TABLE], before)
+    apply(state, move)
+    if phase == PH_PLAY:
+        table_counts(state.table, ints[SI_N_TABLE], after)
+        for c in range(64):
+            known[p, c] = max(known[p, c] - (after[c] - before[c]), 0)
+    if ints[I_PHASE] == PH_OVER:
+        return 0
+    return legal_moves(state, legal)
+
+
+@njit(cache=True)
+def start(state, scratch, known, seed, game, round_no, legal):
+    """Deal round ``round_no`` of game ``game`` (``kernel.start_round``: the deal and the bots'
+    streams), forget ``known``; the first decision's legal moves into ``legal``, returns the count."""
+    kernel.start_round(seed, game, round_no, state, scratch)
+    known[:] = 0
+    return legal_moves(state, legal)
+
+
+class Game:
+    """A Shanghai Rummy game: the ten contract rounds (docs/rules.md 2.1), as ``run`` plays it; scores
+    are penalty points. ``rules`` int64[RULES_SIZE] (``ShanghaiRules.to_array``); ``log``: keep each
+    move's events (``play`` returns them) and the deal's and end's (``deal_event``, ``end_event``)."""
+
+    variant = "shanghai"
+    unit = "round"
+    first_unit = 1
+    num_actions = moves.NUM_ACTIONS
+
+    def __init__(self, players: int, rules: np.ndarray, log: bool = False):
+        self.players, self.log = players, log
+        self.state = moves.new_state(players, rules, np.zeros((EV_ROWS if log else 0, moves.EV_WIDTH), dtype=np.int16))
+        self.scratch = bots.new_scratch(players)
+        self.known = np.zeros((players, 64), dtype=np.int64)
+        self.table_before = np.zeros(64, dtype=np.int64)
+        self.table_after = np.zeros(64, dtype=np.int64)
+        self.legal_buf = np.empty(moves.MAX_LEGAL, dtype=np.int64)
+        self.n_legal = 0
+        self.scores = np.zeros(players, dtype=np.int64)
+        self.table_kinds: dict = {}   # meld index -> its kind, for decoding events (``replay.decode_events``)
+
+    # ------------------------------------------------------------------ the game
+    def reset(self, seed: int, game: int) -> None:
+        """Game ``game`` of ``seed`` from its start: round 1 dealt."""
+        self.seed, self.game = seed, game
+        self.scores[:] = 0
+        self.number = self.first_unit          # the round in play
+        self.rows, self.seat_rows = [], []     # the finished rounds' result rows
+        self._deal()
+
+    def _deal(self) -> None:
+        self.n_legal = start(self.state, self.scratch, self.known, self.seed, self.game, self.number, self.legal_buf)
+        self.first = self.seat
+        self.table_kinds = {}
+
+    def next_unit(self) -> None:
+        """Deal the next round (after ``finish``)."""
+        self._deal()
+
+    def deal_event(self) -> dict:
+        return replay.deal_event(self.state, self.players, (self.first + self.players - 1) % self.players)
+
+    @property
+    def seat(self) -> int:
+        """The seat to act."""
+        return int(self.state.ints[I_SEAT])
+
+    def legal(self) -> np.ndarray:
+        """The legal moves of the seat to act (int64, in ``legal_moves`` order; empty once the round is over)."""
+        return self.legal_buf[:self.n_legal]
+
+    def forced(self) -> int:
+        return -1   # the kernel asks the policy at every decision
+
+    def choose(self, params: np.ndarray, seat: int) -> int:
+        """The move the seat's policy (``params`` float64[players, N]) chooses now (a ``CONTRACT``: its
+        laying in the proposal buffer, see ``keep``)."""
+        return int(bots.choose(self.state, params, seat, self.scratch))
+
+    def bot_move(self, params: np.ndarray) -> int:
+        """The move ``run``'s driver plays (``bots.choose``)."""
+        return self.choose(params, self.seat)
+
+    def keep(self):
+        """The proposal buffer (the laying a ``CONTRACT`` chosen now lays), to put back with ``restore``."""
+        return self.state.melds.copy(), int(self.state.ints[I_PROPOSAL_N])
+
+    def restore(self, kept) -> None:
+        self.state.melds[:], self.state.ints[I_PROPOSAL_N] = kept
+
+    def play(self, move: int) -> list[dict]:
+        """Play the seat to act's legal ``move``; returns the events it logged (none without ``log``)."""
+        self.n_legal = step_tracked(self.state, self.known, move, self.legal_buf, self.table_before, self.table_after)
+        if not self.log:
+            return NO_EVENTS
+        events = replay.decode_events(self.state.ev, int(self.state.n_ev[0]), self.table_kinds)
+        self.state.n_ev[0] = 0
+        return events
+
+    @property
+    def unit_over(self) -> bool:
+        """The round in play has ended (``finish`` it)."""
+        return self.n_legal == 0
+
+    def finish(self) -> np.ndarray:
+        """The round is over: its result rows kept, its penalty points (int64[players]) added to the
+        scores and returned; ``end_event`` is its end."""
+        row = np.zeros(kernel.ROUND_COLS, dtype=np.int32)
+        seats = np.zeros((self.players, kernel.SEAT_COLS), dtype=np.int32)
+        kernel.fill_rows(self.state, row, seats)
+        points = np.zeros(self.players, dtype=np.int64)
+        moves.scores(self.state, points)
+        self.scores += points
+        self.rows.append(row)
+        self.seat_rows.append(seats)
+        self.number += 1
+        return points
+
+    def end_event(self) -> dict:
+        return replay.end_event(self.rows[-1], self.seat_rows[-1], self.state.hands)
+
+    def winners(self) -> list[int]:
+        """The seats with the lowest total (ties share the win, docs/rules.md 2.7)."""
+        return [int(q) for q in np.flatnonzero(self.scores == self.scores.min())]
+
+    @property
+    def over(self) -> bool:
+        """The game has ended: ten rounds played."""
+        return self.number > ROUNDS
+
+    def chunk(self) -> Chunk:
+        """The game's rows as ``run`` writes them."""
+        return Chunk(np.array(self.rows, dtype=np.int32).reshape(-1, kernel.ROUND_COLS),
+                     np.array(self.seat_rows, dtype=np.int32).reshape(-1, self.players, kernel.SEAT_COLS),
+                     np.array([self.game], dtype=np.int64), self.scores.astype(np.int32)[None, :])
+
+    # ------------------------------------------------------------------ what a seat may see
+    def taken(self) -> dict[int, list[int]]:
+        """Per seat, the cards known to be in its hand (taken as the upcard or bought, not shown since)."""
+        return {q: [c for c in range(64) for _ in range(int(self.known[q, c]))] for q in range(self.players)}
+
+    def describe(self, seat: int) -> str:
+        """What ``seat`` sees, as text (``rummysim.notation.describe``)."""
+        return notation.describe(self.state, seat, totals=self.scores, taken=self.taken())
+
+    def heading(self) -> str:
+        return f"Shanghai Rummy, round {self.number} of 10: contract {notation.contract_words(self.number)}"
+
+    def goal(self) -> str:
+        return "penalty points: lowest wins"
+
+    def step(self) -> str:
+        return notation.STEPS[int(self.state.ints[I_PHASE])]
+
+    def table_lines(self) -> list[str]:
+        return notation.table_lines(self.state)
+
+    def upcard(self) -> int:
+        return notation.upcard(self.state)
+
+    def _buys_left(self, seat: int) -> int:
+        return int(self.state.rules[SR_MAX_BUYS]) - int(self.state.ints[SI_BUYS_SEAT + seat])
+
+    def counters(self, seat: int) -> str:
+        ints = self.state.ints
+        return f"stock {int(ints[SI_STOCK_N])}, pile {int(ints[SI_PILE_N])}; your buys left: {self._buys_left(seat)}"
+
+    def count(self, seat: int) -> int:
+        return int(self.state.hands[seat].sum())
+
+    def hand(self, seat: int) -> dict[int, int]:
+        return {c: int(n) for c, n in enumerate(self.state.hands[seat]) if n}
+
+    def seat_note(self, seat: int) -> str:
+        """What else the others see of a seat: down or not, buys left."""
+        return (", down" if self.state.ints[SI_DOWN_TURN_SEAT + seat] else "") + f", buys left {self._buys_left(seat)}"
