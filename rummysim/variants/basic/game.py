@@ -21,6 +21,7 @@ from numba import njit
 
 from ...cards import cards_of
 from ...results import Chunk
+from ..game import GameInPlay
 from . import bots, kernel, melds, moves, notation, replay
 from .moves import (
     EV_WIDTH,
@@ -126,7 +127,7 @@ def deal(state, known, seed, game, hand, rngs, legal):
     return legal_moves_in(state.masks, state.ints, state.t_lay, state.rules, state.buf, legal)
 
 
-class Game:
+class Game(GameInPlay):
     """A Basic Rummy game: hands until a seat reaches the target (docs/rules.md 1.6), as ``run`` plays
     it. ``rules`` int64[RULES_SIZE] (``BasicRules.to_array``); ``log``: keep each move's events
     (``play`` returns them) and the deal's and end's (``deal_event``, ``finish``)."""
@@ -135,6 +136,8 @@ class Game:
     unit = "hand"
     first_unit = 0
     num_actions = moves.NUM_ACTIONS
+    I_SEAT, I_PHASE = I_SEAT, I_PHASE
+    bots, notation, replay = bots, notation, replay
 
     def __init__(self, players: int, rules: np.ndarray, log: bool = False):
         self.players, self.log = players, log
@@ -150,41 +153,13 @@ class Game:
         self.n_legal = 0
 
     # ------------------------------------------------------------------ the game
-    def reset(self, seed: int, game: int) -> None:
-        """Game ``game`` of ``seed`` from its start: no hand played, its first hand dealt."""
-        self.seed, self.game = seed, game
-        self.scores[:] = 0
-        self.number = self.first_unit          # the hand in play
-        self.rows, self.seat_rows = [], []     # the finished hands' result rows
-        self._deal()
-
     def _deal(self) -> None:
         self.n_legal = deal(self.state, self.known, self.seed, self.game, self.number, self.rngs, self.legal_buf)
         self.first = self.seat
 
-    def next_unit(self) -> None:
-        """Deal the next hand (after ``finish``)."""
-        self._deal()
-
-    def deal_event(self) -> dict:
-        return replay.deal_event(self.state, self.players, (self.first + self.players - 1) % self.players)
-
-    @property
-    def seat(self) -> int:
-        """The seat to act."""
-        return int(self.state.ints[I_SEAT])
-
-    def legal(self) -> np.ndarray:
-        """The legal moves of the seat to act (int64, in ``legal_moves`` order; empty once the hand is over)."""
-        return self.legal_buf[:self.n_legal]
-
     def forced(self) -> int:
         """The draw that is no choice (``run``'s driver plays it without asking the policy), else -1."""
         return int(moves.forced_move(self.state))
-
-    def choose(self, params: np.ndarray, seat: int) -> int:
-        """The move the seat's policy (``params`` float64[players, N]) chooses now."""
-        return int(bots.choose(self.state, params, seat, self.scratch))
 
     def bot_move(self, params: np.ndarray) -> int:
         """The move ``run``'s driver plays: the forced draw, else ``bots.choose``."""
@@ -205,11 +180,6 @@ class Game:
         events = replay.decode_events(self.ev, int(self.state.n_ev[0]))
         self.state.n_ev[0] = 0
         return events
-
-    @property
-    def unit_over(self) -> bool:
-        """The hand in play has ended (``finish`` it)."""
-        return self.n_legal == 0
 
     def finish(self) -> np.ndarray:
         """The hand is over: its result rows kept, its points (int64[players]) added to the scores and
@@ -260,24 +230,11 @@ class Game:
         table = int(self.state.masks[M_TABLE])
         return {q: cards_of(int(self.known[q]) & ~table) for q in range(self.players)}
 
-    def describe(self, seat: int) -> str:
-        """What ``seat`` sees, as text (``rummysim.notation.describe``)."""
-        return notation.describe(self.state, seat, totals=self.scores, taken=self.taken())
-
     def heading(self) -> str:
         return f"Basic Rummy, hand {self.number + 1}"
 
     def goal(self) -> str:
         return f"first to {self.target}"
-
-    def step(self) -> str:
-        return notation.STEPS[int(self.state.ints[I_PHASE])]
-
-    def table_lines(self) -> list[str]:
-        return notation.table_lines(self.state)
-
-    def upcard(self) -> int:
-        return notation.upcard(self.state)
 
     def counters(self, seat: int) -> str:
         return f"stock {int(self.state.ints[I_STOCK_N])}, pile {int(self.state.ints[I_PILE_N])}"

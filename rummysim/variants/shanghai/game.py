@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from ...results import Chunk
+from ..game import GameInPlay
 from . import bots, kernel, moves, notation, replay
 from .moves import BUY, TAKE_UPCARD, apply, legal_moves
 from .state import (
@@ -75,7 +76,7 @@ def start(state, scratch, known, seed, game, round_no, legal):
     return legal_moves(state, legal)
 
 
-class Game:
+class Game(GameInPlay):
     """A Shanghai Rummy game: the ten contract rounds (docs/rules.md 2.1), as ``run`` plays it; scores
     are penalty points. ``rules`` int64[RULES_SIZE] (``ShanghaiRules.to_array``); ``log``: keep each
     move's events (``play`` returns them) and the deal's and end's (``deal_event``, ``end_event``)."""
@@ -84,6 +85,8 @@ class Game:
     unit = "round"
     first_unit = 1
     num_actions = moves.NUM_ACTIONS
+    I_SEAT, I_PHASE = I_SEAT, I_PHASE
+    bots, notation, replay = bots, notation, replay
 
     def __init__(self, players: int, rules: np.ndarray, log: bool = False):
         self.players, self.log = players, log
@@ -98,42 +101,13 @@ class Game:
         self.table_kinds: dict = {}   # meld index -> its kind, for decoding events (``replay.decode_events``)
 
     # ------------------------------------------------------------------ the game
-    def reset(self, seed: int, game: int) -> None:
-        """Game ``game`` of ``seed`` from its start: round 1 dealt."""
-        self.seed, self.game = seed, game
-        self.scores[:] = 0
-        self.number = self.first_unit          # the round in play
-        self.rows, self.seat_rows = [], []     # the finished rounds' result rows
-        self._deal()
-
     def _deal(self) -> None:
         self.n_legal = start(self.state, self.scratch, self.known, self.seed, self.game, self.number, self.legal_buf)
         self.first = self.seat
         self.table_kinds = {}
 
-    def next_unit(self) -> None:
-        """Deal the next round (after ``finish``)."""
-        self._deal()
-
-    def deal_event(self) -> dict:
-        return replay.deal_event(self.state, self.players, (self.first + self.players - 1) % self.players)
-
-    @property
-    def seat(self) -> int:
-        """The seat to act."""
-        return int(self.state.ints[I_SEAT])
-
-    def legal(self) -> np.ndarray:
-        """The legal moves of the seat to act (int64, in ``legal_moves`` order; empty once the round is over)."""
-        return self.legal_buf[:self.n_legal]
-
     def forced(self) -> int:
         return -1   # the kernel asks the policy at every decision
-
-    def choose(self, params: np.ndarray, seat: int) -> int:
-        """The move the seat's policy (``params`` float64[players, N]) chooses now (a ``CONTRACT``: its
-        laying in the proposal buffer, see ``keep``)."""
-        return int(bots.choose(self.state, params, seat, self.scratch))
 
     def bot_move(self, params: np.ndarray) -> int:
         """The move ``run``'s driver plays (``bots.choose``)."""
@@ -154,11 +128,6 @@ class Game:
         events = replay.decode_events(self.state.ev, int(self.state.n_ev[0]), self.table_kinds)
         self.state.n_ev[0] = 0
         return events
-
-    @property
-    def unit_over(self) -> bool:
-        """The round in play has ended (``finish`` it)."""
-        return self.n_legal == 0
 
     def finish(self) -> np.ndarray:
         """The round is over: its result rows kept, its penalty points (int64[players]) added to the
@@ -197,24 +166,11 @@ class Game:
         """Per seat, the cards known to be in its hand (taken as the upcard or bought, not shown since)."""
         return {q: [c for c in range(64) for _ in range(int(self.known[q, c]))] for q in range(self.players)}
 
-    def describe(self, seat: int) -> str:
-        """What ``seat`` sees, as text (``rummysim.notation.describe``)."""
-        return notation.describe(self.state, seat, totals=self.scores, taken=self.taken())
-
     def heading(self) -> str:
         return f"Shanghai Rummy, round {self.number} of 10: contract {notation.contract_words(self.number)}"
 
     def goal(self) -> str:
         return "penalty points: lowest wins"
-
-    def step(self) -> str:
-        return notation.STEPS[int(self.state.ints[I_PHASE])]
-
-    def table_lines(self) -> list[str]:
-        return notation.table_lines(self.state)
-
-    def upcard(self) -> int:
-        return notation.upcard(self.state)
 
     def _buys_left(self, seat: int) -> int:
         return int(self.state.rules[SR_MAX_BUYS]) - int(self.state.ints[SI_BUYS_SEAT + seat])
