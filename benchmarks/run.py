@@ -25,13 +25,16 @@ How to compare two versions (``versions`` section; not part of the default run):
     python benchmarks/run.py --versions e5f89bb .     # A = a git ref, B = this source tree
     python benchmarks/run.py --versions main .        # the default: A = main, B = the working tree
 
+    python benchmarks/run.py --versions main . --shanghai   # Shanghai: 4, 6, 8 players, jokers=4, expert, buyer
+
 Each of A and B is a git ref (checked out with ``git worktree add --detach`` under a temp dir,
 removed afterwards) or the path of a source tree (its ``rummysim/`` copied to the temp dir when the
 run starts, so edits made during the run are not measured). Each version gets its own
 ``NUMBA_CACHE_DIR`` (compiled once, outside the timing, in its own process), then the versions are
 timed in turn, A B A B ..., ``--rounds`` rounds, each in a fresh process with ``PYTHONPATH`` at that
 version's tree and one Numba thread: Basic 2-player greedy hands/s (independent hands) and Shanghai
-4-player greedy rounds/s, each the median of ``--repeats`` timings after a warm-up. Both versions
+4-player greedy rounds/s (with ``--shanghai`` instead: Shanghai greedy at 4, 6 and 8 players, greedy with
+4 jokers, expert and buyer), each the median of ``--repeats`` timings after a warm-up. Both versions
 play the same deals. The table gives per version the median and range over rounds and the ratio
 B/A of the medians; the timed code uses only names both versions have (``rummysim.run.RunSpec``,
 ``rummysim.run.play_chunk``, ``rummysim.strategy.seat_strategies`` and ``params_matrix``,
@@ -334,7 +337,8 @@ def section_memory(quick: bool) -> list[str]:
 
 #: Run in a fresh process per version and round (``python -c VERSION_PROBE JSON``): prints one JSON
 #: line. Only names that every version has: RunSpec, play_chunk, seat_strategies, params_matrix,
-#: rules.to_array. ``warm`` only compiles (or loads) the kernels; otherwise it warms up, then times.
+#: variant_named, rules.to_array. ``warm`` only compiles (or loads) the kernels; otherwise it warms
+#: up, then times each case (``VersionCase``).
 VERSION_PROBE = r"""
 import json, statistics, sys, time
 import numba
@@ -342,18 +346,20 @@ import numpy as np
 import rummysim
 from rummysim.run import RunSpec, play_chunk
 from rummysim.strategy import params_matrix, seat_strategies
+from rummysim.variants import variant_named
 
 a = json.loads(sys.argv[1])
 numba.set_num_threads(1)
 out = {"file": rummysim.__file__, "threads": numba.get_num_threads()}
-cases = {"basic": (2, a["hands"], 1), "shanghai": (4, a["games"], 10)}  # players, count, rows per index
-for variant, (players, count, per) in cases.items():
+for key, variant, players, strategy, options, count in a["cases"]:
+    per = 1 if variant == "basic" else 10  # rows per index: a Shanghai game is ten rounds
     kw = {"games": count} if variant == "shanghai" else {"hands": count}
-    spec = RunSpec(players, seat_strategies(["greedy"], players, variant), seed=1, variant=variant, **kw)
+    spec = RunSpec(players, seat_strategies([strategy], players, variant), seed=1, variant=variant,
+                   rules=variant_named(variant).rules(**options), **kw)
     rules, params = spec.rules.to_array(players), params_matrix(spec.strategies)
     start = time.perf_counter()
     play_chunk(spec, np.arange(10, dtype=np.int64), rules, params)  # compile or load, outside the timing
-    out[variant + "_warm_s"] = time.perf_counter() - start
+    out[key + "_warm_s"] = time.perf_counter() - start
     if a["warm"]:
         continue
     times = []
@@ -363,10 +369,35 @@ for variant, (players, count, per) in cases.items():
         start = time.perf_counter()
         play_chunk(spec, games, rules, params)
         times.append(time.perf_counter() - start)
-    out[variant] = count * per / statistics.median(times)
-    out[variant + "_times"] = times
+    out[key] = count * per / statistics.median(times)
+    out[key + "_times"] = times
 print(json.dumps(out))
 """
+
+#: a case timed by ``--versions``: (key, variant, players, strategy, rule options, hands or games per timing)
+VersionCase = tuple[str, str, int, str, dict, int]
+
+
+def version_cases(hands: int, games: int, shanghai: bool) -> list[VersionCase]:
+    """The default cases (Basic 2-player and Shanghai 4-player greedy) or, with ``shanghai``, the
+    Shanghai set: 4, 6 and 8 players greedy, 4 jokers, expert and buyer (fewer games for the slower)."""
+    if not shanghai:
+        return [("basic", "basic", 2, "greedy", {}, hands), ("shanghai", "shanghai", 4, "greedy", {}, games)]
+    few = max(1, games // 4)
+    return [("shanghai", "shanghai", 4, "greedy", {}, games),
+            ("shanghai-6", "shanghai", 6, "greedy", {}, few),
+            ("shanghai-8", "shanghai", 8, "greedy", {}, few),
+            ("shanghai-jokers-4", "shanghai", 4, "greedy", {"jokers": 4}, few),
+            ("shanghai-expert", "shanghai", 4, "expert", {}, games // 2),
+            ("shanghai-buyer", "shanghai", 4, "buyer", {}, games // 2)]
+
+
+def case_label(case: VersionCase) -> str:
+    _, variant, players, strategy, options, count = case
+    if variant == "basic":
+        return f"Basic, {players} players, {strategy}, hands/s ({count:,} independent hands)"
+    rules = "".join(f", {k}={v}" for k, v in options.items())
+    return f"Shanghai, {players} players, {strategy}{rules}, rounds/s ({count:,} games = {10 * count:,} rounds)"
 
 
 def _git(*args: str, cwd: Path = HERE.parent) -> str:
@@ -411,10 +442,10 @@ def run_probe(tree: Path, cache: Path, **args) -> dict:
     return out
 
 
-def compare_versions(refs: tuple[str, str], rounds: int, repeats: int, hands: int, games: int) -> list[str]:
+def compare_versions(refs: tuple[str, str], rounds: int, repeats: int, cases: list[VersionCase]) -> list[str]:
     """Time version A and B in turn (A B A B ..., ``rounds`` times) and return the README table."""
     names = ("A", "B")
-    results: dict[str, dict[str, list[float]]] = {n: {"basic": [], "shanghai": []} for n in names}
+    results: dict[str, dict[str, list[float]]] = {n: {c[0]: [] for c in cases} for n in names}
     trees: dict[str, Path] = {}
     described: dict[str, str] = {}
     worktrees: list[Path] = []
@@ -428,24 +459,23 @@ def compare_versions(refs: tuple[str, str], rounds: int, repeats: int, hands: in
                 print(f"{n}: {described[n]}", flush=True)
             for n in names:  # compile each version once, into its own cache, outside the timing
                 start = time.perf_counter()
-                run_probe(trees[n], work / f"{n}-numba", warm=True, hands=10, games=10, repeats=0, round=0)
+                run_probe(trees[n], work / f"{n}-numba", warm=True, cases=cases, repeats=0, round=0)
                 print(f"{n}: compiled in {time.perf_counter() - start:.0f} s", flush=True)
             for r in range(rounds):
                 for n in names:
-                    out = run_probe(trees[n], work / f"{n}-numba", warm=False, hands=hands, games=games,
-                                    repeats=repeats, round=r)
-                    for k in ("basic", "shanghai"):
-                        results[n][k].append(out[k])
-                    print(f"round {r + 1}/{rounds} {n}: Basic {out['basic']:,.0f} hands/s, "
-                          f"Shanghai {out['shanghai']:,.0f} rounds/s", flush=True)
+                    out = run_probe(trees[n], work / f"{n}-numba", warm=False, cases=cases, repeats=repeats,
+                                    round=r)
+                    for c in cases:
+                        results[n][c[0]].append(out[c[0]])
+                    print(f"round {r + 1}/{rounds} {n}: " + ", ".join(f"{c[0]} {out[c[0]]:,.0f}" for c in cases),
+                          flush=True)
         finally:
             for wt in worktrees:
                 subprocess.run(["git", "worktree", "remove", "--force", str(wt)], cwd=HERE.parent,
                                capture_output=True)
             subprocess.run(["git", "worktree", "prune"], cwd=HERE.parent, capture_output=True)
     med = {n: {k: statistics.median(v) for k, v in results[n].items()} for n in names}
-    rows = [("basic", f"Basic, 2 players, greedy, hands/s ({hands:,} independent hands)"),
-            ("shanghai", f"Shanghai, 4 players, greedy, rounds/s ({games:,} games = {10 * games:,} rounds)")]
+    rows = [(c[0], case_label(c)) for c in cases]
     lines = [f"A = {described['A']}.", "", f"B = {described['B']}.", "",
              f"One Numba thread, fresh process per version and round, A B A B ... {rounds} rounds; each round's "
              f"figure is the median of {repeats} timings after a warm-up; the same deals for both versions.", "",
@@ -463,10 +493,11 @@ def section_versions(quick: bool, args: argparse.Namespace | None = None) -> lis
     repeats = args.repeats if args is not None and args.repeats else (1 if quick else 3)
     hands = args.hands if args is not None and args.hands else (50_000 if quick else 250_000)
     games = args.games if args is not None and args.games else (100 if quick else 400)
+    shanghai = args is not None and args.shanghai
     command = "python benchmarks/run.py --versions " + " ".join(refs)
     if args is not None and getattr(args, "_extra", ""):
         command += args._extra
-    lines = compare_versions(refs, rounds, repeats, hands, games)
+    lines = compare_versions(refs, rounds, repeats, version_cases(hands, games, shanghai))
     return [f"Command: `{command}`.", "", *lines]
 
 
@@ -511,8 +542,10 @@ INTRO = [
     "fresh process with `PYTHONPATH` at that version and one Numba thread, on the same deals: Basic",
     "2-player greedy hands/s and Shanghai 4-player greedy rounds/s, each the median of `--repeats`",
     "(default 3) timings of `--hands` (250,000) hands or `--games` (400) games. The table gives each",
-    "version's median and range over the rounds and B/A of the medians. It is not part of the default",
-    "run.", "",
+    "version's median and range over the rounds and B/A of the medians. `--shanghai` times instead",
+    "Shanghai greedy at 4, 6 and 8 players, greedy with `--rule jokers=4`, expert and buyer. It is not",
+    "part of the default run. Where a Shanghai round's time goes: `python benchmarks/shanghai_profile.py`",
+    "(cycles per decision point, the bot's choice against the engine's `is_legal` and `apply`).", "",
 ]
 
 
@@ -540,9 +573,14 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=None, help="versions: timings per round (default 3)")
     parser.add_argument("--hands", type=int, default=None, help="versions: Basic hands per timing (default 250,000)")
     parser.add_argument("--games", type=int, default=None, help="versions: Shanghai games per timing (default 400)")
+    parser.add_argument("--shanghai", action="store_true",
+                        help="versions: the Shanghai set instead of the default two cases: 4, 6, 8 players greedy, "
+                             "jokers=4, expert and buyer (a quarter of --games at 6, 8 players and 4 jokers, half "
+                             "for expert and buyer)")
     args = parser.parse_args()
     args._extra = "".join(f" --{k} {getattr(args, k)}" for k in ("rounds", "repeats", "hands", "games")
-                          if getattr(args, k) is not None) + (" --quick" if args.quick else "")
+                          if getattr(args, k) is not None) + (" --quick" if args.quick else "") + (
+                              " --shanghai" if args.shanghai else "")
     if args.only is not None:
         chosen = [s.strip() for s in args.only.split(",")]
     else:

@@ -449,6 +449,22 @@ def test_distance_stays_within_its_bounds_with_many_copies_of_a_card(decks):
         assert 0 <= d <= 3 * n_sets + n_runs * length
 
 
+@pytest.mark.parametrize("decks", [2, 6])
+def test_each_discard_weighed_from_the_whole_hands_levels_is_the_distance_of_the_smaller_hand(decks):
+    # choose_discard keeps the hand's levels once and clears one card per discard: the answer must be
+    # what distance gives on the hand less that card, whatever the copies held (levels stop at three)
+    work = np.zeros(B.WORK_SIZE, dtype=np.int64)
+    weighed = 0
+    for counts, round_no, ace_high in _hands(11 + decks, 600, decks):
+        B._keep_hand_levels(counts, ace_high, work)
+        for c in np.flatnonzero(counts[:63]):
+            smaller = counts.copy()
+            smaller[c] -= 1
+            assert B._discard_distance(counts, c, round_no, ace_high, work) == B.distance(smaller, round_no, ace_high)
+            weighed += 1
+    assert weighed > 5000
+
+
 def test_distance_zero_means_the_exact_solver_lays_the_contract():
     # the greedy laying behind distance 0 is a witness (module docstring): never a wasted exact call
     cand = np.zeros((MAX_RUN_CANDIDATES, RUN_COLS), dtype=np.int64)

@@ -134,7 +134,8 @@ STALL_RESHUFFLES = 3
 W_LEVELS = 0       # + 3 * suit + level
 W_RANKS = 12       # + rank
 W_COPY = 25        # a second copy of both, for the second order
-WORK_SIZE = 50
+W_HAND = 50        # the whole hand's levels and ranks, kept while each discard is weighed (``_discard_distance``)
+WORK_SIZE = 75
 
 
 @njit(cache=True)
@@ -262,15 +263,50 @@ def distance(counts, round_no, ace_high):
 def distance_in(counts, round_no, ace_high, work):
     """``distance`` with the caller's scratch ``work`` int64[WORK_SIZE] (no allocation)."""
     _levels(counts, ace_high, work)
+    return _distance_of_levels(work, counts[JOKER], round_no, ace_high)
+
+
+@njit(cache=True, inline="always")
+def _distance_of_levels(work, jokers, round_no, ace_high):
+    """``distance`` of the hand whose levels and rank counts are ``work[:W_COPY]`` (``_levels``)
+    and which holds ``jokers`` jokers; uses ``work[:2 * W_COPY]``."""
     two_orders = CONTRACTS[round_no, 0] > 0 and CONTRACTS[round_no, 1] > 0
     if two_orders:
-        work[W_COPY:] = work[:W_COPY]
+        for i in range(W_COPY):
+            work[W_COPY + i] = work[i]
     missing, fillable = _greedy_melds(work, 0, round_no, ace_high, True)
-    best = missing - min(counts[JOKER], fillable)
+    best = missing - min(jokers, fillable)
     if two_orders:  # with one kind of meld the order does not matter
         missing, fillable = _greedy_melds(work, W_COPY, round_no, ace_high, False)
-        best = min(best, missing - min(counts[JOKER], fillable))
+        best = min(best, missing - min(jokers, fillable))
     return best
+
+
+@njit(cache=True)
+def _keep_hand_levels(counts, ace_high, work):
+    """Store the levels and rank counts of ``counts`` int64[64] at ``work[W_HAND:W_HAND + W_COPY]``,
+    for ``_discard_distance`` to weigh each discard from."""
+    _levels(counts, ace_high, work)
+    for i in range(W_COPY):
+        work[W_HAND + i] = work[i]
+
+
+@njit(cache=True)
+def _discard_distance(counts, c, round_no, ace_high, work):
+    """``distance`` of ``counts`` less one natural ``c`` (held), from the whole hand's levels kept
+    by ``_keep_hand_levels``: the same as ``distance_in`` on the smaller hand without rebuilding
+    its levels. ``work`` int64[WORK_SIZE]."""
+    for i in range(W_COPY):
+        work[i] = work[W_HAND + i]
+    r = c & 15
+    work[W_RANKS + r] -= 1
+    held = counts[c]
+    if held <= 3:  # the highest level holding c's position loses it (levels stop at three copies)
+        bit = 1 << r
+        if ace_high and r == 0:
+            bit |= 1 << 13
+        work[W_LEVELS + 3 * (c >> 4) + held - 1] &= ~bit
+    return _distance_of_levels(work, counts[JOKER], round_no, ace_high)
 
 
 
@@ -568,6 +604,8 @@ def choose_discard(state, p, params, scratch):
     stalling = ints[SI_RESHUFFLES] >= STALL_RESHUFFLES
     if stalling and below(rngs[p], 4) == 0:
         return _random_discard(state, scratch.out, rngs[p])
+    if not down:
+        _keep_hand_levels(counts, ace_high, dwork)
     best = -1
     best_score = 1 << 40
     ties = 0
@@ -580,9 +618,7 @@ def choose_discard(state, p, params, scratch):
             feeds = _fits_table(table, n_table, c, ace_high)
             score = (500 if feeds else 0) - (0 if stalling else POINTS[c])
         else:
-            counts[c] -= 1
-            score = 1000 * (distance_in(counts, round_no, ace_high, dwork) - d0)
-            counts[c] += 1
+            score = 1000 * (_discard_distance(counts, c, round_no, ace_high, dwork) - d0)
             if not stalling:
                 score -= POINTS[c]
                 if par[SP_DISCARD] == 1:

@@ -152,28 +152,33 @@ def _touch(cand, a, b):
     return cand[a, RC_HI] + 1 == cand[b, RC_LO] or cand[b, RC_HI] + 1 == cand[a, RC_LO]
 
 
+# layout of ``_best_sets``' scratch ``sw`` int64[SETS_WORK] (allocated once per solver call, not per
+# choice of runs): a multiset of positions among the hosting ranks first (``next_multiset`` advances
+# ``sw[:n_sets]``), then the naturals held and their value per rank, the ranks that can host a set
+SW_IDX, SW_N, SW_V, SW_RANKS = 0, 3, 16, 29
+SETS_WORK = 42
+
+
 @njit(cache=True)
-def _best_sets(counts, jokers, n_sets, set_ranks):
+def _best_sets(counts, jokers, n_sets, set_ranks, sw):
     """Step 3: the best ``n_sets`` set ranks on ``counts``; fills ``set_ranks`` int64[>=3]
-    (non-decreasing) and returns ``(placed value, jokers used)``, or ``(-1, 0)`` if none fits."""
+    (non-decreasing) and returns ``(placed value, jokers used)``, or ``(-1, 0)`` if none fits.
+    ``sw`` int64[SETS_WORK] scratch."""
     if n_sets == 0:
         return 0, 0
-    rank_n = np.zeros(13, dtype=np.int64)
-    rank_v = np.zeros(13, dtype=np.int64)
-    for s in range(4):
-        for r in range(13):
-            c = counts[16 * s + r]
-            rank_n[r] += c
-            rank_v[r] += c * SHANGHAI_VALUE[16 * s + r]
-    ranks = np.zeros(13, dtype=np.int64)  # ranks that can host a set (two naturals or more)
     n_ranks = 0
     for r in range(13):
-        if rank_n[r] >= 2:
-            ranks[n_ranks] = r
+        n = counts[r] + counts[16 + r] + counts[32 + r] + counts[48 + r]
+        sw[SW_N + r] = n
+        sw[SW_V + r] = (counts[r] * SHANGHAI_VALUE[r] + counts[16 + r] * SHANGHAI_VALUE[16 + r]
+                        + counts[32 + r] * SHANGHAI_VALUE[32 + r] + counts[48 + r] * SHANGHAI_VALUE[48 + r])
+        if n >= 2:  # a rank that can host a set (two naturals or more)
+            sw[SW_RANKS + n_ranks] = r
             n_ranks += 1
     if n_ranks == 0:
         return -1, 0
-    idx = np.zeros(3, dtype=np.int64)  # a multiset of positions in ``ranks``, non-decreasing
+    for t in range(3):  # a multiset of positions among the hosting ranks, non-decreasing
+        sw[SW_IDX + t] = 0
     best = -1
     best_j = 0
     while True:
@@ -183,16 +188,17 @@ def _best_sets(counts, jokers, n_sets, set_ranks):
         value = 0
         i = 0
         while i < n_sets:
-            r = ranks[idx[i]]
+            r = sw[SW_RANKS + sw[SW_IDX + i]]
             s_r = 1
-            while i + s_r < n_sets and idx[i + s_r] == idx[i]:
+            while i + s_r < n_sets and sw[SW_IDX + i + s_r] == sw[SW_IDX + i]:
                 s_r += 1
-            if rank_n[r] < 2 * s_r:
+            n = sw[SW_N + r]
+            if n < 2 * s_r:
                 ok = False
                 break
-            need += max(0, 3 * s_r - rank_n[r])
-            capacity += rank_n[r]
-            value += rank_v[r]
+            need += max(0, 3 * s_r - n)
+            capacity += n
+            value += sw[SW_V + r]
             i += s_r
         if ok and need <= jokers:
             used = min(jokers, capacity)
@@ -201,8 +207,8 @@ def _best_sets(counts, jokers, n_sets, set_ranks):
                 best = placed
                 best_j = used
                 for t in range(n_sets):
-                    set_ranks[t] = ranks[idx[t]]
-        if not next_multiset(idx, n_sets, n_ranks):
+                    set_ranks[t] = sw[SW_RANKS + sw[SW_IDX + t]]
+        if not next_multiset(sw, n_sets, n_ranks):
             break
     return best, best_j
 
@@ -228,11 +234,12 @@ def best_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ran
     if n_cards < 3 * n_sets + run_min * n_runs:
         return -1, 0
     work = counts.copy()
+    sw = np.empty(SETS_WORK, dtype=np.int64)
     trial_ranks = np.zeros(3, dtype=np.int64)
     best_placed = -1
     best_set_j = 0
     if n_runs == 0:
-        placed, used = _best_sets(work, jokers, n_sets, set_ranks)
+        placed, used = _best_sets(work, jokers, n_sets, set_ranks, sw)
         if placed < 0:
             return -1, 0
         return total - placed, used
@@ -245,22 +252,19 @@ def best_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ran
         j_left = jokers
         run_value = 0
         paid = 0
-        ok = True
         for t in range(n_runs):
             k = idx[t]
+            ok = cand[k, RC_JOKERS] <= j_left
             for u in range(t):
-                if _touch(cand, idx[u], k):
+                if ok and _touch(cand, idx[u], k):
                     ok = False
-            if not ok:
-                break
-            if cand[k, RC_JOKERS] > j_left or not _take_run(work, cand, k, 1):
-                ok = False
+            if not ok or not _take_run(work, cand, k, 1):
                 break
             paid += 1
             j_left -= cand[k, RC_JOKERS]
             run_value += cand[k, RC_VALUE] + JOKER_VALUE * cand[k, RC_JOKERS]
-        if ok:
-            placed, used = _best_sets(work, j_left, n_sets, trial_ranks)
+        if paid == n_runs:
+            placed, used = _best_sets(work, j_left, n_sets, trial_ranks, sw)
             if placed >= 0 and run_value + placed > best_placed:
                 best_placed = run_value + placed
                 best_set_j = used
@@ -272,8 +276,14 @@ def best_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ran
             _take_run(work, cand, idx[t], -1)
         if best_placed == total:
             break  # nothing left in hand: cannot do better
-        if not next_multiset(idx, n_runs, n_cand):
+        # run idx[paid] could not be paid after idx[:paid], nor in any multiset sharing the prefix
+        # idx[:paid + 1]: skip to the next prefix (the multisets left are tried in the same order,
+        # so the same laying wins)
+        prefix = min(paid + 1, n_runs)
+        if not next_multiset(idx, prefix, n_cand):
             break
+        for u in range(prefix, n_runs):
+            idx[u] = idx[prefix - 1]
     if best_placed < 0:
         return -1, 0
     return total - best_placed, best_set_j
@@ -300,8 +310,9 @@ def first_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ra
     if n_cards < 3 * n_sets + run_min * n_runs:
         return -1, 0
     work = counts.copy()
+    sw = np.empty(SETS_WORK, dtype=np.int64)
     if n_runs == 0:
-        placed, used = _best_sets(work, jokers, n_sets, set_ranks)
+        placed, used = _best_sets(work, jokers, n_sets, set_ranks, sw)
         if placed < 0 or used < min_jokers:
             return -1, 0
         return total - placed, used
@@ -313,7 +324,7 @@ def first_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ra
     depth = 0
     while True:
         if depth == n_runs:
-            placed, used = _best_sets(work, j_left[depth], n_sets, set_ranks)
+            placed, used = _best_sets(work, j_left[depth], n_sets, set_ranks, sw)
             if placed >= 0 and jokers - j_left[depth] + used >= min_jokers:
                 for t in range(n_runs):
                     chosen_runs[t] = idx[t]
