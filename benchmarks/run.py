@@ -544,8 +544,7 @@ INTRO = [
     "(default 3) timings of `--hands` (250,000) hands or `--games` (400) games. The table gives each",
     "version's median and range over the rounds and B/A of the medians. `--shanghai` times instead",
     "Shanghai greedy at 4, 6 and 8 players, greedy with `--rule jokers=4`, expert and buyer. It is not",
-    "part of the default run. Where a Shanghai round's time goes: `python benchmarks/shanghai_profile.py`",
-    "(cycles per decision point, the bot's choice against the engine's `is_legal` and `apply`).", "",
+    "part of the default run.", "",
 ]
 
 
