@@ -81,7 +81,7 @@ def test_shipped_strategies_load_and_differ():
     assert {"random", "greedy", "cautious", "rummy-seeker", "expert"} <= set(names)
     params = {n: load_strategy(n).params for n in names}
     assert len(set(params.values())) == len(names)
-    assert params["random"][B.P_RANDOM] == 1 and params["greedy"][B.P_RANDOM] == 0
+    assert params["random"][B.P_BOT] == 1 and params["greedy"][B.P_BOT] == 0
     assert params["rummy-seeker"][B.P_MELD] == 1
     for n in names:
         assert load_strategy(n).description

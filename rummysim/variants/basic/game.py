@@ -22,7 +22,7 @@ from numba import njit
 from ...cards import cards_of
 from ...results import Chunk
 from ..game import GameInPlay
-from . import bots, kernel, melds, moves, notation, replay
+from . import kernel, melds, moves, notation, policy, replay
 from .moves import (
     EV_WIDTH,
     MAX_LEGAL,
@@ -137,7 +137,7 @@ class Game(GameInPlay):
     first_unit = 0
     num_actions = moves.NUM_ACTIONS
     I_SEAT, I_PHASE = I_SEAT, I_PHASE
-    bots, notation, replay = bots, notation, replay
+    policy, notation, replay = policy, notation, replay
 
     def __init__(self, players: int, rules: np.ndarray, log: bool = False):
         self.players, self.log = players, log
@@ -148,7 +148,8 @@ class Game(GameInPlay):
         self.state.ints[I_PLAYERS] = players
         self.state.rules[:] = rules
         self.state.card_value[:] = melds.CARD_VALUE
-        self.scratch = (*bots.new_scratch(players)[:5], self.rngs)   # the bots' streams: the packed game's
+        scratch = policy.new_scratch(players)
+        self.scratch = (*scratch[:5], self.rngs, scratch[6])   # the bots' streams: the packed game's
         self.target = int(rules[R_TARGET])
         self.n_legal = 0
 
@@ -162,7 +163,7 @@ class Game(GameInPlay):
         return int(moves.forced_move(self.state))
 
     def bot_move(self, params: np.ndarray) -> int:
-        """The move ``run``'s driver plays: the forced draw, else ``bots.choose``."""
+        """The move ``run``'s driver plays: the forced draw, else ``policy.choose``."""
         move = self.forced()
         return move if move >= 0 else self.choose(params, self.seat)
 
