@@ -57,8 +57,8 @@ def choose_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value
 def _search_seat(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, buf, params, p,
                  melds, sr, sd, sm, legal, rngs, ss):
     """A search bot's move: searched, or its rollout strategy's at a decision it does not search."""
-    if S.searches(params, p, ints[I_PHASE]):
+    if S.searches(params, p, ints[I_PHASE], B.P_SEARCH_DECISIONS):
         return S.search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, buf, params, p,
                              melds, sr, sd, sm, legal, rngs, ss)
-    S.rollout_params(params, p, ss.params)
+    S.rollout_params(params, p, ss.params, B.P_BOT, B.P_ROLLOUT_BOT)
     return B.choose_in(masks, ints, pile, t_lay, rules, card_value, buf, ss.params, p, melds, sr, sd, sm, legal, rngs)

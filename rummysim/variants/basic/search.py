@@ -36,7 +36,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ...engine.rng import GOLDEN, mix64, next_u64, shuffle
+from ...engine.rng import next_u64, shuffle
+from ...engine.search import VALUE_WIN, pick, playout_streams, rollout_params, searches  # noqa: F401 (policy, tests)
 from . import bots as B
 from . import melds as M
 from .moves import STOP, apply_in, card_of_index, forced_move_in, is_legal_in, legal_moves_in
@@ -51,31 +52,12 @@ SearchScratch = namedtuple("SearchScratch", (
     "masks", "ints", "stock", "pile", "t_mask", "t_kind", "t_lay", "rng", "ev", "n_ev",
     "root_masks", "root_ints", "root_stock", "params", "rngs", "cand", "total", "gain2", "pool"))
 
-VALUE_WIN = 0
-VALUE_POINTS = 1
-
-
-@njit(cache=True)
-def searches(params, p, phase):
-    """True when seat p's search bot searches decision ``phase`` (``PH_*``)."""
-    return (np.int64(params[p, B.P_SEARCH_DECISIONS]) >> phase) & 1 != 0
-
-
-@njit(cache=True)
-def rollout_params(params, p, out):
-    """Every seat of ``out`` float64[players, N_PARAMS] plays seat p's rollout strategy: p's vector
-    with its rollout's bot key (family or random) in place of ``BOT_SEARCH``."""
-    for q in range(out.shape[0]):
-        out[q, :] = params[p, :]
-        out[q, B.P_BOT] = params[p, B.P_ROLLOUT_BOT]
-
-
 @njit(cache=True)
 def search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, buf, params, p,
                 melds, sr, sd, sm, legal, rngs, ss):
     """Seat p's move at a searched decision (module docstring); the arrays are the state's
     (``state.State``) and the policy scratch's (``policy.new_scratch``), ``ss`` its ``SearchScratch``."""
-    rollout_params(params, p, ss.params)
+    rollout_params(params, p, ss.params, B.P_BOT, B.P_ROLLOUT_BOT)
     limit = np.int64(params[p, B.P_SEARCH_CANDIDATES])
     n_cand = candidates(masks, ints, pile, t_lay, rules, card_value, buf, ss.params, p, melds, sr, sd, sm, legal,
                         rngs, ss.cand, limit)
@@ -101,30 +83,13 @@ def search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_val
                 ss.t_mask[:n_table] = t_mask[:n_table]
                 ss.t_kind[:n_table] = t_kind[:n_table]
                 ss.t_lay[:n_table] = t_lay[:n_table]
-                for q in range(players):
-                    ss.rngs[q, 0] = mix64(key ^ (U64(q + 1) * GOLDEN))
+                playout_streams(ss.rngs, key, players)
                 v = playout(ss, rules, card_value, buf, p, ss.cand[c], horizon, value_mode, melds, sr, sd, sm, legal)
                 ss.total[c] += v
                 if c == 0:
                     v0 = v
                 ss.gain2[c] += (v - v0) * (v - v0)
     return ss.cand[pick(ss.total, ss.gain2, n_cand, samples * playouts, params[p, B.P_SEARCH_CONFIDENCE] / 10.0)]
-
-
-@njit(cache=True)
-def pick(total, gain2, n_cand, n, z):
-    """Index of the candidate to play: the best mean value of ``total`` float64[n_cand] (sums over
-    ``n`` paired playouts), if its mean gain over candidate 0 exceeds ``z`` standard errors of that
-    mean (``gain2``: sums of the squared gains), else 0."""
-    best = 0
-    for c in range(1, n_cand):
-        if total[c] > total[best]:
-            best = c
-    if best == 0 or n < 2:
-        return best
-    mean = (total[best] - total[0]) / n
-    var = (gain2[best] / n - mean * mean) * n / (n - 1)
-    return best if mean > z * np.sqrt(max(var, 0.0) / n) else 0
 
 
 @njit(cache=True)
