@@ -3,9 +3,10 @@ play`` and ``rummysim.env``.
 
 ``Game.reset(seed, game)`` deals what ``rummysim run --seed seed`` deals for game index ``game``, and
 the calls follow the kernel's game loop (``kernel.play_games``): a game whose every move is
-``bot_move`` is ``run``'s game, row for row. The game keeps what each seat is known to hold
-(``known``: the cards it took as the upcard or bought, until it throws them or puts them on the
-table), the only source of what the others are told of a seat's hand.
+``bot_move`` is ``run``'s game, row for row. What each seat is known to hold
+(``known``: the state's ``held``, kept by ``moves.apply``: the cards it took as the upcard or bought,
+until it throws them or puts them on the table) is the only source of what the others are told of a
+seat's hand.
 """
 
 from __future__ import annotations
@@ -15,25 +16,20 @@ from numba import njit
 
 from ...results import Chunk
 from ..game import GameInPlay
-from . import bots, kernel, moves, notation, replay
-from .moves import BUY, TAKE_UPCARD, apply, legal_moves
+from . import kernel, moves, notation, policy, replay
+from .moves import apply, legal_moves
 from .state import (
     I_PHASE,
     I_PROPOSAL_N,
     I_SEAT,
-    I_TURN_SEAT,
-    PH_DISCARD,
     PH_OVER,
-    PH_PLAY,
     ROUNDS,
     SI_BUYS_SEAT,
     SI_DOWN_TURN_SEAT,
-    SI_N_TABLE,
     SI_PILE_N,
     SI_STOCK_N,
     SR_MAX_BUYS,
 )
-from .table import table_counts
 
 #: what ``play`` returns without ``log``
 NO_EVENTS: tuple = ()
@@ -42,37 +38,21 @@ EV_ROWS = 64
 
 
 @njit(cache=True)
-def step_tracked(state, known, move, legal, before, after):
-    """Apply the legal ``move`` of the seat to act and keep ``known`` int64[players, 64]: a card taken
-    as the upcard or bought counts as known in that seat's hand until the seat discards it or puts it
-    on the table (``before``/``after`` int64[64]: scratch of the table's cards). Then the legal moves
-    of the next decision into ``legal`` int64[MAX_LEGAL]; returns their count (0 once over)."""
-    ints = state.ints
-    p = ints[I_SEAT]
-    phase = ints[I_PHASE]
-    if move == TAKE_UPCARD or move == BUY:
-        q = ints[I_TURN_SEAT] if move == TAKE_UPCARD else p
-        known[q, state.pile[ints[SI_PILE_N] - 1]] += 1
-    elif phase == PH_DISCARD:
-        known[p, move] = max(known[p, move] - 1, 0)
-    if phase == PH_PLAY:
-        table_counts(state.table, ints[SI_N_TABLE], before)
+def step(state, move, legal):
+    """Apply the legal ``move`` of the seat to act (``moves.apply``, which keeps what each seat is
+    known to hold, ``state.held``); then the legal moves of the next decision into ``legal``
+    int64[MAX_LEGAL]; returns their count (0 once over)."""
     apply(state, move)
-    if phase == PH_PLAY:
-        table_counts(state.table, ints[SI_N_TABLE], after)
-        for c in range(64):
-            known[p, c] = max(known[p, c] - (after[c] - before[c]), 0)
-    if ints[I_PHASE] == PH_OVER:
+    if state.ints[I_PHASE] == PH_OVER:
         return 0
     return legal_moves(state, legal)
 
 
 @njit(cache=True)
-def start(state, scratch, known, seed, game, round_no, legal):
-    """Deal round ``round_no`` of game ``game`` (``kernel.start_round``: the deal and the bots'
-    streams), forget ``known``; the first decision's legal moves into ``legal``, returns the count."""
+def start(state, scratch, seed, game, round_no, legal):
+    """Deal round ``round_no`` of game ``game`` (``kernel.start_round``: the deal and the policies'
+    streams); the first decision's legal moves into ``legal``, returns the count."""
     kernel.start_round(seed, game, round_no, state, scratch)
-    known[:] = 0
     return legal_moves(state, legal)
 
 
@@ -86,15 +66,13 @@ class Game(GameInPlay):
     first_unit = 1
     num_actions = moves.NUM_ACTIONS
     I_SEAT, I_PHASE = I_SEAT, I_PHASE
-    policy, notation, replay = bots, notation, replay
+    policy, notation, replay = policy, notation, replay
 
     def __init__(self, players: int, rules: np.ndarray, log: bool = False):
         self.players, self.log = players, log
         self.state = moves.new_state(players, rules, np.zeros((EV_ROWS if log else 0, moves.EV_WIDTH), dtype=np.int16))
-        self.scratch = bots.new_scratch(players)
-        self.known = np.zeros((players, 64), dtype=np.int64)
-        self.table_before = np.zeros(64, dtype=np.int64)
-        self.table_after = np.zeros(64, dtype=np.int64)
+        self.scratch = policy.new_scratch(players)
+        self.known = self.state.held   # what each seat is known to hold, kept by moves.apply
         self.legal_buf = np.empty(moves.MAX_LEGAL, dtype=np.int64)
         self.n_legal = 0
         self.scores = np.zeros(players, dtype=np.int64)
@@ -102,7 +80,7 @@ class Game(GameInPlay):
 
     # ------------------------------------------------------------------ the game
     def _deal(self) -> None:
-        self.n_legal = start(self.state, self.scratch, self.known, self.seed, self.game, self.number, self.legal_buf)
+        self.n_legal = start(self.state, self.scratch, self.seed, self.game, self.number, self.legal_buf)
         self.first = self.seat
         self.table_kinds = {}
 
@@ -110,7 +88,7 @@ class Game(GameInPlay):
         return -1   # the kernel asks the policy at every decision
 
     def bot_move(self, params: np.ndarray) -> int:
-        """The move ``run``'s driver plays (``bots.choose``)."""
+        """The move ``run``'s driver plays (``policy.choose``)."""
         return self.choose(params, self.seat)
 
     def keep(self):
@@ -122,7 +100,7 @@ class Game(GameInPlay):
 
     def play(self, move: int) -> list[dict]:
         """Play the seat to act's legal ``move``; returns the events it logged (none without ``log``)."""
-        self.n_legal = step_tracked(self.state, self.known, move, self.legal_buf, self.table_before, self.table_after)
+        self.n_legal = step(self.state, move, self.legal_buf)
         if not self.log:
             return NO_EVENTS
         events = replay.decode_events(self.state.ev, int(self.state.n_ev[0]), self.table_kinds)

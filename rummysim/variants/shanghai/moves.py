@@ -135,7 +135,7 @@ def new_state(players, rules, ev):
                  np.zeros(T_COLS, dtype=np.int64), np.zeros(1, dtype=np.uint64), rules.copy(), ev,
                  np.zeros(1, dtype=np.int64), np.zeros((MAX_RUN_CANDIDATES, RUN_COLS), dtype=np.int64),
                  np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64), np.zeros(64, dtype=np.int64),
-                 np.zeros((6, T_COLS), dtype=np.int64))
+                 np.zeros((6, T_COLS), dtype=np.int64), np.zeros((players, 64), dtype=np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -163,6 +163,7 @@ def deal(state, seed, game, round_no):
     rules = state.rules
     players = hands.shape[0]
     hands[:] = 0
+    state.held[:] = 0
     ints[:] = 0
     table[:] = 0
     state.n_ev[0] = 0
@@ -218,13 +219,16 @@ def begin_round(state, first):
 
 @njit(cache=True)
 def check_cards(state):
-    """Raise unless every card is in exactly one place: a hand, the table, the stock or the pile."""
+    """Raise unless every card is in exactly one place: a hand, the table, the stock or the pile,
+    and every card a seat is known to hold (``held``) is in its hand."""
     hands, ints, rules, counts = state.hands, state.ints, state.rules, state.counts
     table_counts(state.table, ints[SI_N_TABLE], counts)
     for p in range(hands.shape[0]):
         for c in range(64):
             if hands[p, c] < 0:
                 raise AssertionError("card conservation broken: a negative count in a hand")
+            if state.held[p, c] > hands[p, c]:
+                raise AssertionError("a card known to be held is not in that hand")
             counts[c] += hands[p, c]
     for k in range(ints[SI_STOCK_N]):
         counts[state.stock[k]] += 1
@@ -642,6 +646,13 @@ def scores(state, out):
 # ---------------------------------------------------------------- what apply does
 
 @njit(cache=True, inline="always")
+def _forget_held(state, p, c, n):
+    """Seat p threw or laid ``n`` copies of card ``c``: as far as the others know, the known copies
+    went first (``state.held``)."""
+    state.held[p, c] = max(state.held[p, c] - n, 0)
+
+
+@njit(cache=True, inline="always")
 def _begin_turn(state, p):
     ints = state.ints
     ints[I_TURN_SEAT] = p
@@ -673,6 +684,7 @@ def _take_upcard(state):
     ints[SI_PILE_N] -= 1
     up = state.pile[ints[SI_PILE_N]]
     state.hands[p, up] += 1
+    state.held[p, up] += 1
     ints[SI_DISTANCE_SEAT + p] = 0  # the bots' cached distance: the hand changed
     ints[SI_DRAWN] = up
     ints[SI_UPCARDS_SEAT + p] += 1
@@ -712,6 +724,7 @@ def _buy(state):
     ints[SI_STOCK_N] -= 1
     penalty = state.stock[ints[SI_STOCK_N]]
     state.hands[q, up] += 1
+    state.held[q, up] += 1   # the upcard is public, the penalty card is not
     state.hands[q, penalty] += 1
     ints[SI_DISTANCE_SEAT + q] = 0
     ints[SI_BUYS_SEAT + q] += 1
@@ -763,9 +776,15 @@ def _lay_contract(state, n):
     counts = state.hands[p]
     melds = state.melds
     ints[SI_DISTANCE_SEAT + p] = 0
+    laid = state.counts
+    laid[:] = 0
     for i in range(n):
         meld_cards_into(melds[i], counts, -1)
+        meld_cards_into(melds[i], laid, 1)
         ints[I_JOKERS_DOWN] += melds[i, T_JOKERS]
+    for c in range(64):
+        if laid[c] > 0:
+            _forget_held(state, p, c, laid[c])
     for i in range(n):
         k = ints[SI_N_TABLE]
         place(state.table, k, melds[i], p)
@@ -790,6 +809,7 @@ def _lay_off(state, c, k):
     ints[SI_DISTANCE_SEAT + p] = 0
     pos = lay_off(state.table[k], c, fit(state.table[k], c, state.rules[SR_ACE_HIGH] != 0))
     state.hands[p, c] -= 1
+    _forget_held(state, p, c, 1)
     ints[SI_LAID_OFF_SEAT + p] += 1
     ints[I_TABLE_MOVED] = 1
     if c == JOKER:
@@ -809,6 +829,7 @@ def _swap(state, c, k, k2):
     swap_in(table[k], c, pos)
     where = fit(table[k2], JOKER, state.rules[SR_ACE_HIGH] != 0)
     state.hands[p, c] -= 1
+    _forget_held(state, p, c, 1)
     ints[SI_SWAPS_SEAT + p] += 1
     state.listing[0] = pos
     _log(state, EV_SWAP, p, c, k, state.listing, 1)
@@ -831,7 +852,9 @@ def _swap_down(state, c, k):
     pos = swap_position(state.table[k], c)
     swap_in(state.table[k], c, pos)
     state.hands[p, c] -= 1
+    _forget_held(state, p, c, 1)
     state.hands[p, JOKER] += 1
+    state.held[p, JOKER] += 1   # taken from the table: public
     ints[SI_SWAPS_SEAT + p] += 1
     ints[I_SWAPPED_DOWN] = 1
     state.listing[0] = pos
@@ -853,6 +876,7 @@ def _discard(state, c):
     ints = state.ints
     p = ints[I_SEAT]
     state.hands[p, c] -= 1
+    _forget_held(state, p, c, 1)
     ints[SI_DISTANCE_SEAT + p] = 0
     state.pile[ints[SI_PILE_N]] = c
     ints[SI_PILE_N] += 1
@@ -892,4 +916,4 @@ def copy_state(state):
     return State(state.hands.copy(), state.ints.copy(), state.stock.copy(), state.pile.copy(), state.table.copy(),
                  state.melds.copy(), state.listing, state.counts, state.row, state.rng1.copy(),
                  state.rules.copy(), state.ev.copy(), state.n_ev.copy(), state.cand, state.chosen,
-                 state.ranks, state.left, state.trial)
+                 state.ranks, state.left, state.trial, state.held.copy())

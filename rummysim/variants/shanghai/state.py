@@ -26,6 +26,10 @@ A round in play is one ``State`` (a namedtuple of arrays, built by
 ``cand``, ``chosen``, ``ranks``, ``left``  the exact contract solver's scratch (``moves.legal_moves``)
 ``trial``  int64[6, T_COLS]  scratch: a laying tried by a legality check (a joker swap before the
     contract, ruling 3.8), so that the proposal buffer ``melds`` is kept
+``held``   int64[players, 64]
+    copies of each card seat p is known to hold (public knowledge, kept by ``moves.apply``): taken as
+    the upcard or bought (not the penalty card), or a joker taken back by a swap (ruling 3.8), less
+    the copies it threw or put on the table since (the first ones thrown count as the known ones)
 
 The decision to take is ``ints[I_PHASE]`` (``PH_*``) by seat ``ints[I_SEAT]``;
 ``ints[I_TURN_SEAT]`` is the seat whose turn it is (differs from ``I_SEAT`` while
@@ -38,7 +42,7 @@ Rules are an int64 vector indexed by ``SR_*`` (built by ``rummysim.rules``).
 from collections import namedtuple
 
 State = namedtuple("State", ["hands", "ints", "stock", "pile", "table", "melds", "listing", "counts", "row",
-                             "rng1", "rules", "ev", "n_ev", "cand", "chosen", "ranks", "left", "trial"])
+                             "rng1", "rules", "ev", "n_ev", "cand", "chosen", "ranks", "left", "trial", "held"])
 
 MAX_SEATS = 8
 MAX_TABLE = 3 * MAX_SEATS
