@@ -33,6 +33,9 @@ GOLDEN = Path(__file__).with_name("golden.json")
 # the shipped strategies at 99c9acc; test_every_shipped_strategy_is_covered asks for new ones
 BASIC = ("cautious", "expert", "greedy", "random", "rummy-seeker")
 SHANGHAI = ("buyer", "expert", "greedy", "patient", "random")
+# the shipped search bots: one small case each, beside the others (a searched decision plays dozens of
+# simulated hands or rounds)
+SEARCH = ("search",)
 
 BASIC_RULES = {
     "max_melds_per_turn=1": {"max_melds_per_turn": 1},
@@ -93,6 +96,9 @@ def _cases() -> dict[str, dict]:
         for s, players in (("greedy", 3), ("random", 4), ("expert", 4 if rule.startswith("decks") else 6)):
             cases[f"shanghai-rule-{rule}-{s}-p{players}"] = dict(
                 games=6, players=players, strategies=[s], seed=41, rules=value)
+    for s in SEARCH:
+        cases[f"basic-{s}-p3-hands"] = dict(hands=20, players=3, strategies=[s, "expert", "greedy"], seed=17)
+        cases[f"shanghai-{s}-p4"] = dict(games=1, players=4, strategies=[s, "expert", "buyer", "patient"], seed=34)
     for case_id, case in cases.items():
         case["variant"] = case_id.split("-")[0]
     return cases
@@ -131,8 +137,8 @@ def test_golden_rows(case_id, golden):
 
 
 def test_every_shipped_strategy_is_covered():
-    assert set(builtin_names("basic")) <= set(BASIC)
-    assert set(builtin_names("shanghai")) <= set(SHANGHAI)
+    assert set(builtin_names("basic")) <= set(BASIC + SEARCH)
+    assert set(builtin_names("shanghai")) <= set(SHANGHAI + SEARCH)
 
 
 if __name__ == "__main__":

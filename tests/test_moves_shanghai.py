@@ -10,10 +10,11 @@ from rummysim.cards import card_id
 from rummysim.engine.codes import OUT_STALEMATE_BLOCKED, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
 from rummysim.engine.rng import below
 from rummysim.rules import parse_rule_options
-from rummysim.strategy import builtin_names, params_matrix, seat_strategies
+from rummysim.strategy import builtin_names, load_strategy, params_matrix, seat_strategies
 from rummysim.variants.shanghai import bots as B
 from rummysim.variants.shanghai import kernel as K
 from rummysim.variants.shanghai import moves as M
+from rummysim.variants.shanghai import policy as P
 from rummysim.variants.shanghai.replay import parse_table_meld
 from rummysim.variants.shanghai.state import (
     I_PHASE, I_PROPOSAL_N, I_SEAT, I_TURN_SEAT, I_WINNER, MAX_TABLE, PH_BUY, PH_DISCARD, PH_OVER, PH_PLAY,
@@ -132,13 +133,13 @@ def _bot_rounds(seed, games, players, params, rules, round_rows, seat_rows, phas
     ``legal_moves`` at that point; fills the same rows as ``kernel.play_games``. ``phases``
     int64[4] counts the moves checked per decision point."""
     state = M.new_state(players, rules, np.zeros((0, M.EV_WIDTH), dtype=np.int16))
-    scratch = B.new_scratch(players)
+    scratch = P.new_scratch(players)
     out = np.zeros(M.MAX_LEGAL, dtype=np.int64)
     for i in range(games.shape[0]):
         for r in range(10):
             K.start_round(seed, games[i], r + 1, state, scratch)
             while not M.is_over(state):
-                move = B.choose(state, params, state.ints[I_SEAT], scratch)
+                move = P.choose(state, params, state.ints[I_SEAT], scratch)
                 n = M.legal_moves(state, out)
                 found = False
                 for j in range(n):
@@ -153,12 +154,19 @@ def _bot_rounds(seed, games, players, params, rules, round_rows, seat_rows, phas
             K.fill_rows(state, round_rows[i * 10 + r], seat_rows[i * 10 + r])
 
 
-@pytest.mark.parametrize("name", builtin_names("shanghai"))
+def rule_based() -> list[str]:
+    """The shipped Shanghai strategies but the search bot (``test_search_moves_are_legal_and_blind_to_hidden_cards``
+    plays it on a small budget)."""
+    return [n for n in builtin_names("shanghai")
+            if load_strategy(n, "shanghai").params[B.SP_BOT] != B.BOT_SEARCH]
+
+
+@pytest.mark.parametrize("name", rule_based())
 def test_every_bot_move_is_legal(name):
-    """Every move of every shipped Shanghai strategy (alone at the table, and mixed with the others)
-    over 11,250 rounds in all (some under joker_swap=anyone, ruling 3.8) is listed by ``legal_moves``;
-    the checking loop gives exactly the kernel's rows."""
-    names = builtin_names("shanghai")
+    """Every move of every shipped rule-based Shanghai strategy (alone at the table, and mixed with the
+    others) over 11,250 rounds in all (some under joker_swap=anyone, ruling 3.8) is listed by
+    ``legal_moves``; the checking loop gives exactly the kernel's rows."""
+    names = rule_based()
     phases = np.zeros(4, dtype=np.int64)
     for k, (players, options) in enumerate(CONFIGS[:8] + [(4, ("joker_swap=anyone",))]):
         seats = [name] if k % 2 == 0 else [names[(names.index(name) + q) % len(names)] for q in range(players)]
@@ -177,21 +185,23 @@ def test_every_bot_move_is_legal(name):
 
 @njit(cache=True)
 def _copy_scratch(s):
-    """The policies' scratch with its own copy of the random streams (the rest is scratch)."""
-    return B.BotScratch(s.cand, s.chosen, s.ranks, s.left, s.row, s.table, s.rngs.copy(), s.out, s.dwork)
+    """The policies' scratch with its own copy of the random streams (the rest, the search's arrays
+    too, is written before it is read)."""
+    return P.PolicyScratch(s.cand, s.chosen, s.ranks, s.left, s.row, s.table, s.rngs.copy(), s.out, s.dwork, s.search)
 
 
 @njit(cache=True)
 def _scramble(state, seat, rng):
-    """Deal the cards ``seat`` cannot see (the other hands and the stock) anew: same counts per
-    hand, the rest to the stock in a new order; the others' cached distances are dropped."""
+    """Deal the cards ``seat`` cannot see (the other hands, less the copies each is known to hold,
+    ``state.held``, and the stock) anew: same counts per hand, the rest to the stock in a new order;
+    the others' cached distances are dropped."""
     pool = np.zeros(state.stock.shape[0] + 64 * state.hands.shape[0], dtype=np.int64)
     n = 0
     for q in range(state.hands.shape[0]):
         if q == seat:
             continue
         for c in range(64):
-            for _ in range(state.hands[q, c]):
+            for _ in range(state.hands[q, c] - state.held[q, c]):
                 pool[n] = c
                 n += 1
     for k in range(state.ints[SI_STOCK_N]):
@@ -204,8 +214,8 @@ def _scramble(state, seat, rng):
     for q in range(state.hands.shape[0]):
         if q == seat:
             continue
-        size = state.hands[q].sum()
-        state.hands[q, :] = 0
+        size = state.hands[q].sum() - state.held[q].sum()
+        state.hands[q, :] = state.held[q]
         for _ in range(size):
             state.hands[q, pool[m]] += 1
             m += 1
@@ -220,7 +230,7 @@ def _hidden_info(seed, games, players, params, rules, every, phases):
     """Along real play, every ``every``-th decision: the seat's policy must choose the same move
     (and the same laying) when the cards it cannot see are dealt anew."""
     state = M.new_state(players, rules, np.zeros((0, M.EV_WIDTH), dtype=np.int16))
-    scratch = B.new_scratch(players)
+    scratch = P.new_scratch(players)
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed) + np.uint64(99)
     t = 0
@@ -234,8 +244,8 @@ def _hidden_info(seed, games, players, params, rules, every, phases):
                     a = M.copy_state(state)
                     b = M.copy_state(state)
                     _scramble(b, seat, rng)
-                    m_a = B.choose(a, params, seat, _copy_scratch(scratch))
-                    m_b = B.choose(b, params, seat, _copy_scratch(scratch))
+                    m_a = P.choose(a, params, seat, _copy_scratch(scratch))
+                    m_b = P.choose(b, params, seat, _copy_scratch(scratch))
                     if m_a != m_b:
                         raise AssertionError("a bot's move depends on cards it cannot see")
                     if m_a == M.CONTRACT:
@@ -243,11 +253,13 @@ def _hidden_info(seed, games, players, params, rules, every, phases):
                         if b.ints[I_PROPOSAL_N] != n or (a.melds[:n] != b.melds[:n]).any():
                             raise AssertionError("a bot's laying depends on cards it cannot see")
                     phases[state.ints[I_PHASE]] += 1
-                move = B.choose(state, params, seat, scratch)
+                move = P.choose(state, params, seat, scratch)
+                if not M.is_legal(state, move):
+                    raise AssertionError("a policy chose an illegal move")
                 M.apply(state, move)
 
 
-@pytest.mark.parametrize("name", builtin_names("shanghai"))
+@pytest.mark.parametrize("name", rule_based())
 def test_bots_do_not_see_hidden_cards(name):
     """Hidden information: over positions of real play (every decision point), each shipped
     strategy picks the same move when the opponents' hands and the stock are reshuffled among
@@ -257,6 +269,32 @@ def test_bots_do_not_see_hidden_cards(name):
         params = params_matrix(seat_strategies([name], players, "shanghai"))
         _hidden_info(7, np.arange(10, dtype=np.int64), players, params,
                      rules(players, *options, "turn_limit=300", check=False), 2, phases)
+    assert (phases > 0).all(), phases
+
+
+def cheap_search(tmp_path, rollout: str = "expert", **keys) -> str:
+    """A Shanghai search strategy file searching every decision on a small budget (keys override)."""
+    search = {"rollout": f'"{rollout}"', "samples": 2, "playouts": 1,
+              "decisions": '["draw", "buy", "play", "discard"]', "candidates": 3, **keys}
+    text = 'name = "cheap-search"\nvariant = "shanghai"\ndescription = "test"\nbot = "search"\n[search]\n'
+    text += "".join(f"{k} = {v}\n" for k, v in search.items())
+    path = tmp_path / f"search-{abs(hash(text))}.toml"
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("horizon, value, options", [(0, '"win"', ()), (4, '"points"', ("joker_swap=anyone",))])
+def test_search_moves_are_legal_and_blind_to_hidden_cards(horizon, value, options, tmp_path):
+    """The search bot on a small budget, searching every decision (to the end of the round, and with
+    a horizon), against the rule-based bots: every move legal, and the same move (and laying) when
+    the cards it cannot see are dealt again (its deals of the unseen cards read only what its seat
+    may see: counts, the pile, the table, the copies each seat is known to hold)."""
+    players = 4
+    table = [cheap_search(tmp_path, horizon=horizon, value=value), "expert", "buyer", "patient"]
+    params = params_matrix(seat_strategies(table, players, "shanghai"))
+    phases = np.zeros(4, dtype=np.int64)
+    _hidden_info(11, np.arange(1, dtype=np.int64), players, params,
+                 rules(players, *options, "turn_limit=300", check=True), 3, phases)
     assert (phases > 0).all(), phases
 
 

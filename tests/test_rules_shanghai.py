@@ -50,6 +50,7 @@ import pytest
 from rummysim.cards import card_id
 from rummysim.variants.shanghai import kernel as K
 from rummysim.variants.shanghai import bots as B
+from rummysim.variants.shanghai import policy as P
 from rummysim.variants.shanghai.contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, best_contract
 from rummysim.engine.rng import KIND_DEAL, shuffle, stream_key
 from rummysim.variants.shanghai.state import (
@@ -159,7 +160,7 @@ def play_games(players: int, games: int, *options, names=("greedy",), seed=7, pa
 
 def new_round(players: int, r):
     """A fresh round state and the bots' scratch (the kernel's ``start_round`` deals into them)."""
-    return (K.new_state(players, r, np.zeros((0, K.EV_WIDTH), dtype=np.int16)), B.new_scratch(players))
+    return (K.new_state(players, r, np.zeros((0, K.EV_WIDTH), dtype=np.int16)), P.new_scratch(players))
 
 
 def card_total(work, players: int) -> int:

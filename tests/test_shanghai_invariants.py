@@ -17,7 +17,7 @@ import numba
 import numpy as np
 import pytest
 
-from rummysim.variants.shanghai import bots as B
+from rummysim.variants.shanghai import policy as P
 from rummysim.variants.shanghai import kernel as K
 from rummysim.variants.shanghai.state import (
     JOKER, ROUNDS, SI_DOWN_TURN_SEAT, SI_N_TABLE, SI_PILE_N, SI_STOCK_N, SR_ACE_HIGH, SR_BONUS, SR_BONUS_NO_JOKER,
@@ -174,7 +174,7 @@ def _end_state(spec, rules, params, game: int, round_no: int):
     """Play one round again and return the kernel's work arrays as the round left them."""
     players = spec.players
     work = K.new_state(players, rules, np.zeros((0, K.EV_WIDTH), dtype=np.int16))
-    scratch = B.new_scratch(players)
+    scratch = P.new_scratch(players)
     K.start_round(spec.seed, game, round_no, work, scratch)
     K.finish_round(work, params, scratch, np.zeros(K.ROUND_COLS, dtype=np.int32),
                    np.zeros((players, K.SEAT_COLS), dtype=np.int32))

@@ -2,14 +2,14 @@
 
 Compiled: ``state`` (the arrays of a round in play), ``contracts`` (the exact contract solver),
 ``table`` (table melds), ``moves`` (the rules layer: legal moves, applying one), ``bots`` (the
-policies), ``kernel`` (the driver loop and the parallel game kernel). Python: ``rules`` (options),
+rule-based policies), ``search`` (the search bot), ``policy`` (a seat's move: search or rules), ``kernel`` (the driver loop and the parallel game kernel). Python: ``rules`` (options),
 ``spec`` (strategy keys), ``schema`` (results tables), ``play`` (a chunk through the kernel),
 ``summary``, ``replay``, ``game`` (one game in play, move by move), ``stats`` (its report tables).
 """
 
 from .. import Variant
 from . import game, notation, play, replay, rules, schema, spec, summary
-from .bots import N_SHANGHAI_PARAMS
+from .bots import N_SHANGHAI_PARAMS, SP_ROLLOUT_BOT
 
 VARIANT = Variant(
     name="shanghai", title="Shanghai Rummy", unit="round", penalty=True, no_winner="rounds with no winner",
@@ -24,7 +24,7 @@ VARIANT = Variant(
     replay_samples=(("one_turn", "a win in one turn (Shanghai, docs/rules.md 2.7)", "bonus", ("one_turn", "one_turn_no_joker")),
                     ("no_winner", "a round nobody won", "outcome", ("stalemate_stock", "stalemate_blocked", "turn_limit"))),
     rotation_rows=summary.rotation_rows, report_sections="shanghai_sections",
-    notation=notation, game=game.Game,
+    notation=notation, game=game.Game, rollout_bot_index=SP_ROLLOUT_BOT,
     headline_words={"hands": "rounds", "points_per_hand_diff": "penalty_per_round_diff",
                     "points_per_game_diff": "penalty_per_game_diff", "stalemate_rate": "no_winner_rate"},
     interval_note="Every interval is 95%: Wilson for rates over rounds and seat-rounds (the rounds of one game, the "

@@ -1,4 +1,5 @@
-"""Shanghai Rummy bots as policies: ``choose(state, params, seat, scratch) -> move``.
+"""Shanghai Rummy's rule-based bots as policies: ``choose(state, params, seat, scratch) -> move``
+(the seat's policy, search or these, is ``policy.choose``).
 
 Every seat has a float64 parameter vector (``SP_*`` indices, built from a
 strategy file by ``rummysim.strategy``) and its own random stream keyed by
@@ -30,7 +31,11 @@ could fill them (a meld keeps at least as many naturals as jokers). When it
 is 0 the greedy laying is a witness, so the exact (slower) solver of
 ``core.contracts`` is only asked then; it then finds the best laying.
 
-``SP_RANDOM`` = 1 is the *random* bot: it takes the upcard on a coin flip (no
+``SP_BOT`` picks the bot: ``BOT_FAMILY`` (the parametrised family below), ``BOT_RANDOM`` or
+``BOT_SEARCH`` (``search``: it searches the decisions its ``SP_SEARCH_*`` keys name and plays the
+rest with its vector's family or random keys, those of its rollout strategy; ``policy.choose``
+dispatches, and a search seat's vector reaching ``choose`` plays as the family).
+The *random* bot takes the upcard on a coin flip (no
 draw when it may not take it), buys with probability 1/4 when offered, lays down
 its contract as soon as it can, stops on a coin flip or else plays a uniform
 draw among the legal lay-offs and joker swaps (a swap's freed joker going to the
@@ -103,7 +108,7 @@ BotScratch = namedtuple("BotScratch", ["cand", "chosen", "ranks", "left", "row",
 
 U64 = np.uint64
 
-SP_RANDOM = 0
+SP_BOT = 0
 SP_DRAW = 1
 SP_DRAW_GAIN = 2
 SP_BUY = 3
@@ -122,7 +127,19 @@ SP_DISCARD = 15
 SP_AVOID_FEED = 16
 SP_TIEBREAK_RANDOM = 17
 SP_SWAP_DOWN = 18
-N_SHANGHAI_PARAMS = 19
+SP_ROLLOUT_BOT = 19        # a search bot's rollout: BOT_FAMILY or BOT_RANDOM (the search module's keys:)
+SP_SEARCH_SAMPLES = 20     # deals of the unseen cards per decision
+SP_SEARCH_PLAYOUTS = 21    # playouts per candidate move and deal
+SP_SEARCH_HORIZON = 22     # turns played before the static evaluation; 0: to the end of the round
+SP_SEARCH_DECISIONS = 23   # bit (1 << PH_*) set: that decision is searched
+SP_SEARCH_CANDIDATES = 24  # candidate moves kept, in the rollout policy's order
+SP_SEARCH_VALUE = 25       # 0: the round's lowest score (won) or not; 1: its points against the others'
+SP_SEARCH_CONFIDENCE = 26  # standard errors by which a candidate must beat the rollout's favourite, x10
+N_SHANGHAI_PARAMS = 27
+
+BOT_FAMILY = 0
+BOT_RANDOM = 1
+BOT_SEARCH = 2
 
 #: after this many reshuffles in a round the family's discards break ties at random, ignoring
 #: card values: a round where every bot keeps the cards another needs would otherwise cycle
@@ -387,7 +404,7 @@ def take_upcard(p, params, hands, ints, table, rules, card, rngs, dwork):
     par = params[p]
     if not leftover_ok(hands[p], card, True):
         return False  # holding only copies of it, there would be nothing to discard (ruling 3.1)
-    if par[SP_RANDOM] != 0:
+    if par[SP_BOT] == BOT_RANDOM:
         return below(rngs[p], 2) == 1
     if par[SP_DRAW] == 0:
         return False
@@ -422,7 +439,7 @@ def _gain(p, hands, ints, card, ace_high, dwork):
 def wants_buy(q, params, hands, ints, rules, card, rngs, dwork):
     """Rules 2.4.2: does seat ``q`` (not on turn, allowed to buy) buy the upcard ``card``?"""
     par = params[q]
-    if par[SP_RANDOM] != 0:
+    if par[SP_BOT] == BOT_RANDOM:
         return below(rngs[q], 4) == 0
     if par[SP_BUY] == 0 or ints[SI_DOWN_TURN_SEAT + q] > 0 or ints[SI_ROUND] < par[SP_BUY_MIN_ROUND]:
         return False
@@ -447,9 +464,9 @@ def plan_down(p, params, hands, ints, rules, players, scratch, melds):
         return 0
     drawn = ints[SI_DRAWN]
     must = rules[SR_MUST_DISCARD] != 0
-    if par[SP_RANDOM] == 0 and par[SP_DOWN] == 1 and not _abandon(p, par, hands, ints, players):
+    if par[SP_BOT] != BOT_RANDOM and par[SP_DOWN] == 1 and not _abandon(p, par, hands, ints, players):
         return plan_one_turn(counts, round_no, ace_high, drawn, must, scratch, melds)
-    fewest = par[SP_RANDOM] == 0 and par[SP_JOKERS] == 1
+    fewest = par[SP_BOT] != BOT_RANDOM and par[SP_JOKERS] == 1
     return plan_contract(counts, round_no, ace_high, drawn, must, fewest, scratch, melds)
 
 
@@ -522,7 +539,7 @@ def next_layoff(state, p, params, scratch):
     ace_high = rules[SR_ACE_HIGH] != 0
     swap_rule = rules[SR_JOKER_SWAP] != 0
     row = scratch.row
-    if par[SP_RANDOM] != 0:
+    if par[SP_BOT] == BOT_RANDOM:
         # the legal lay-offs and swaps (out[0] is STOP), a swap's joker to its first home only
         out = scratch.out
         n = legal_moves(state, out)
@@ -590,41 +607,20 @@ def _can_go_out(counts, table, n_table, ace_high, scratch):
 def choose_discard(state, p, params, scratch):
     """Rules 2.6: the card to throw (any card held but the upcard taken this turn)."""
     par = params[p]
-    hands, ints, table, rules, rngs = state.hands, state.ints, state.table, state.rules, scratch.rngs
-    counts = hands[p]
-    drawn = ints[SI_DRAWN]
-    if par[SP_RANDOM] != 0:
+    counts, rngs = state.hands[p], scratch.rngs
+    drawn = state.ints[SI_DRAWN]
+    if par[SP_BOT] == BOT_RANDOM:
         return _random_discard(state, scratch.out, rngs[p])
-    round_no = ints[SI_ROUND]
-    ace_high = rules[SR_ACE_HIGH] != 0
-    n_table = ints[SI_N_TABLE]
-    down = ints[SI_DOWN_TURN_SEAT + p] > 0
-    dwork = scratch.dwork
-    d0 = 0 if down else seat_distance(p, hands, ints, ace_high, dwork)
-    stalling = ints[SI_RESHUFFLES] >= STALL_RESHUFFLES
+    down, d0, stalling = discard_context(state, p, scratch.dwork)
     if stalling and below(rngs[p], 4) == 0:
         return _random_discard(state, scratch.out, rngs[p])
-    if not down:
-        _keep_hand_levels(counts, ace_high, dwork)
     best = -1
     best_score = 1 << 40
     ties = 0
     for c in range(64):
         if counts[c] == 0 or c == drawn:
             continue
-        if c == JOKER:
-            score = 1 << 30
-        elif down:
-            feeds = _fits_table(table, n_table, c, ace_high)
-            score = (500 if feeds else 0) - (0 if stalling else POINTS[c])
-        else:
-            score = 1000 * (_discard_distance(counts, c, round_no, ace_high, dwork) - d0)
-            if not stalling:
-                score -= POINTS[c]
-                if par[SP_DISCARD] == 1:
-                    score += 10 * _connectors(counts, c)
-                if par[SP_AVOID_FEED] != 0 and _fits_table(table, n_table, c, ace_high):
-                    score += np.int64(par[SP_AVOID_FEED])
+        score = discard_score(state, p, par, c, down, d0, stalling, scratch.dwork)
         if score < best_score:
             best_score = score
             best = c
@@ -637,6 +633,42 @@ def choose_discard(state, p, params, scratch):
             else:
                 best = c  # ascending ids: the highest id wins the tie
     return best
+
+
+@njit(cache=True, inline="always")
+def discard_context(state, p, dwork):
+    """What the family's discard scores of seat p need, once per decision: ``(down, d0, stalling)``
+    (is p down, its hand's distance, past ``STALL_RESHUFFLES``); keeps the hand's levels in ``dwork``
+    for ``discard_score``."""
+    hands, ints = state.hands, state.ints
+    ace_high = state.rules[SR_ACE_HIGH] != 0
+    down = ints[SI_DOWN_TURN_SEAT + p] > 0
+    d0 = 0 if down else seat_distance(p, hands, ints, ace_high, dwork)
+    if not down:
+        _keep_hand_levels(hands[p], ace_high, dwork)
+    return down, d0, ints[SI_RESHUFFLES] >= STALL_RESHUFFLES
+
+
+@njit(cache=True, inline="always")
+def discard_score(state, p, par, c, down, d0, stalling, dwork):
+    """How much the family (vector ``par``) would keep card ``c`` of seat p's hand: the lowest score
+    is thrown. ``down``, ``d0``, ``stalling`` and ``dwork`` from ``discard_context``."""
+    if c == JOKER:
+        return np.int64(1 << 30)
+    counts, table = state.hands[p], state.table
+    n_table = state.ints[SI_N_TABLE]
+    ace_high = state.rules[SR_ACE_HIGH] != 0
+    if down:
+        feeds = _fits_table(table, n_table, c, ace_high)
+        return np.int64((500 if feeds else 0) - (0 if stalling else POINTS[c]))
+    score = np.int64(1000 * (_discard_distance(counts, c, state.ints[SI_ROUND], ace_high, dwork) - d0))
+    if not stalling:
+        score -= POINTS[c]
+        if par[SP_DISCARD] == 1:
+            score += 10 * _connectors(counts, c)
+        if par[SP_AVOID_FEED] != 0 and _fits_table(table, n_table, c, ace_high):
+            score += np.int64(par[SP_AVOID_FEED])
+    return score
 
 
 @njit(cache=True)
@@ -701,7 +733,7 @@ def choose(state, params, seat, scratch):
             if n > 0:
                 ints[I_PROPOSAL_N] = n
                 return CONTRACT
-            if params[seat, SP_RANDOM] == 0 and params[seat, SP_SWAP_DOWN] != 0:
+            if params[seat, SP_BOT] != BOT_RANDOM and params[seat, SP_SWAP_DOWN] != 0:
                 return swap_to_go_down(state, seat, params, scratch)
             return STOP
         return next_layoff(state, seat, params, scratch)

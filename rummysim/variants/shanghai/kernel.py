@@ -18,7 +18,7 @@ Deal (2.1): the shuffled deck is ``decks`` x 52 naturals then the jokers
 following card on top.
 
 The round is played through the legal-move layer ``moves``: the driver
-(``finish_round``) asks the policy of the seat to act (``bots.choose``) for a
+(``finish_round``) asks the policy of the seat to act (``policy.choose``) for a
 move, refuses it unless ``moves.is_legal``, and ``moves.apply``-es it, until
 ``moves.is_over``; then it fills the result rows from the state.
 
@@ -52,6 +52,7 @@ from numba.core.errors import NumbaPerformanceWarning
 
 from ...engine.deck import dealer_of  # noqa: F401  (re-exported: tests and replay use K.dealer_of)
 from . import bots as B
+from . import policy as P
 from .moves import (  # noqa: F401  (EV_* and total_cards re-exported for replay and the results code)
     EV_BUY, EV_CARDS, EV_CONTRACT, EV_DISCARD, EV_DRAW_DISCARD, EV_DRAW_STOCK, EV_LAYOFF, EV_RESHUFFLE, EV_SWAP,
     EV_WIDTH, apply, check_cards, deal, is_legal, is_over, new_state, scores, total_cards,
@@ -75,7 +76,7 @@ from .schema import (  # noqa: E402, F401  (ROUND_COLS, SEAT_COLS re-exported fo
 @njit(cache=True)
 def start_round(seed, game, round_no, state, scratch):
     """Deal round ``round_no`` (1..10) of game ``game`` into ``state`` (``moves.new_state``) and key
-    the policies' streams in ``scratch`` (``bots.new_scratch``); returns the first seat."""
+    the policies' streams in ``scratch`` (``policy.new_scratch``); returns the first seat."""
     B.seed_streams(scratch, seed, game, round_no)
     return deal(state, seed, game, round_no)
 
@@ -100,12 +101,12 @@ def finish_round(state, params, scratch, round_row, seat_rows):
     """Play the round held in ``state`` (dealt by ``start_round``, or a hand-built position started
     with ``moves.begin_round``) to its end, the bots choosing every move; fill the result rows.
 
-    ``params`` float64[players, N_SHANGHAI_PARAMS]; ``scratch`` from ``bots.new_scratch``;
+    ``params`` float64[players, N_SHANGHAI_PARAMS]; ``scratch`` from ``policy.new_scratch``;
     ``round_row`` int32[ROUND_COLS]; ``seat_rows`` int32[players, SEAT_COLS] (scores of this
     round in ``SS_SCORE``). Returns ``(outcome, winner)``.
     """
     while not is_over(state):
-        move = B.choose(state, params, state.ints[I_SEAT], scratch)
+        move = P.choose(state, params, state.ints[I_SEAT], scratch)
         if not is_legal(state, move):
             raise ValueError("a bot chose an illegal move (docs/rules.md 2.4-2.6)")
         apply(state, move)
@@ -158,7 +159,7 @@ def play_games(seed, games, players, rules, params, round_rows, seat_rows, total
     n_blocks = min(n_games, 64)  # contiguous blocks: scratch allocated once per block, not per game
     for b in prange(n_blocks):
         state = new_state(players, rules, np.empty((0, EV_WIDTH), dtype=np.int16))
-        scratch = B.new_scratch(players)
+        scratch = P.new_scratch(players)
         for i in range(b * n_games // n_blocks, (b + 1) * n_games // n_blocks):
             g = games[i]
             for q in range(players):

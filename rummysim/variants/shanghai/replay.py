@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...cards import JOKER, RANKS, card_id, card_name
-from . import bots as B
+from . import policy as P
 from . import kernel as K
 from . import moves as M
 from .contracts import card_at
@@ -111,7 +111,7 @@ def _play_logged(setup, players: int, rules_array, params, rows: int = 1024):
     sized for ordinary rounds). Returns ``(events, round_row, seat_rows, state)``."""
     while True:
         state = M.new_state(players, rules_array, np.zeros((rows, K.EV_WIDTH), dtype=np.int16))
-        scratch = B.new_scratch(players)
+        scratch = P.new_scratch(players)
         setup(state, scratch)
         table_kinds = {}
         table, n_table = state.table, int(state.ints[SI_N_TABLE])

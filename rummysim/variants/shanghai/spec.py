@@ -1,13 +1,14 @@
 """The keys of a Shanghai Rummy strategy file (``rummysim.strategy.Param``): where each lands in the
 bots' parameter vector (``bots.SP_*``), its default and what it may be."""
 
-from ...strategy import Param
+from ...strategy import Param, search_spec
 from . import bots as SB
 
 #: Every key a Shanghai strategy file may set (besides name, variant, description).
 SPEC = (
-    Param("bot", SB.SP_RANDOM, "family", ("family", "random"),
-          doc="'random' decides every choice at random (every other key is then ignored)"),
+    Param("bot", SB.SP_BOT, "family", ("family", "random", "search"),
+          doc="'random' decides every choice at random (every other key is then ignored); 'search' searches "
+              "(keys search.*, the rest from its search.rollout strategy)"),
     Param("draw.mode", SB.SP_DRAW, "helps", ("never", "helps"),
           doc="take the upcard: never / when it brings the contract closer by min_gain cards (once down: when it can be laid off)"),
     Param("draw.min_gain", SB.SP_DRAW_GAIN, 1, low=1, high=5, doc="cards closer to the contract the upcard must bring"),
@@ -36,4 +37,7 @@ SPEC = (
           doc="points added to the keep-score of a card that fits a table meld"),
     Param("discard.tiebreak", SB.SP_TIEBREAK_RANDOM, "highest_card", ("highest_card", "random"),
           doc="break ties by highest card, or at random from the seat's seeded stream"),
-)
+) + search_spec({"samples": SB.SP_SEARCH_SAMPLES, "playouts": SB.SP_SEARCH_PLAYOUTS, "horizon": SB.SP_SEARCH_HORIZON,
+                "decisions": SB.SP_SEARCH_DECISIONS, "candidates": SB.SP_SEARCH_CANDIDATES, "value": SB.SP_SEARCH_VALUE,
+                "confidence": SB.SP_SEARCH_CONFIDENCE},
+               ("draw", "buy", "play", "discard"), "round")

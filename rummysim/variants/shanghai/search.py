@@ -1,0 +1,263 @@
+"""The search bot of Shanghai Rummy (``bot = "search"``): determinized Monte Carlo on the legal-move layer.
+
+The same search as Basic Rummy's (``variants/basic/search.py``; the shared pieces are
+``engine.search``). At a decision its ``SP_SEARCH_DECISIONS`` bits name (``1 << PH_*``: "draw" the
+upcard or the stock, "buy", "play" a contract, lay-off, swap or stop, "discard"), seat p
+
+1. lists its candidate moves (``candidates``), the rollout strategy's choice first: the upcard and
+   buying, both answers; playing, at most ``SP_SEARCH_CANDIDATES``: the rollout's move, stopping,
+   the other legal moves in the rules layer's order (``CONTRACT`` lays the rollout's laying, or the
+   rules layer's when the rollout did not lay down); discarding, at most ``SP_SEARCH_CANDIDATES``
+   cards in the rollout strategy's order of preference (``bots.discard_score``);
+2. ``SP_SEARCH_SAMPLES`` times deals the cards it has not seen (``determinize``) into the other hands
+   and the stock, consistent with everything it has seen: its own hand, the table, the discard pile,
+   each hand's count and the copies each seat is known to hold (``state.held``: upcards taken or
+   bought and jokers taken back, not since thrown or laid; a buy's penalty card is not known);
+3. for every such deal plays ``SP_SEARCH_PLAYOUTS`` playouts of each candidate (``playout``): the
+   candidate, then every seat played by the rollout strategy to the end of the round, or for
+   ``SP_SEARCH_HORIZON`` turns and then ``static_value``. Every candidate plays the same deals with
+   the same streams (common random numbers);
+4. plays the candidate with the highest mean value, provided its mean gain over the rollout
+   strategy's favourite, paired playout by playout, is more than ``SP_SEARCH_CONFIDENCE`` tenths of
+   its standard error above 0; else the favourite (``engine.search.pick``).
+
+Value (``SP_SEARCH_VALUE``): a comparison's win share counts games, won by the lowest total after ten
+rounds (ties share); a round's part in that is its scores, so ``VALUE_WIN`` is seat p's share of the
+round's lowest score (the winner's 0 or bonus; in a round nobody won, the least points in hand, ties
+share) and ``VALUE_POINTS`` the other seats' mean score minus p's (penalty points are lower-better,
+so this is a gain). At a horizon the round is judged as if it ended there with no winner: every seat
+scores its hand (rules 2.7).
+
+Every random choice comes from seat p's own stream (``rngs[p]``): the deals, the keys of the simulated
+reshuffles, the simulated seats' streams; the search reads nothing seat p may not see.
+
+Per searched decision it makes the simulated round (``_sim_state``: its own hands, counters, stock,
+pile, table, proposal and known cards, the real state's scratch arrays, no event log) and the deal
+every playout of a sample starts from; the rest is the ``SearchScratch`` (``policy.new_scratch``):
+the simulated seats' ``BotScratch`` (the policies' scratch arrays with streams of their own), the
+rollout's ``params``, the candidates and their totals, a card count ``unseen`` and the ``points``.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from ...engine.rng import next_u64, shuffle
+from ...engine.search import VALUE_WIN, pick, playout_streams, rollout_params
+from . import bots as B
+from .moves import EV_WIDTH, STOP, apply, is_legal, is_over, legal_moves, scores
+from .state import (
+    I_PHASE, I_SEAT, I_SEED, JOKER, PH_DISCARD, PH_PLAY, SI_DISTANCE_SEAT, SI_N_TABLE, SI_PILE_N, SI_STOCK_N, SI_TURN, SR_DECKS, SR_JOKERS, State,
+)
+from .table import hand_points, hand_size, table_counts
+
+SearchScratch = namedtuple("SearchScratch", ("bots", "params", "cand", "total", "gain2", "unseen", "points"))
+
+
+@njit(cache=True)
+def search_move(state, params, p, scratch):
+    """Seat p's move at a searched decision (module docstring); ``scratch`` is the policy scratch
+    (``policy.new_scratch``), its ``search`` a ``SearchScratch``."""
+    ss = scratch.search
+    rollout_params(params, p, ss.params, B.SP_BOT, B.SP_ROLLOUT_BOT)
+    n_cand = candidates(state, ss.params, p, scratch, ss.cand, np.int64(params[p, B.SP_SEARCH_CANDIDATES]))
+    if n_cand == 1:
+        return ss.cand[0]
+    samples = np.int64(params[p, B.SP_SEARCH_SAMPLES])
+    playouts = np.int64(params[p, B.SP_SEARCH_PLAYOUTS])
+    horizon = np.int64(params[p, B.SP_SEARCH_HORIZON])
+    value_mode = np.int64(params[p, B.SP_SEARCH_VALUE])
+    players = state.hands.shape[0]
+    rng = scratch.rngs[p]
+    sim = _sim_state(state)
+    root_hands, root_ints, root_stock = state.hands.copy(), state.ints.copy(), state.stock.copy()
+    pool = np.empty(state.stock.shape[0], dtype=np.int64)
+    ss.total[:n_cand] = 0.0
+    ss.gain2[:n_cand] = 0.0
+    v0 = 0.0
+    for _ in range(samples):
+        determinize(state, p, root_hands, root_ints, root_stock, pool, ss.unseen, rng)
+        for _ in range(playouts):
+            key = next_u64(rng)
+            for c in range(n_cand):
+                _start_from(sim, state, root_hands, root_ints, root_stock)
+                playout_streams(ss.bots.rngs, key, players)
+                v = playout(sim, ss, p, ss.cand[c], horizon, value_mode)
+                ss.total[c] += v
+                if c == 0:
+                    v0 = v
+                ss.gain2[c] += (v - v0) * (v - v0)
+    z = params[p, B.SP_SEARCH_CONFIDENCE] / 10.0
+    return ss.cand[pick(ss.total, ss.gain2, n_cand, samples * playouts, z)]
+
+
+@njit(cache=True)
+def candidates(state, roll, p, scratch, out, limit):
+    """The moves seat p searches into ``out`` int64[MAX_LEGAL], the rollout strategy's (``roll``)
+    favourite first, at most ``limit`` (at least 1) when playing or discarding; returns their count.
+    ``scratch`` is the policy scratch (the rollout's choice draws from seat p's stream)."""
+    phase = state.ints[I_PHASE]
+    legal = scratch.out
+    if phase == PH_DISCARD:
+        return _discards_in_order(state, roll, p, scratch, out, limit)
+    first = B.choose(state, roll, p, scratch)
+    n_legal = legal_moves(state, legal)   # keeps a legal proposal of the rollout's (CONTRACT)
+    out[0] = first
+    n = 1
+    if phase == PH_PLAY and first != STOP and n < limit and legal[0] == STOP:
+        out[n] = STOP
+        n += 1
+    for i in range(n_legal):
+        if n >= limit and phase == PH_PLAY:
+            break
+        if legal[i] != first and legal[i] != STOP:
+            out[n] = legal[i]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _discards_in_order(state, roll, p, scratch, out, limit):
+    """The legal discards by the rollout strategy's discard score (``bots.discard_score``), the card
+    it would keep least first, ties to the higher card as its own choice breaks them; at most ``limit``."""
+    legal = scratch.out
+    n_legal = legal_moves(state, legal)
+    down, d0, stalling = B.discard_context(state, p, scratch.dwork)
+    par = roll[p]
+    n = min(n_legal, limit)
+    for k in range(n):
+        best = k
+        best_score = B.discard_score(state, p, par, legal[k], down, d0, stalling, scratch.dwork)
+        for i in range(k + 1, n_legal):
+            score = B.discard_score(state, p, par, legal[i], down, d0, stalling, scratch.dwork)
+            if score < best_score or (score == best_score and legal[i] > legal[best]):
+                best, best_score = i, score
+        legal[k], legal[best] = legal[best], legal[k]
+        out[k] = legal[k]
+    return n
+
+
+@njit(cache=True)
+def determinize(state, p, root_hands, root_ints, root_stock, pool, unseen, rng):
+    """One deal of the cards seat p has not seen, into ``root_hands`` int64[players, 64],
+    ``root_ints`` int64[SI_SIZE] and ``root_stock`` int64[cards] (copies of the public state).
+
+    The unseen cards (``unseen`` int64[64] is their count per card) are the deck less p's hand, the
+    table, the discard pile and the copies each other seat is known to hold (``state.held``). Every
+    other seat keeps its known copies and gets the rest of its count from them, shuffled by ``rng``
+    uint64[1] (``pool`` int64[cards] is the shuffle's scratch); the stock gets what is left, in that
+    shuffled order. The other seats' cached distances are cleared and the simulated round gets a
+    reshuffle key of its own."""
+    hands, ints, held = state.hands, state.ints, state.held
+    players = hands.shape[0]
+    root_hands[:] = hands
+    root_ints[:] = ints
+    table_counts(state.table, ints[SI_N_TABLE], unseen)
+    for k in range(ints[SI_PILE_N]):
+        unseen[state.pile[k]] += 1
+    n = 0
+    for c in range(64):
+        total = state.rules[SR_JOKERS] if c == JOKER else (state.rules[SR_DECKS] if (c & 15) < 13 else 0)
+        left = total - unseen[c] - hands[p, c]
+        for q in range(players):
+            if q != p:
+                left -= held[q, c]
+        for _ in range(left):
+            pool[n] = c
+            n += 1
+    shuffle(rng, pool, n)
+    k = 0
+    for q in range(players):
+        if q == p:
+            continue
+        root_hands[q, :] = held[q]
+        for _ in range(hand_size(hands[q]) - hand_size(held[q])):
+            root_hands[q, pool[k]] += 1
+            k += 1
+        root_ints[SI_DISTANCE_SEAT + q] = 0
+    n_stock = ints[SI_STOCK_N]
+    if k + n_stock != n:
+        raise AssertionError("determinize: the unseen cards do not fill the hidden hands and the stock")
+    for i in range(n_stock):
+        root_stock[i] = pool[k + i]
+    root_ints[I_SEED] = np.int64(next_u64(rng) >> np.uint64(1))
+
+
+@njit(cache=True)
+def _sim_state(state):
+    """A ``State`` to simulate the round in: its own round arrays, the real state's scratch arrays
+    (the search runs between two moves of the real round, on one thread) and no event log."""
+    return State(state.hands.copy(), state.ints.copy(), state.stock.copy(), state.pile.copy(), state.table.copy(),
+                 state.melds.copy(), state.listing, state.counts, state.row, state.rng1.copy(), state.rules,
+                 np.zeros((0, EV_WIDTH), dtype=np.int16), np.zeros(1, dtype=np.int64), state.cand, state.chosen,
+                 state.ranks, state.left, state.trial, state.held.copy())
+
+
+@njit(cache=True)
+def _start_from(sim, state, root_hands, root_ints, root_stock):
+    """Put the simulated round back at the deal ``root_*`` of the real ``state``'s position."""
+    ints = state.ints
+    sim.hands[:] = root_hands
+    sim.ints[:] = root_ints
+    sim.stock[:ints[SI_STOCK_N]] = root_stock[:ints[SI_STOCK_N]]
+    sim.pile[:ints[SI_PILE_N]] = state.pile[:ints[SI_PILE_N]]
+    sim.table[:ints[SI_N_TABLE]] = state.table[:ints[SI_N_TABLE]]
+    sim.melds[:] = state.melds
+    sim.held[:] = state.held
+
+
+@njit(cache=True)
+def playout(sim, ss, p, move, horizon, value_mode):
+    """Play ``move`` in the simulated round ``sim``, then every seat by the rollout strategy
+    (``ss.params``, the simulated seats' ``ss.bots``) to the end of the round or ``horizon`` turns
+    (0: no limit); returns what it is worth to seat p (``outcome_value`` or ``static_value``)."""
+    apply(sim, move)
+    stop_at = sim.ints[SI_TURN] + horizon if horizon > 0 else -1
+    while not is_over(sim):
+        if sim.ints[SI_TURN] == stop_at:
+            return static_value(sim, p, value_mode, ss.points)
+        m = B.choose(sim, ss.params, sim.ints[I_SEAT], ss.bots)
+        if not is_legal(sim, m):
+            raise ValueError("a rollout chose an illegal move (see rummysim.variants.shanghai.moves)")
+        apply(sim, m)
+    return outcome_value(sim, p, value_mode, ss.points)
+
+
+@njit(cache=True)
+def outcome_value(sim, p, value_mode, points):
+    """A finished round's worth to seat p, from its scores (rules 2.7) in ``points`` int64[players]
+    (``round_value``)."""
+    scores(sim, points)
+    return round_value(points, p, value_mode)
+
+
+@njit(cache=True)
+def static_value(sim, p, value_mode, points):
+    """A round stopped at the horizon, judged as if it ended there with no winner: every seat scores
+    the points in its hand (``round_value``)."""
+    for q in range(points.shape[0]):
+        points[q] = hand_points(sim.hands[q])
+    return round_value(points, p, value_mode)
+
+
+@njit(cache=True)
+def round_value(points, p, value_mode):
+    """Seat p's worth of a round scored ``points`` int64[players] (lower is better). ``VALUE_WIN``:
+    its share of the lowest score (ties share); ``VALUE_POINTS``: the other seats' mean score minus p's."""
+    players = points.shape[0]
+    if value_mode == VALUE_WIN:
+        least = points[0]
+        for q in range(1, players):
+            least = min(least, points[q])
+        if points[p] != least:
+            return 0.0
+        ties = 0
+        for q in range(players):
+            ties += points[q] == least
+        return 1.0 / ties
+    others = 0
+    for q in range(players):
+        if q != p:
+            others += points[q]
+    return others / (players - 1) - points[p]
