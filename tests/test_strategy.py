@@ -117,14 +117,14 @@ def test_readme_documents_every_key_with_its_default(spec, section):
 
 
 def test_shipped_shanghai_strategies_load_with_their_own_keys():
-    from rummysim.variants.shanghai.bots import N_SHANGHAI_PARAMS, SP_BUY_MAX_CARDS, SP_DOWN, SP_RANDOM
+    from rummysim.variants.shanghai.bots import BOT_RANDOM, N_SHANGHAI_PARAMS, SP_BOT, SP_BUY_MAX_CARDS, SP_DOWN
 
     names = builtin_names("shanghai")
     assert {"random", "greedy", "buyer", "patient", "expert"} <= set(names)
     loaded = {n: load_strategy(n, "shanghai") for n in names}
     for n, s in loaded.items():
         assert s.name == n and s.source == n and len(s.params) == N_SHANGHAI_PARAMS
-    assert loaded["random"].params[SP_RANDOM] == 1
+    assert loaded["random"].params[SP_BOT] == BOT_RANDOM
     assert loaded["patient"].params[SP_DOWN] == 1 and loaded["greedy"].params[SP_DOWN] == 0
     assert loaded["buyer"].params[SP_BUY_MAX_CARDS] == 0 and loaded["greedy"].params[SP_BUY_MAX_CARDS] == 14
 
