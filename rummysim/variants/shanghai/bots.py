@@ -614,13 +614,15 @@ def choose_discard(state, p, params, scratch):
     down, d0, stalling = discard_context(state, p, scratch.dwork)
     if stalling and below(rngs[p], 4) == 0:
         return _random_discard(state, scratch.out, rngs[p])
+    table, n_table, round_no = state.table, state.ints[SI_N_TABLE], state.ints[SI_ROUND]
+    ace_high = state.rules[SR_ACE_HIGH] != 0
     best = -1
     best_score = 1 << 40
     ties = 0
     for c in range(64):
         if counts[c] == 0 or c == drawn:
             continue
-        score = discard_score(state, p, par, c, down, d0, stalling, scratch.dwork)
+        score = discard_score(counts, c, par, table, n_table, round_no, ace_high, down, d0, stalling, scratch.dwork)
         if score < best_score:
             best_score = score
             best = c
@@ -650,18 +652,16 @@ def discard_context(state, p, dwork):
 
 
 @njit(cache=True, inline="always")
-def discard_score(state, p, par, c, down, d0, stalling, dwork):
-    """How much the family (vector ``par``) would keep card ``c`` of seat p's hand: the lowest score
-    is thrown. ``down``, ``d0``, ``stalling`` and ``dwork`` from ``discard_context``."""
+def discard_score(counts, c, par, table, n_table, round_no, ace_high, down, d0, stalling, dwork):
+    """How much the family (vector ``par``) would keep card ``c`` of the hand ``counts`` int64[64]:
+    the lowest score is thrown. ``table`` int64[MAX_TABLE, T_COLS] (``n_table`` melds); ``down``,
+    ``d0``, ``stalling`` and ``dwork`` from ``discard_context``."""
     if c == JOKER:
         return np.int64(1 << 30)
-    counts, table = state.hands[p], state.table
-    n_table = state.ints[SI_N_TABLE]
-    ace_high = state.rules[SR_ACE_HIGH] != 0
     if down:
         feeds = _fits_table(table, n_table, c, ace_high)
         return np.int64((500 if feeds else 0) - (0 if stalling else POINTS[c]))
-    score = np.int64(1000 * (_discard_distance(counts, c, state.ints[SI_ROUND], ace_high, dwork) - d0))
+    score = np.int64(1000 * (_discard_distance(counts, c, round_no, ace_high, dwork) - d0))
     if not stalling:
         score -= POINTS[c]
         if par[SP_DISCARD] == 1:

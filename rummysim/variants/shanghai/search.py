@@ -48,7 +48,8 @@ from ...engine.search import VALUE_WIN, pick, playout_streams, rollout_params
 from . import bots as B
 from .moves import EV_WIDTH, STOP, apply, is_legal, is_over, legal_moves, scores
 from .state import (
-    I_PHASE, I_SEAT, I_SEED, JOKER, PH_DISCARD, PH_PLAY, SI_DISTANCE_SEAT, SI_N_TABLE, SI_PILE_N, SI_STOCK_N, SI_TURN, SR_DECKS, SR_JOKERS, State,
+    I_PHASE, I_SEAT, I_SEED, JOKER, PH_DISCARD, PH_PLAY, SI_DISTANCE_SEAT, SI_N_TABLE, SI_PILE_N, SI_ROUND,
+    SI_STOCK_N, SI_TURN, SR_ACE_HIGH, SR_DECKS, SR_JOKERS, State,
 )
 from .table import hand_points, hand_size, table_counts
 
@@ -124,13 +125,16 @@ def _discards_in_order(state, roll, p, scratch, out, limit):
     legal = scratch.out
     n_legal = legal_moves(state, legal)
     down, d0, stalling = B.discard_context(state, p, scratch.dwork)
-    par = roll[p]
+    par, counts, table, ints = roll[p], state.hands[p], state.table, state.ints
+    ace_high = state.rules[SR_ACE_HIGH] != 0
     n = min(n_legal, limit)
     for k in range(n):
         best = k
-        best_score = B.discard_score(state, p, par, legal[k], down, d0, stalling, scratch.dwork)
+        best_score = B.discard_score(counts, legal[k], par, table, ints[SI_N_TABLE], ints[SI_ROUND], ace_high,
+                                     down, d0, stalling, scratch.dwork)
         for i in range(k + 1, n_legal):
-            score = B.discard_score(state, p, par, legal[i], down, d0, stalling, scratch.dwork)
+            score = B.discard_score(counts, legal[i], par, table, ints[SI_N_TABLE], ints[SI_ROUND], ace_high,
+                                    down, d0, stalling, scratch.dwork)
             if score < best_score or (score == best_score and legal[i] > legal[best]):
                 best, best_score = i, score
         legal[k], legal[best] = legal[best], legal[k]
