@@ -187,6 +187,14 @@ def _rollout(flat: dict, where: str, variant: str, base_dir: Path | None) -> "St
     return rollout
 
 
+def is_search(strategy: "Strategy", variant: str = "basic") -> bool:
+    """Whether ``strategy`` is a search bot (``bot = "search"``)."""
+    from .variants import variant_named
+
+    bot = next(p for p in variant_named(variant).spec if p.key == "bot")
+    return SEARCH in bot.choices and strategy.params[bot.index] == bot.choices.index(SEARCH)
+
+
 def builtin_dir(variant: str = "basic") -> Path:
     """Where the shipped strategy files of a variant are."""
     from .variants import variant_named

@@ -186,3 +186,20 @@ def test_search_rows_do_not_depend_on_workers_or_chunks(tmp_path):
         x, y = getattr(a, table), getattr(b, table)
         assert x.reset_index(drop=True).equals(y.reset_index(drop=True)), table
 
+
+
+
+def test_tune_refuses_a_search_bot_and_its_keys(tmp_path, capsys):
+    """A search bot is tuned through its rollout strategy; its own keys are not tuned (one line, exit 2,
+    nothing written)."""
+    from test_cli import run_cli
+
+    from rummysim.analysis.tune import parse_knob
+    from rummysim.run import UsageError
+
+    with pytest.raises(UsageError, match="unknown key 'search.samples'"):
+        parse_knob("search.samples=1:8")
+    code, _, err = run_cli(["tune", "search", "--param", "meld.abandon_turn=0:30", "--against", "greedy",
+                            "--out", str(tmp_path / "t.toml"), "--report", str(tmp_path / "r")], capsys)
+    assert code == 2 and err.startswith("rummysim: error: search: a search bot; tune the rule-based strategy")
+    assert not list(tmp_path.iterdir())
