@@ -328,6 +328,35 @@ def test_batch_random_steps_keep_invariants(variant, players, tables, steps, tab
     assert (b.episodes.sum() == episodes)
 
 
+@pytest.mark.parametrize("variant, players, make, units", [
+    ("basic", 3, lambda p: basic_v0.raw_env(players=p, episode="hand"), 1),
+    ("shanghai", 4, lambda p: shanghai_v0.raw_env(players=p), 3)])
+def test_batch_table_follows_the_aec_environment(variant, players, make, units):
+    """Table 0 of a Batch and the AEC environment at game index 0, fed the same random moves: the same
+    observation, mask and seat after every move and the same rewards, over a Basic hand and over three
+    Shanghai rounds (a round's end, the next round of the game and its totals)."""
+    b = Batch(variant, 4, players, seed=6)
+    env = make(players)
+    env.reset(seed=6)
+    rng = np.random.default_rng(7)
+    done = 0
+    while done < units:
+        actions = b.random_actions(rng)
+        b.step(actions)
+        env.step(int(actions[0]))
+        assert np.array_equal(b.reward[0], [env.rewards[a] for a in env.possible_agents])
+        if b.done[0]:
+            done += 1
+            if variant == "basic":
+                break
+        agent = env.agent_selection
+        assert env.possible_agents.index(agent) == b.seat[0]
+        seen = env.observe(agent)
+        assert np.array_equal(b.observe()[0], seen["observation"])
+        assert np.array_equal(b.mask[0], seen["action_mask"])
+    assert done == units
+
+
 @pytest.mark.parametrize("variant, players, tables, steps", [("basic", 2, 64, 300), ("shanghai", 4, 16, 600)])
 def test_batch_deterministic_whatever_the_threads(variant, players, tables, steps):
     def run(threads):

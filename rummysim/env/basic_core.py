@@ -50,7 +50,7 @@ from ..variants.basic.state import (
     PH_OVER,
     State,
 )
-from .batch import set_mask
+from .batch import row_view, set_mask
 
 U64 = np.uint64
 
@@ -179,22 +179,23 @@ def batch_step(tables, shared, seed, first, n_all, episodes, actions, win_reward
     masks, ints, stock, pile, t_mask, t_kind, t_lay, n_ev, rng, buf, _, known, _ = tables
     rules, card_value = shared
     for i in range(n_legal.shape[0]):
-        set_mask(legal[i], n_legal[i], mask[i], 0)
-        reward[i, :] = 0.0
+        legal_i, mask_i, ints_i = row_view(legal, i), row_view(mask, i), row_view(ints, i)
+        set_mask(legal_i, n_legal[i], mask_i, 0)
+        row_view(reward, i)[:] = 0.0
         done[i] = False
-        ti = ints[i]
-        step_in(masks[i], ti, stock[i], pile[i], t_mask[i], t_kind[i], t_lay[i], rules, card_value, ev, n_ev[i],
-                rng[i], known[i], actions[i])
-        if ti[I_PHASE] == PH_OVER:
+        masks_i, t_lay_i = row_view(masks, i), row_view(t_lay, i)
+        step_in(masks_i, ints_i, row_view(stock, i), row_view(pile, i), row_view(t_mask, i), row_view(t_kind, i),
+                t_lay_i, rules, card_value, ev, row_view(n_ev, i), row_view(rng, i), row_view(known, i), actions[i])
+        if ints_i[I_PHASE] == PH_OVER:
             done[i] = True
-            if ti[I_WINNER] >= 0:
-                reward[i, ti[I_WINNER]] = 1.0 if win_reward else ti[I_POINTS]
+            if ints_i[I_WINNER] >= 0:
+                reward[i, ints_i[I_WINNER]] = 1.0 if win_reward else ints_i[I_POINTS]
             episodes[i] += 1
-            n_legal[i] = _deal_next(tables, shared, i, ev, seed, first + i + episodes[i] * n_all, legal[i])
+            n_legal[i] = _deal_next(tables, shared, i, ev, seed, first + i + episodes[i] * n_all, legal_i)
         else:
-            n_legal[i] = legal_moves_in(masks[i], ti, t_lay[i], rules, buf[i], legal[i])
-        set_mask(legal[i], n_legal[i], mask[i], 1)
-        seat[i] = ti[I_SEAT]
+            n_legal[i] = legal_moves_in(masks_i, ints_i, t_lay_i, rules, row_view(buf, i), legal_i)
+        set_mask(legal_i, n_legal[i], mask_i, 1)
+        seat[i] = ints_i[I_SEAT]
 
 
 @njit(cache=True, nogil=True)
@@ -202,4 +203,5 @@ def batch_observe(tables, out):
     """Each table's observation for its seat to act into ``out`` float32[n, obs_size]."""
     masks, ints, pile, t_mask, known, scores = tables[0], tables[1], tables[3], tables[4], tables[11], tables[12]
     for i in range(out.shape[0]):
-        observe_in(masks[i], ints[i], pile[i], t_mask[i], known[i], scores[i], ints[i, I_SEAT], out[i])
+        observe_in(row_view(masks, i), row_view(ints, i), row_view(pile, i), row_view(t_mask, i), row_view(known, i),
+                   row_view(scores, i), ints[i, I_SEAT], row_view(out, i))

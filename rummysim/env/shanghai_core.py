@@ -53,7 +53,7 @@ from ..variants.shanghai.state import (
     State,
 )
 from ..variants.shanghai.table import hand_size
-from .batch import set_mask
+from .batch import row_view, set_mask
 
 SLOTS = 53
 
@@ -159,11 +159,12 @@ def new_tables(n, players, rules):
 def _table_state(tables, shared, i):
     hands, ints, stock, pile, table, melds, rng1, n_ev = tables[:8]
     rules, ev, listing, counts, row, cand, chosen, ranks, left, trial = shared[:10]
-    return State(hands[i], ints[i], stock[i], pile[i], table[i], melds[i], listing, counts, row, rng1[i], rules, ev,
-                 n_ev[i], cand, chosen, ranks, left, trial)
+    return State(row_view(hands, i), row_view(ints, i), row_view(stock, i), row_view(pile, i), row_view(table, i),
+                 row_view(melds, i), listing, counts, row, row_view(rng1, i), rules, ev, row_view(n_ev, i), cand, chosen,
+                 ranks, left, trial)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _deal_next(tables, shared, i, seed, first, n_all, episode, legal):
     """Table i's ``episode``-th round (round ``episode % 10 + 1`` of game ``first + i + (episode // 10)
     * n_all``; a new game's totals start at 0); its legal moves into ``legal``, returns their count."""
@@ -198,23 +199,25 @@ def batch_step(tables, shared, seed, first, n_all, episodes, actions, win_reward
     known, totals = tables[8], tables[9]
     before, after = shared[10], shared[11]
     for i in range(n_legal.shape[0]):
-        set_mask(legal[i], n_legal[i], mask[i], 0)
-        reward[i, :] = 0.0
+        legal_i, mask_i = row_view(legal, i), row_view(mask, i)
+        set_mask(legal_i, n_legal[i], mask_i, 0)
+        row_view(reward, i)[:] = 0.0
         done[i] = False
         state = _table_state(tables, shared, i)
-        n_legal[i] = step_tracked(state, known[i], actions[i], legal[i], before, after)
+        n_legal[i] = step_tracked(state, row_view(known, i), actions[i], legal_i, before, after)
         if state.ints[I_PHASE] == PH_OVER:
             done[i] = True
             points = state.counts
             moves.scores(state, points)
             for q in range(totals.shape[1]):
                 totals[i, q] += points[q]
-                reward[i, q] = 0.0 if win_reward else -points[q]
+                if not win_reward:
+                    reward[i, q] = -points[q]
             if win_reward and state.ints[I_WINNER] >= 0:
                 reward[i, state.ints[I_WINNER]] = 1.0
             episodes[i] += 1
-            n_legal[i] = _deal_next(tables, shared, i, seed, first, n_all, episodes[i], legal[i])
-        set_mask(legal[i], n_legal[i], mask[i], 1)
+            n_legal[i] = _deal_next(tables, shared, i, seed, first, n_all, episodes[i], legal_i)
+        set_mask(legal_i, n_legal[i], mask_i, 1)
         seat[i] = tables[1][i, I_SEAT]
 
 
@@ -223,4 +226,5 @@ def batch_observe(tables, out):
     """Each table's observation for its seat to act into ``out`` float32[n, obs_size]."""
     hands, ints, pile, table, known, totals = tables[0], tables[1], tables[3], tables[4], tables[8], tables[9]
     for i in range(out.shape[0]):
-        observe_in(hands[i], ints[i], pile[i], table[i], known[i], totals[i], ints[i, I_SEAT], out[i])
+        observe_in(row_view(hands, i), row_view(ints, i), row_view(pile, i), row_view(table, i), row_view(known, i),
+                   row_view(totals, i), ints[i, I_SEAT], row_view(out, i))
