@@ -284,6 +284,19 @@ def section_peers(quick: bool) -> list[str]:
     return lines
 
 
+def _env_versions() -> str:
+    """The installed versions of the environments' libraries and the peers, in words."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = []
+    for name in ("pettingzoo", "gymnasium", "rlcard", "open_spiel"):
+        try:
+            found.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            found.append(f"{name} not installed")
+    return ", ".join(found)
+
+
 def section_envs(quick: bool) -> list[str]:
     """Random-play steps/s of the environments against RLCard's and OpenSpiel's gin rummy, side by side
     (``envs.py``), with the machine's load average before and after."""
@@ -300,7 +313,7 @@ def section_envs(quick: bool) -> list[str]:
              f"loaded machine steps per CPU-second say what a free core would give. Load average (1 min) {load_before:.1f} "
              "before, "
              f"{load_after:.1f} after, on {os.cpu_count()} cores. Goals (issue 15): AEC at least 20,000 steps/s, "
-             "`Batch` at least 1,000,000 steps/s on 2 cores.")
+             f"`Batch` at least 1,000,000 steps/s on 2 cores. {_env_versions()}.")
     lines = [intro, "",
              "| environment | steps/s, wall (median) | range | steps per CPU-second (median) | wall vs OpenSpiel |",
              "|---|---|---|---|---|"]
