@@ -85,8 +85,8 @@ def search_spec(index: dict, decisions: tuple[str, ...], unit: str) -> tuple[Par
         Param("search.value", index["value"], "win", ("win", "points"),
               doc=f"what a playout is worth to the seat: the {unit} won (1) or not (0), or its points"),
         Param("search.confidence", index["confidence"], 10, low=0, high=100,
-              doc="tenths of a standard error by which a candidate's mean paired gain over the rollout "
-                  "strategy's favourite must be positive to be played instead (0: the best mean)"),
+              doc="tenths of a standard error (over the deals) by which a candidate's mean paired gain over "
+                  "the rollout strategy's favourite must be positive to be played instead (0: the best mean)"),
     )
 
 

@@ -28,7 +28,8 @@ def new_scratch(players):
         np.zeros(1, dtype=np.int64), np.zeros(MASKS_SIZE, dtype=np.uint64), np.zeros(INTS_SIZE, dtype=np.int64),
         np.zeros(64, dtype=np.int64), np.zeros((players, B.N_PARAMS), dtype=np.float64),
         np.zeros((players, 1), dtype=np.uint64), np.zeros(MAX_LEGAL, dtype=np.int64),
-        np.zeros(MAX_LEGAL, dtype=np.float64), np.zeros(MAX_LEGAL, dtype=np.float64), np.zeros(64, dtype=np.int64))
+        np.zeros(MAX_LEGAL, dtype=np.float64), np.zeros(MAX_LEGAL, dtype=np.float64),
+        np.zeros(MAX_LEGAL, dtype=np.float64), np.zeros(64, dtype=np.int64))
     return (np.empty(64, dtype=np.uint64), np.empty(1024, dtype=np.uint64), np.empty(1024, dtype=np.int64),
             np.empty(1024, dtype=np.uint64), np.empty(MAX_LEGAL, dtype=np.int64),
             np.empty((players, 1), dtype=np.uint64), ss)

@@ -15,8 +15,10 @@ At a decision its ``P_SEARCH_DECISIONS`` bits name (``1 << PH_*``), seat p
    and then ``static_value``. Every candidate plays the same deals with the same streams (common
    random numbers), so the search compares the moves, not their luck;
 4. plays the candidate with the highest mean value (``outcome_value``), provided its mean gain over
-   the rollout strategy's favourite, paired playout by playout, is more than ``P_SEARCH_CONFIDENCE``
-   tenths of its standard error above 0; else the favourite (``pick``). A search that trusted its
+   the rollout strategy's favourite, paired deal by deal, is more than ``P_SEARCH_CONFIDENCE`` tenths
+   of its standard error above 0; else the favourite (``pick``). The deals are the independent
+   units of that standard error: the playouts of one deal share its cards, so they are averaged
+   first. A search that trusted its
    noisiest differences would replace a good rule's choice by a coin flip whenever the candidates
    are close.
 
@@ -49,7 +51,7 @@ U64 = np.uint64
 
 SearchScratch = namedtuple("SearchScratch", (
     "masks", "ints", "stock", "pile", "t_mask", "t_kind", "t_lay", "rng", "ev", "n_ev",
-    "root_masks", "root_ints", "root_stock", "params", "rngs", "cand", "total", "gain2", "pool"))
+    "root_masks", "root_ints", "root_stock", "params", "rngs", "cand", "total", "gain2", "deal_sum", "pool"))
 
 VALUE_WIN = 0
 VALUE_POINTS = 1
@@ -90,6 +92,7 @@ def search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_val
     ss.gain2[:n_cand] = 0.0
     for _ in range(samples):
         determinize(masks, ints, p, ss.root_masks, ss.root_ints, ss.root_stock, ss.pool, rngs[p])
+        ss.deal_sum[:n_cand] = 0.0
         for _ in range(playouts):
             key = next_u64(rngs[p])
             for c in range(n_cand):
@@ -103,19 +106,20 @@ def search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_val
                 ss.t_lay[:n_table] = t_lay[:n_table]
                 for q in range(players):
                     ss.rngs[q, 0] = mix64(key ^ (U64(q + 1) * GOLDEN))
-                v = playout(ss, rules, card_value, buf, p, ss.cand[c], horizon, value_mode, melds, sr, sd, sm, legal)
-                ss.total[c] += v
-                if c == 0:
-                    v0 = v
-                ss.gain2[c] += (v - v0) * (v - v0)
-    return ss.cand[pick(ss.total, ss.gain2, n_cand, samples * playouts, params[p, B.P_SEARCH_CONFIDENCE] / 10.0)]
+                ss.deal_sum[c] += playout(ss, rules, card_value, buf, p, ss.cand[c], horizon, value_mode,
+                                          melds, sr, sd, sm, legal)
+        for c in range(n_cand):
+            ss.total[c] += ss.deal_sum[c] / playouts
+            gain = (ss.deal_sum[c] - ss.deal_sum[0]) / playouts
+            ss.gain2[c] += gain * gain
+    return ss.cand[pick(ss.total, ss.gain2, n_cand, samples, params[p, B.P_SEARCH_CONFIDENCE] / 10.0)]
 
 
 @njit(cache=True)
 def pick(total, gain2, n_cand, n, z):
     """Index of the candidate to play: the best mean value of ``total`` float64[n_cand] (sums over
-    ``n`` paired playouts), if its mean gain over candidate 0 exceeds ``z`` standard errors of that
-    mean (``gain2``: sums of the squared gains), else 0."""
+    ``n`` deals of each deal's mean value), if its mean gain over candidate 0 exceeds ``z`` standard
+    errors of that mean (``gain2``: sums over the deals of the squared gains), else 0."""
     best = 0
     for c in range(1, n_cand):
         if total[c] > total[best]:
