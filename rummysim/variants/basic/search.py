@@ -87,7 +87,6 @@ def search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_val
     playouts = np.int64(params[p, B.P_SEARCH_PLAYOUTS])
     horizon = np.int64(params[p, B.P_SEARCH_HORIZON])
     value_mode = np.int64(params[p, B.P_SEARCH_VALUE])
-    players = ints[I_PLAYERS]
     ss.total[:n_cand] = 0.0
     ss.gain2[:n_cand] = 0.0
     for _ in range(samples):
@@ -96,16 +95,7 @@ def search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_val
         for _ in range(playouts):
             key = next_u64(rngs[p])
             for c in range(n_cand):
-                ss.masks[:] = ss.root_masks
-                ss.ints[:] = ss.root_ints
-                ss.stock[:] = ss.root_stock
-                ss.pile[:ints[I_PILE_N]] = pile[:ints[I_PILE_N]]
-                n_table = ints[I_N_TABLE]
-                ss.t_mask[:n_table] = t_mask[:n_table]
-                ss.t_kind[:n_table] = t_kind[:n_table]
-                ss.t_lay[:n_table] = t_lay[:n_table]
-                for q in range(players):
-                    ss.rngs[q, 0] = mix64(key ^ (U64(q + 1) * GOLDEN))
+                start_playout(ss, ints, pile, t_mask, t_kind, t_lay, key)
                 ss.deal_sum[c] += playout(ss, rules, card_value, buf, p, ss.cand[c], horizon, value_mode,
                                           melds, sr, sd, sm, legal)
         for c in range(n_cand):
@@ -205,6 +195,22 @@ def determinize(masks, ints, p, root_masks, root_ints, root_stock, pool, rng):
     for i in range(ints[I_STOCK_N]):
         root_stock[i] = pool[k + i]
     root_ints[I_SEED] = np.int64(next_u64(rng) >> U64(1))
+
+
+@njit(cache=True)
+def start_playout(ss, ints, pile, t_mask, t_kind, t_lay, key):
+    """The simulated hand ``ss`` back at the sample's deal (``root_*``; the pile and the table are the
+    real state's, public), every seat's stream keyed by ``key`` and the seat."""
+    ss.masks[:] = ss.root_masks
+    ss.ints[:] = ss.root_ints
+    ss.stock[:] = ss.root_stock
+    ss.pile[:ints[I_PILE_N]] = pile[:ints[I_PILE_N]]
+    n_table = ints[I_N_TABLE]
+    ss.t_mask[:n_table] = t_mask[:n_table]
+    ss.t_kind[:n_table] = t_kind[:n_table]
+    ss.t_lay[:n_table] = t_lay[:n_table]
+    for q in range(ints[I_PLAYERS]):
+        ss.rngs[q, 0] = mix64(key ^ (U64(q + 1) * GOLDEN))
 
 
 @njit(cache=True)
