@@ -12,6 +12,9 @@ changed in the README, and record new digests in the same commit:
 
     python tests/test_golden.py > tests/golden.json
 
+A shipped strategy given a new setting changes the rows of the cases that play
+it, and only those: re-record, and check that no other digest moved.
+
 A digest is the sha256 of each frame written as CSV (categorical columns as
 their strings), so it does not depend on pandas' hashing or dtypes.
 """
