@@ -37,13 +37,21 @@ class Param:
     low: float | None = None     # numeric range, inclusive
     high: float | None = None
     doc: str = ""
+    many: bool = False           # a list of the choices, stored as a bit mask (choice i: bit i)
 
     def allowed(self) -> str:
+        if self.many:
+            return "a list of one or more of " + ", ".join(repr(c) for c in self.choices)
         if self.choices:
             return " or ".join(repr(c) for c in self.choices)
         return f"an integer from {self.low:g} to {self.high:g}"
 
     def convert(self, value, where: str) -> float:
+        if self.many:
+            if (not isinstance(value, (list, tuple)) or not value or len(set(value)) != len(value)
+                    or any(not isinstance(v, str) or v not in self.choices for v in value)):
+                raise StrategyError(f"{where}: key '{self.key}' = {value!r}: allowed {self.allowed()}")
+            return float(sum(1 << self.choices.index(v) for v in value))
         if self.choices:
             if not isinstance(value, str) or value not in self.choices:
                 raise StrategyError(f"{where}: key '{self.key}' = {value!r}: allowed {self.allowed()}")
@@ -54,6 +62,32 @@ class Param:
 
 
 _TOP_KEYS = ("name", "variant", "description")
+#: a search bot's rollout strategy (a name or a file, relative to the search file): not a number of the vector
+ROLLOUT_KEY = "search.rollout"
+SEARCH = "search"
+
+
+def search_spec(index: dict, decisions: tuple[str, ...], unit: str) -> tuple[Param, ...]:
+    """The keys of a search bot (``bot = "search"``), the same in every variant: ``index`` maps
+    each of samples, playouts, horizon, decisions, candidates, value to its slot of the vector;
+    ``decisions`` names the variant's decision points, ``unit`` its hand or round."""
+    return (
+        Param("search.samples", index["samples"], 8, low=1, high=10_000,
+              doc="deals of the unseen cards per searched decision, each consistent with what the seat has seen"),
+        Param("search.playouts", index["playouts"], 4, low=1, high=10_000,
+              doc="playouts per candidate move and deal (every candidate plays the same deals and streams)"),
+        Param("search.horizon", index["horizon"], 0, low=0, high=10_000,
+              doc=f"turns played before a static evaluation (0: to the end of the {unit})"),
+        Param("search.decisions", index["decisions"], decisions, decisions, many=True,
+              doc="the decisions searched; the others are played by the rollout strategy"),
+        Param("search.candidates", index["candidates"], 4, low=1, high=1000,
+              doc="candidate moves searched at most, the rollout strategy's favourites first"),
+        Param("search.value", index["value"], "win", ("win", "points"),
+              doc=f"what a playout is worth to the seat: the {unit} won (1) or not (0), or its points"),
+        Param("search.confidence", index["confidence"], 10, low=0, high=100,
+              doc="tenths of a standard error (over the deals) by which a candidate's mean paired gain over "
+                  "the rollout strategy's favourite must be positive to be played instead (0: the best mean)"),
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,8 +113,15 @@ def _flatten(data: dict, where: str, prefix: str = "") -> dict:
     return out
 
 
-def parse_strategy(text: str, where: str, variant: str = "basic") -> tuple[str, str, tuple]:
-    """Validate the TOML text of a strategy; returns ``(name, description, params)``."""
+def parse_strategy(text: str, where: str, variant: str = "basic",
+                   base_dir: Path | None = None) -> tuple[str, str, tuple, str]:
+    """Validate the TOML text of a strategy; returns ``(name, description, params, rollout digest)``.
+
+    A search bot (``bot = "search"``) starts from its rollout strategy's vector (``search.rollout``,
+    a shipped name or a file, relative to ``base_dir``), which plays its simulated continuations
+    and the decisions it does not search; the file's other keys then override that vector. The
+    rollout's digest (its file's, "" for other bots) is returned so that the search file's
+    identity covers it."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -103,13 +144,55 @@ def parse_strategy(text: str, where: str, variant: str = "basic") -> tuple[str, 
     params = [0.0] * n_params
     for p in spec:
         params[p.index] = p.convert(p.default, "default")
+    rollout_digest = ""
+    if flat.get("bot") == SEARCH and SEARCH in by_key["bot"].choices:
+        rollout = _rollout(flat, where, variant, base_dir)
+        params = list(rollout.params)
+        params[v.rollout_bot_index] = rollout.params[by_key["bot"].index]
+        for p in spec:
+            if p.key.startswith("search."):
+                params[p.index] = p.convert(p.default, "default")
+        rollout_digest = rollout.sha256
+    else:
+        stray = [k for k in flat if k.startswith("search.")]
+        if stray:
+            raise StrategyError(f"{where}: key '{stray[0]}' is a search bot's: set bot = \"search\" to use it")
     for key, value in flat.items():
-        if key in _TOP_KEYS:
+        if key in _TOP_KEYS or key == ROLLOUT_KEY:
             continue
         if key not in by_key:
-            raise StrategyError(f"{where}: unknown key '{key}'; allowed: {', '.join(by_key)}")
+            raise StrategyError(f"{where}: unknown key '{key}'; allowed: {', '.join([*by_key, ROLLOUT_KEY])}")
         params[by_key[key].index] = by_key[key].convert(value, where)
-    return flat["name"], flat["description"].strip(), tuple(params)
+    return flat["name"], flat["description"].strip(), tuple(params), rollout_digest
+
+
+def _rollout(flat: dict, where: str, variant: str, base_dir: Path | None) -> "Strategy":
+    """The rollout strategy a search file names: required, and not itself a search bot."""
+    name = flat.get(ROLLOUT_KEY)
+    if not isinstance(name, str) or not name.strip():
+        raise StrategyError(f"{where}: a search bot needs key '{ROLLOUT_KEY}' (a strategy name or .toml file "
+                            "that plays the simulated continuations)")
+    path = Path(name)
+    if path.suffix == ".toml" and not path.is_absolute() and base_dir is not None:
+        name = str(base_dir / path)
+    try:
+        rollout = load_strategy(name, variant)
+    except StrategyError as e:
+        raise StrategyError(f"{where}: {ROLLOUT_KEY}: {e}") from None
+    from .variants import variant_named
+
+    bot = next(p for p in variant_named(variant).spec if p.key == "bot")
+    if rollout.params[bot.index] == bot.choices.index(SEARCH):
+        raise StrategyError(f"{where}: {ROLLOUT_KEY} = {name!r} is itself a search bot; give one that plays by rules")
+    return rollout
+
+
+def is_search(strategy: "Strategy", variant: str = "basic") -> bool:
+    """Whether ``strategy`` is a search bot (``bot = "search"``)."""
+    from .variants import variant_named
+
+    bot = next(p for p in variant_named(variant).spec if p.key == "bot")
+    return SEARCH in bot.choices and strategy.params[bot.index] == bot.choices.index(SEARCH)
 
 
 def builtin_dir(variant: str = "basic") -> Path:
@@ -142,9 +225,9 @@ def load_strategy(name_or_path: str, variant: str = "basic") -> Strategy:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise StrategyError(f"strategy file {path}: not UTF-8 text") from None
-    name, description, params = parse_strategy(text, str(path), variant)
+    name, description, params, rollout_digest = parse_strategy(text, str(path), variant, path.parent)
     source = name_or_path if path.parent == shipped else str(path)  # shipped: by name, portable
-    return Strategy(name, description, source, hashlib.sha256(raw).hexdigest()[:12], params)
+    return Strategy(name, description, source, hashlib.sha256(raw + rollout_digest.encode()).hexdigest()[:12], params)
 
 
 def seat_strategies(names: tuple[str, ...] | list[str], players: int, variant: str = "basic") -> list[Strategy]:
@@ -175,7 +258,9 @@ def with_override(strategy: Strategy, key: str, text: str, variant: str = "basic
         raise StrategyError(f"--param {key!r}: unknown key; allowed: {', '.join(by_key)}")
     spec = by_key[key]
     value: object = text
-    if not spec.choices:
+    if spec.many:
+        value = [v.strip() for v in text.split(",")]
+    elif not spec.choices:
         try:
             value = int(text)
         except ValueError:

@@ -36,6 +36,9 @@ GOLDEN = Path(__file__).with_name("golden.json")
 # the shipped strategies at 99c9acc; test_every_shipped_strategy_is_covered asks for new ones
 BASIC = ("cautious", "expert", "greedy", "random", "rummy-seeker")
 SHANGHAI = ("buyer", "expert", "greedy", "patient", "random")
+# search bots, a few hands each against the rule-based (they cost thousands of playouts a decision)
+SEARCH = {"basic-search-p2-hands": dict(hands=30, players=2, strategies=["search", "expert"], seed=51),
+          "basic-search-p3-games": dict(games=1, players=3, strategies=["search", "greedy", "search"], seed=52)}
 
 BASIC_RULES = {
     "max_melds_per_turn=1": {"max_melds_per_turn": 1},
@@ -96,6 +99,7 @@ def _cases() -> dict[str, dict]:
         for s, players in (("greedy", 3), ("random", 4), ("expert", 4 if rule.startswith("decks") else 6)):
             cases[f"shanghai-rule-{rule}-{s}-p{players}"] = dict(
                 games=6, players=players, strategies=[s], seed=41, rules=value)
+    cases.update(SEARCH)
     for case_id, case in cases.items():
         case["variant"] = case_id.split("-")[0]
     return cases
@@ -134,7 +138,8 @@ def test_golden_rows(case_id, golden):
 
 
 def test_every_shipped_strategy_is_covered():
-    assert set(builtin_names("basic")) <= set(BASIC)
+    searched = {s for case in SEARCH.values() if case["variant"] == "basic" for s in case["strategies"]}
+    assert set(builtin_names("basic")) <= set(BASIC) | searched
     assert set(builtin_names("shanghai")) <= set(SHANGHAI)
 
 

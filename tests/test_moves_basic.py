@@ -21,11 +21,12 @@ from rummysim.cards import card_id, card_name, cards_of, mask_of
 from rummysim.engine.codes import OUT_WIN
 from rummysim.engine.rng import below, shuffle, stream_key
 from rummysim.rules import parse_rule_options
-from rummysim.strategy import builtin_names, params_matrix, seat_strategies
+from rummysim.strategy import builtin_names, load_strategy, params_matrix, seat_strategies
 from rummysim.variants.basic import bots as B
 from rummysim.variants.basic import kernel as K
 from rummysim.variants.basic import melds as M
 from rummysim.variants.basic import moves as MV
+from rummysim.variants.basic import policy as P
 from rummysim.variants.basic import state as S
 
 pytestmark = pytest.mark.engine
@@ -159,13 +160,13 @@ def _copy_state(state):
 @njit(cache=True)
 def _copy_scratch(scratch):
     return (scratch[0].copy(), scratch[1].copy(), scratch[2].copy(), scratch[3].copy(), scratch[4].copy(),
-            scratch[5].copy())
+            scratch[5].copy(), scratch[6])   # the search's arrays are written before they are read
 
 
 @njit(cache=True)
 def _other_world(state, rng):
     """A copy of ``state`` in which the cards seat to act cannot see (the opponents' hands, less the
-    cards they took from the pile, and the stock) are dealt again, same counts."""
+    cards they took from the pile and still hold, and the stock) are dealt again, same counts."""
     alt = _copy_state(state)
     masks = alt.masks
     ints = alt.ints
@@ -175,7 +176,7 @@ def _other_world(state, rng):
     n = 0
     for q in range(players):
         if q != p:
-            hidden = masks[S.M_HAND + q] & ~masks[S.M_PICKED + q]
+            hidden = masks[S.M_HAND + q] & ~masks[S.M_HELD + q]
             while hidden:
                 pool[n] = M.lowest_card(hidden)
                 hidden &= hidden - U64(1)
@@ -187,7 +188,7 @@ def _other_world(state, rng):
     i = 0
     for q in range(players):
         if q != p:
-            hidden = masks[S.M_HAND + q] & ~masks[S.M_PICKED + q]
+            hidden = masks[S.M_HAND + q] & ~masks[S.M_HELD + q]
             m = masks[S.M_HAND + q] & ~hidden
             for _ in range(M.popcount(hidden)):
                 m |= M.bit(pool[i])
@@ -206,7 +207,7 @@ def _bot_play(seed, first_game, n_hands, state, params, hidden_every, counts):
     in another world of the hidden cards and must choose the same. ``counts`` int64[4]: moves checked
     per phase (0-2) and hidden-information comparisons (3)."""
     players = state.ints[S.I_PLAYERS]
-    scratch = B.new_scratch(players)
+    scratch = P.new_scratch(players)
     legal = np.empty(MV.MAX_LEGAL, dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = stream_key(seed, first_game, 0, 9, 1)
@@ -222,12 +223,12 @@ def _bot_play(seed, first_game, n_hands, state, params, hidden_every, counts):
                 if decisions % hidden_every == 0:
                     alt = _other_world(state, rng)
                     mine = _copy_state(state)
-                    a = B.choose(mine, params, p, _copy_scratch(scratch))
-                    b = B.choose(alt, params, p, _copy_scratch(scratch))
+                    a = P.choose(mine, params, p, _copy_scratch(scratch))
+                    b = P.choose(alt, params, p, _copy_scratch(scratch))
                     if a != b:
                         raise AssertionError("a policy's move depends on cards its seat cannot see")
                     counts[3] += 1
-                move = B.choose(state, params, p, scratch)
+                move = P.choose(state, params, p, scratch)
             n = MV.legal_moves(state, legal)
             found = False
             for i in range(n):
@@ -240,9 +241,10 @@ def _bot_play(seed, first_game, n_hands, state, params, hidden_every, counts):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_bot_move_is_legal_and_blind_to_hidden_cards(players):
-    """10,000 hands in all, every shipped strategy in every seat, mixed tables too, several rule sets;
-    the hidden-information check on a sample of decisions of every strategy and phase."""
-    names = builtin_names()
+    """10,000 hands in all, every shipped rule-based strategy in every seat, mixed tables too, several
+    rule sets; the hidden-information check on a sample of decisions of every strategy and phase.
+    (The search bot: ``test_search_moves_are_legal_and_blind_to_hidden_cards``, on a small budget.)"""
+    names = [n for n in builtin_names() if load_strategy(n).params[B.P_BOT] != B.BOT_SEARCH]
     tables = [[name] * players for name in names]
     tables += [[names[(i + k) % len(names)] for k in range(players)] for i in range(len(names))]
     per_table = 3334 // len(tables) + 1
@@ -253,6 +255,31 @@ def test_every_bot_move_is_legal_and_blind_to_hidden_cards(players):
         counts = np.zeros(4, dtype=np.int64)
         _bot_play(7 + players, i * per_table, per_table, state, params, 3, counts)
         assert counts[0] > 0 and counts[1] > 0 and counts[2] > 0 and counts[3] > 0, (table, counts)
+
+
+def cheap_search(tmp_path, rollout: str = "expert", **keys) -> str:
+    """A search strategy file searching every decision on a small budget (keys override)."""
+    search = {"rollout": f'"{rollout}"', "samples": 2, "playouts": 1, "decisions": '["draw", "play", "discard"]',
+              "candidates": 3, **keys}
+    text = 'name = "cheap-search"\nvariant = "basic"\ndescription = "test"\nbot = "search"\n[search]\n'
+    text += "".join(f"{k} = {v}\n" for k, v in search.items())
+    path = tmp_path / f"search-{abs(hash(text))}.toml"
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_search_moves_are_legal_and_blind_to_hidden_cards(players, tmp_path):
+    """The search bot on a small budget, searching every decision, to the end of the hand and with a
+    horizon, against the rule-based bots: every move legal, and the same move when the cards it
+    cannot see are dealt again (its deals of the unseen cards read only what its seat may see)."""
+    for i, (horizon, value) in enumerate(((0, '"win"'), (3, '"points"'))):
+        table = [cheap_search(tmp_path, horizon=horizon, value=value), "expert", "rummy-seeker", "greedy"][:players]
+        state = new_state(players, rules(players, *RULE_SETS[i]))
+        params = params_matrix(seat_strategies(table, players))
+        counts = np.zeros(4, dtype=np.int64)
+        _bot_play(70 + players, i * 40, 40, state, params, 2, counts)
+        assert counts[0] > 0 and counts[1] > 0 and counts[2] > 0 and counts[3] > 0, counts
 
 
 # ------------------------------------------------------ hand-built positions

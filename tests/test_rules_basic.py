@@ -148,7 +148,7 @@ def test_1_1_left_of_dealer_starts_and_deal_passes_left(players):
         for h in range(players):
             state = K.new_state(players, rules(players), M.CARD_VALUE, np.zeros((0, K.EV_WIDTH), np.int16),
                                 np.zeros(1, np.int64))
-            assert K.start_hand(state, 11, game, h, B.new_scratch(players)[5]) == (dealers[h] + 1) % players
+            assert K.start_hand(state, 11, game, h, np.zeros((players, 1), dtype=np.uint64)) == (dealers[h] + 1) % players
             events = trace_hand(11, game, h, players, rules(players), strategy(players))
             assert events[0]["event"] == "deal" and events[0]["dealer"] == dealers[h]
             assert [len(x) for x in events[0]["hands"]] == [K.CARDS_DEALT[players]] * players

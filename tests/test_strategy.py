@@ -81,7 +81,7 @@ def test_shipped_strategies_load_and_differ():
     assert {"random", "greedy", "cautious", "rummy-seeker", "expert"} <= set(names)
     params = {n: load_strategy(n).params for n in names}
     assert len(set(params.values())) == len(names)
-    assert params["random"][B.P_RANDOM] == 1 and params["greedy"][B.P_RANDOM] == 0
+    assert params["random"][B.P_BOT] == 1 and params["greedy"][B.P_BOT] == 0
     assert params["rummy-seeker"][B.P_MELD] == 1
     for n in names:
         assert load_strategy(n).description
@@ -109,7 +109,8 @@ def test_readme_documents_every_key_with_its_default(spec, section):
         row = re.search(rf"^\| `{re.escape(p.key)}` \|[^\n]*$", readme, re.M)
         assert row, f"README lacks a row for {p.key}"
         cells = [c.strip() for c in row.group(0).strip("|").split("|")]
-        assert cells[3].strip("`") == str(p.default), f"README default of {p.key}: {cells[3]} != {p.default}"
+        default = "[" + ", ".join(f'"{c}"' for c in p.default) + "]" if p.many else str(p.default)
+        assert cells[3].strip("`") == default, f"README default of {p.key}: {cells[3]} != {default}"
         if p.choices:
             assert all(f"`{c}`" in cells[2] for c in p.choices)
         else:

@@ -27,9 +27,10 @@ import numpy as np
 from numba import njit
 
 from ..variants.basic import melds as M
-from ..variants.basic.game import IB, UB, deal, step_in
+from ..variants.basic.game import IB, UB, deal
 from ..variants.basic.moves import (
     MAX_TABLE,
+    apply_in,
     card_index,
     legal_moves_in,
 )
@@ -44,8 +45,8 @@ from ..variants.basic.state import (
     I_WINNER,
     INTS_SIZE,
     M_HAND,
+    M_HELD,
     M_PILE,
-    M_TABLE,
     MASKS_SIZE,
     PH_OVER,
     State,
@@ -74,11 +75,11 @@ def _cards(mask, out, base):
 
 
 @njit(cache=True)
-def observe_in(masks, ints, pile, t_mask, known, scores, p, out):
+def observe_in(masks, ints, pile, t_mask, scores, p, out):
     """Seat ``p``'s observation into ``out`` float32[obs_size] (layout: module docstring).
 
-    Reads only what seat p may see: its hand, the table, the pile, the counts, ``known`` uint64[players]
-    (cards each seat took from the pile and still holds, kept by ``step_in``) and ``scores``
+    Reads only what seat p may see: its hand, the table, the pile, the counts, the cards each seat
+    took from the pile and still holds (``M_HELD``, kept by the rules layer) and ``scores``
     int64[players] (game scores)."""
     players = ints[I_PLAYERS]
     out[:] = 0.0
@@ -93,7 +94,7 @@ def observe_in(masks, ints, pile, t_mask, known, scores, p, out):
         out[o + card_index(pile[ints[I_PILE_N] - 1])] = 1.0
     o += 52
     for r in range(1, players):
-        _cards(known[(p + r) % players] & ~masks[M_TABLE], out, o)
+        _cards(masks[M_HELD + (p + r) % players], out, o)
         o += 52
     for r in range(players):
         out[o + r] = M.popcount(masks[M_HAND + (p + r) % players])
@@ -110,14 +111,14 @@ def observe_in(masks, ints, pile, t_mask, known, scores, p, out):
 # of a packed game reads them without unboxing a ``State``.
 
 _INTS, _PILE, _SCORES = IB["ints"], IB["pile"], IB["scores"]
-_MASKS, _T_MASK, _KNOWN = UB["masks"], UB["t_mask"], UB["known"]
+_MASKS, _T_MASK = UB["masks"], UB["t_mask"]
 
 
 @njit(cache=True)
 def observe_packed(ib, ub, seat, out):
     """``observe_in`` of seat ``seat`` on a packed game."""
     observe_in(ub[_MASKS[0]:_MASKS[1]], ib[_INTS[0]:_INTS[1]], ib[_PILE[0]:_PILE[1]], ub[_T_MASK[0]:_T_MASK[1]],
-               ub[_KNOWN[0]:_KNOWN[1]], ib[_SCORES[0]:_SCORES[1]], seat, out)
+               ib[_SCORES[0]:_SCORES[1]], seat, out)
 
 
 def observe_game(game, seat, out):
@@ -128,8 +129,8 @@ def observe_game(game, seat, out):
 # --------------------------------------------------------------------------- many tables
 def new_tables(n, players, rules):
     """The arrays of ``n`` tables (``Batch``): ``tables``, stacked per table (row i: table i), the fields of
-    ``state.State`` with an empty event log, then ``rngs`` (the bots' streams, keyed by the deal), ``known``
-    and ``scores`` (0: an episode is one hand); ``shared``, the block's ``rules`` int64[RULES_SIZE] (a
+    ``state.State`` with an empty event log, then ``rngs`` (the bots' streams, keyed by the deal) and
+    ``scores`` (0: an episode is one hand); ``shared``, the block's ``rules`` int64[RULES_SIZE] (a
     copy) and ``card_value``."""
     ints = np.zeros((n, INTS_SIZE), dtype=np.int64)
     ints[:, I_PLAYERS] = players
@@ -137,7 +138,7 @@ def new_tables(n, players, rules):
               np.zeros((n, 64), dtype=np.int64), np.zeros((n, 32), dtype=np.uint64), np.zeros((n, 32), dtype=np.int64),
               np.zeros((n, 32), dtype=np.uint64), np.zeros((n, 1), dtype=np.int64), np.zeros((n, 1), dtype=np.uint64),
               np.zeros((n, 64), dtype=np.uint64), np.zeros((n, players, 1), dtype=np.uint64),
-              np.zeros((n, players), dtype=np.uint64), np.zeros((n, players), dtype=np.int64))
+              np.zeros((n, players), dtype=np.int64))
     return tables, (rules.copy(), M.CARD_VALUE.copy())
 
 
@@ -152,7 +153,7 @@ def _table_state(tables, shared, i, ev):
 @njit(cache=True, inline="always")
 def _deal_next(tables, shared, i, ev, seed, number, legal):
     """Table i's hand: hand 0 of game ``number``; its legal moves into ``legal``, returns their count."""
-    return deal(_table_state(tables, shared, i, ev), tables[11][i], seed, number, 0, tables[10][i], legal)
+    return deal(_table_state(tables, shared, i, ev), seed, number, 0, tables[10][i], legal)
 
 
 @njit(cache=True, nogil=True)
@@ -176,7 +177,7 @@ def batch_step(tables, shared, seed, first, n_all, episodes, actions, win_reward
     The other arrays as in ``batch_reset``; ``mask`` int8[n, NUM_ACTIONS] is kept by clearing the
     previous ``legal`` entries and setting the new ones."""
     ev = np.empty((0, 60), dtype=np.int16)
-    masks, ints, stock, pile, t_mask, t_kind, t_lay, n_ev, rng, buf, _, known, _ = tables
+    masks, ints, stock, pile, t_mask, t_kind, t_lay, n_ev, rng, buf, _, _ = tables
     rules, card_value = shared
     for i in range(n_legal.shape[0]):
         legal_i, mask_i, ints_i = row_view(legal, i), row_view(mask, i), row_view(ints, i)
@@ -184,8 +185,8 @@ def batch_step(tables, shared, seed, first, n_all, episodes, actions, win_reward
         row_view(reward, i)[:] = 0.0
         done[i] = False
         masks_i, t_lay_i = row_view(masks, i), row_view(t_lay, i)
-        step_in(masks_i, ints_i, row_view(stock, i), row_view(pile, i), row_view(t_mask, i), row_view(t_kind, i),
-                t_lay_i, rules, card_value, ev, row_view(n_ev, i), row_view(rng, i), row_view(known, i), actions[i])
+        apply_in(masks_i, ints_i, row_view(stock, i), row_view(pile, i), row_view(t_mask, i), row_view(t_kind, i),
+                 t_lay_i, rules, card_value, ev, row_view(n_ev, i), row_view(rng, i), actions[i])
         if ints_i[I_PHASE] == PH_OVER:
             done[i] = True
             if ints_i[I_WINNER] >= 0:
@@ -201,7 +202,7 @@ def batch_step(tables, shared, seed, first, n_all, episodes, actions, win_reward
 @njit(cache=True, nogil=True)
 def batch_observe(tables, out):
     """Each table's observation for its seat to act into ``out`` float32[n, obs_size]."""
-    masks, ints, pile, t_mask, known, scores = tables[0], tables[1], tables[3], tables[4], tables[11], tables[12]
+    masks, ints, pile, t_mask, scores = tables[0], tables[1], tables[3], tables[4], tables[11]
     for i in range(out.shape[0]):
-        observe_in(row_view(masks, i), row_view(ints, i), row_view(pile, i), row_view(t_mask, i), row_view(known, i),
+        observe_in(row_view(masks, i), row_view(ints, i), row_view(pile, i), row_view(t_mask, i),
                    row_view(scores, i), ints[i, I_SEAT], row_view(out, i))

@@ -2,7 +2,7 @@
 
 The agent plays seat ``seat``; every other seat is played by a strategy (a built-in name such as
 ``"expert"`` or ``"greedy"``, or a strategy file) through the same driver as ``rummysim run``
-(the forced draw, else ``bots.choose``). ``step`` plays the agent's move and then the other seats'
+(the forced draw, else ``policy.choose``). ``step`` plays the agent's move and then the other seats'
 moves up to the agent's next decision or the end of the episode.
 
 Observation and action: as one agent of ``basic_v0`` / ``shanghai_v0`` (a dict of ``observation``

@@ -1,7 +1,7 @@
 """The game loop of ``rummysim play``: the bots move, the person is asked, until the game ends or they quit.
 
 At each decision of the person's seat the hint strategy's move is asked for once, before anything
-else (``bots.choose``, as the kernel asks the seat's policy), so the seat's random stream moves as
+else (``policy.choose``, as the kernel asks the seat's policy), so the seat's random stream moves as
 in ``run``; ``auto`` plays that move, so a game played by ``auto`` alone is ``run``'s game.
 """
 

@@ -56,6 +56,7 @@ class Variant:
     compare_intro: str                 # report: what a comparison's headline is ({players}, {mode}, {unit})
     notation: object                   # its moves as words (``rummysim.notation``): State, move_name, parse_move...
     game: type                         # its game in play, move by move (``game.Game``): ``play`` and ``env`` drive it
+    rollout_bot_index: int = -1        # a search bot's slot keeping its rollout's bot key (-1: no search bot)
 
     @property
     def table(self) -> str:

@@ -1,7 +1,7 @@
 """What every variant's game in play (``rummysim/variants/<name>/game.py``, ``Variant.game``) does the
 same way: the game's start, dealing the next unit, the seat to act and its legal moves, the seat's
 policy, and the seat's view in words. A subclass names its variant's modules (``rules_modules``:
-bots, notation, replay) and state slots (``I_SEAT``, ``I_PHASE``) and deals with ``_deal``."""
+policy, notation, replay) and state slots (``I_SEAT``, ``I_PHASE``) and deals with ``_deal``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ class GameInPlay:
 
     first_unit = 0
     I_SEAT = I_PHASE = -1          # the state's slots (``ints``) of the seat to act and its decision
-    bots = notation = replay = None
+    policy = notation = replay = None
 
     def reset(self, seed: int, game: int) -> None:
         """Game ``game`` of ``seed`` from its start: its first hand (round) dealt."""
@@ -42,7 +42,7 @@ class GameInPlay:
     def choose(self, params: np.ndarray, seat: int) -> int:
         """The move the seat's policy (``params`` float64[players, N]) chooses now (Shanghai, a
         ``CONTRACT``: its laying in the proposal buffer, see ``keep``)."""
-        return int(self.bots.choose(self.state, params, seat, self.scratch))
+        return int(self.policy.choose(self.state, params, seat, self.scratch))
 
     @property
     def unit_over(self) -> bool:

@@ -1,14 +1,15 @@
 """Basic Rummy (docs/rules.md section 1): 2-4 players, one deck, hands to a target score.
 
 Compiled: ``state`` (the arrays of a hand in play), ``melds`` (bitmask melds), ``moves`` (the rules
-layer: legal moves, applying one), ``bots`` (the policies), ``kernel`` (the driver loop and the
+layer: legal moves, applying one), ``bots`` (the rule-based policies), ``search`` (the search bot), ``policy`` (a seat's move: search
+or rules), ``kernel`` (the driver loop and the
 parallel game kernel). Python: ``rules`` (options), ``spec`` (strategy keys), ``schema`` (results
 tables), ``play`` (a chunk through the kernel), ``summary``, ``replay``, ``game`` (one game in play, move by move).
 """
 
 from .. import Variant
 from . import game, notation, play, replay, rules, schema, spec, summary
-from .bots import N_PARAMS
+from .bots import N_PARAMS, P_ROLLOUT_BOT
 
 VARIANT = Variant(
     name="basic", title="Basic Rummy", unit="hand", penalty=False, no_winner="stalemate rate", players=(2, 4, 2), hands_mode=True,
@@ -21,7 +22,7 @@ VARIANT = Variant(
     replay_samples=(("stalemate", "a hand nobody won", "outcome", ("stalemate_stock", "stalemate_blocked", "turn_limit")),
                     ("rummy", "a win by going rummy", "going_rummy", (True,))),
     rotation_rows=summary.rotation_rows, report_sections="basic_sections",
-    notation=notation, game=game.Game,
+    notation=notation, game=game.Game, rollout_bot_index=P_ROLLOUT_BOT,
     headline_words={},
     interval_note="Every interval is 95%: Wilson for the proportions of a run; for points per hand, per game and "
                   "per win, and for every rate of a comparison, a t-interval over independent blocks (a game with "

@@ -1,9 +1,10 @@
-"""Basic Rummy bots as policies: ``choose(state, params, seat, scratch) -> move``.
+"""Basic Rummy's rule-based bots as policies: ``choose_in(state arrays, params, seat, scratch) -> move``.
 
 Every seat has a float64 parameter vector (``P_*`` indices, built from a
 strategy file by ``rummysim.strategy``) and its own random stream keyed by
-(deal, seat). ``choose`` returns an action of ``moves`` (its encoding table)
-for the decision the state is at, one helper per decision point:
+(deal, seat). ``choose_in`` returns an action of ``moves`` (its encoding table)
+for the decision the state is at, one helper per decision point (the seat's policy, search or
+these, is ``policy.choose``):
 
 * ``choose_draw``: stock or discard pile (rules 1.3.1);
 * ``next_action``: repeatedly, a meld, a lay-off or stop (1.3.2-3);
@@ -16,8 +17,11 @@ writes one thing, its own ``I_ABANDONED_SEAT`` slot (it gave up holding for
 rummy). Legality is the rules layer's (``moves``): the driver checks every
 move with ``moves.is_legal`` before applying it.
 
-``P_RANDOM`` = 1 is the *random* bot: uniform over the legal choices at every
-decision point (a yardstick). Otherwise the parametrised family plays:
+``P_BOT`` picks the bot: ``BOT_FAMILY`` (the parametrised family below),
+``BOT_RANDOM`` (uniform over the legal choices at every decision point, a
+yardstick) or ``BOT_SEARCH`` (``search``: it searches the decisions its
+``P_SEARCH_*`` keys name and plays the rest with its vector's family or random
+keys, those of its rollout strategy; ``policy.choose`` dispatches). The family:
 
 Drawing (``P_DRAW``): 0 never takes the discard; 1 takes it when it goes into a
 meld with the hand; 2 takes it when it lowers the deadwood (after the best
@@ -51,7 +55,7 @@ from numba import njit
 from . import melds as M
 from ...engine.rng import below
 from .moves import (
-    DRAW_STOCK, MAX_LEGAL, STOP, TAKE_DISCARD, discard_move, drawn_bit, layoff_move, legal_after,
+    DRAW_STOCK, STOP, TAKE_DISCARD, discard_move, drawn_bit, layoff_move, legal_after,
     legal_moves_in, meld_move,
 )
 from .state import (
@@ -62,7 +66,7 @@ from .state import (
 
 U64 = np.uint64
 
-P_RANDOM = 0
+P_BOT = 0
 P_DRAW = 1
 P_DRAW_GAIN = 2
 P_MELD = 3
@@ -73,34 +77,32 @@ P_LAYOFF = 7
 P_DISCARD = 8
 P_AVOID_FEED = 9
 P_TIEBREAK_RANDOM = 10
-N_PARAMS = 11
+P_ROLLOUT_BOT = 11        # a search bot's rollout: BOT_FAMILY or BOT_RANDOM (the search module's keys:)
+P_SEARCH_SAMPLES = 12     # deals of the unseen cards per decision
+P_SEARCH_PLAYOUTS = 13    # playouts per candidate move and deal
+P_SEARCH_HORIZON = 14     # turns played before the static evaluation; 0: to the end of the hand
+P_SEARCH_DECISIONS = 15   # bit (1 << PH_*) set: that decision is searched
+P_SEARCH_CANDIDATES = 16  # candidate moves kept, in the rollout policy's order
+P_SEARCH_VALUE = 17       # 0: the hand won (1) or not (0); 1: the hand's points (+ won, - lost)
+P_SEARCH_CONFIDENCE = 18  # standard errors by which a candidate must beat the rollout's favourite, x10
+N_PARAMS = 19
 
-
-@njit(cache=True)
-def new_scratch(players):
-    """The policies' scratch: ``(melds uint64[64], stack_r uint64[1024], stack_d int64[1024],
-    stack_m uint64[1024], legal int64[MAX_LEGAL], rngs uint64[players, 1])``; ``rngs[p]`` is seat
-    p's stream (seeded per hand by ``kernel.start_hand``)."""
-    return (np.empty(64, dtype=np.uint64), np.empty(1024, dtype=np.uint64),
-            np.empty(1024, dtype=np.int64), np.empty(1024, dtype=np.uint64),
-            np.empty(MAX_LEGAL, dtype=np.int64), np.empty((players, 1), dtype=np.uint64))
-
-
-@njit(cache=True)
-def choose(state, params, p, scratch):
-    """Seat p's move (an action of ``moves``) at the state's decision.
-
-    ``params`` float64[players, N_PARAMS]; ``scratch`` from ``new_scratch``. ``P_RANDOM``: uniform
-    over ``moves.legal_moves`` with one draw ``below(n)`` from the seat's stream."""
-    melds, sr, sd, sm, legal, rngs = scratch
-    return choose_in(state.masks, state.ints, state.pile, state.t_lay, state.rules, state.card_value, state.buf,
-                     params, p, melds, sr, sd, sm, legal, rngs)
+BOT_FAMILY = 0
+BOT_RANDOM = 1
+BOT_SEARCH = 2
 
 
 @njit(cache=True, inline="always")
 def choose_in(masks, ints, pile, t_lay, rules, card_value, buf, params, p, melds, sr, sd, sm, legal, rngs):
-    """``choose`` on the arrays of the state and of the scratch (the driver unpacks them once)."""
-    if params[p, P_RANDOM] > 0:
+    """Seat p's move (an action of ``moves``) at the state's decision, by its rule-based or random bot
+    (``policy.choose`` is the seat's policy: it sends a search bot's searched decisions to ``search``).
+
+    ``params`` float64[players, N_PARAMS]; the state's arrays (``state.State``) and the policy
+    scratch's (``policy.new_scratch``: melds uint64[64], stack_r uint64[1024], stack_d int64[1024],
+    stack_m uint64[1024], legal int64[MAX_LEGAL], rngs uint64[players, 1]). ``BOT_RANDOM``: uniform
+    over ``moves.legal_moves`` with one draw ``below(n)`` from the seat's stream; a search seat's
+    vector plays as the family."""
+    if params[p, P_BOT] == BOT_RANDOM:
         return legal[below(rngs[p], legal_moves_in(masks, ints, t_lay, rules, buf, legal))]
     phase = ints[I_PHASE]
     if phase == PH_DRAW:
@@ -267,14 +269,11 @@ def next_action(p, params, masks, ints, rules, players, card_value, t_lay, scrat
 
 # ------------------------------------------------------------------ discard
 @njit(cache=True, inline="always")
-def choose_discard(p, params, masks, ints, rules, players, card_value, rngs):
-    """The card id seat p discards: never the card taken from the discard pile this turn
-    (not the random bot; ``rngs`` for ``P_TIEBREAK_RANDOM``)."""
+def discard_context(p, params, masks, ints, rules, players):
+    """What seat p's discard scores need, computed once per decision: ``(candidates, ace_high,
+    in_meld, partial, least_useful, feed_weight, unseen, interest)`` (masks, flags and a weight)."""
     hand = masks[M_HAND + p]
-    cand = hand & ~drawn_bit(ints)
     ace_high = rules[R_ACE_HIGH] != 0
-    in_meld = M.melded_cards(hand, ace_high)
-    partial = partial_cards(hand, ace_high)
     least_useful = params[p, P_DISCARD] == 1
     feed_weight = params[p, P_AVOID_FEED]
     unseen = U64(0)
@@ -286,25 +285,42 @@ def choose_discard(p, params, masks, ints, rules, players, card_value, rngs):
                 known |= masks[M_PICKED + q]
                 interest |= masks[M_PICKED + q] & ~masks[M_TABLE]
         unseen = M.FULL_DECK & ~known
+    return (hand & ~drawn_bit(ints), ace_high, M.melded_cards(hand, ace_high), partial_cards(hand, ace_high),
+            least_useful, feed_weight, unseen, interest)
+
+
+@njit(cache=True, inline="always")
+def discard_score(c, ctx, masks, card_value):
+    """How much the family would like to throw card ``c`` (higher first); ``ctx`` from ``discard_context``."""
+    _, ace_high, in_meld, partial, least_useful, feed_weight, unseen, interest = ctx
+    b = M.bit(c)
+    if in_meld & b:
+        score = 0.0
+    elif least_useful:
+        score = 1000.0 - 20.0 * min(M.popcount(_connectors(c, ace_high) & unseen), 10)
+    elif partial & b:
+        score = 1000.0
+    else:
+        score = 2000.0
+    score += card_value[c]
+    if feed_weight > 0 and ((masks[M_LAYABLE] & b) or (_connectors(c, ace_high) & interest)):
+        score -= feed_weight
+    return score
+
+
+@njit(cache=True, inline="always")
+def choose_discard(p, params, masks, ints, rules, players, card_value, rngs):
+    """The card id seat p discards: never the card taken from the discard pile this turn
+    (not the random bot; ``rngs`` for ``P_TIEBREAK_RANDOM``)."""
+    ctx = discard_context(p, params, masks, ints, rules, players)
     best = -1e18
     n_best = 0
     best_card = -1
-    m = cand
+    m = ctx[0]
     while m:
         c = M.lowest_card(m)
         m &= m - U64(1)
-        b = M.bit(c)
-        if in_meld & b:
-            score = 0.0
-        elif least_useful:
-            score = 1000.0 - 20.0 * min(M.popcount(_connectors(c, ace_high) & unseen), 10)
-        elif partial & b:
-            score = 1000.0
-        else:
-            score = 2000.0
-        score += card_value[c]
-        if feed_weight > 0 and ((masks[M_LAYABLE] & b) or (_connectors(c, ace_high) & interest)):
-            score -= feed_weight
+        score = discard_score(c, ctx, masks, card_value)
         if score > best:
             best = score
             best_card = c

@@ -19,7 +19,7 @@ the upcard, and the rest is the stock with the following card on top.
 
 The driver (``finish_hand``) knows no rule: while the hand is not over it
 asks the seat to act for a move (``moves.forced_move``, else the seat's policy
-``bots.choose``), refuses it unless ``moves.is_legal``, and ``moves.apply``-s
+``policy.choose``), refuses it unless ``moves.is_legal``, and ``moves.apply``-s
 it; the result rows are then read off the ``state.State``.
 """
 
@@ -32,7 +32,7 @@ from numba.core.errors import NumbaPerformanceWarning
 from ...engine.codes import OUT_WIN
 from ...engine.deck import dealer_of
 from ...engine.rng import KIND_BOT, KIND_DEAL, shuffle, stream_key
-from . import bots as B
+from . import policy as P
 from . import melds as M
 from . import moves as MV
 from .moves import (  # noqa: F401  (the event log's layout, read by replay and results)
@@ -141,21 +141,21 @@ warnings.filterwarnings("ignore", message=r"(?s).*'parallel=True' was specified 
 def finish_hand(state, params, scratch, hand_row, seat_rows):
     """Play the hand held in ``state`` (dealt by ``start_hand``, or a hand-built position after
     ``moves.begin``) to its end: the seat to act gives a move (the forced draw,
-    ``moves.forced_move``, else its policy's ``bots.choose``), which must pass ``moves.is_legal``
+    ``moves.forced_move``, else its policy's ``policy.choose``), which must pass ``moves.is_legal``
     and is ``moves.apply``-ed. (The arrays are unpacked once and the ``*_in`` twins of those calls
     used: the same code, without a reference count update per field read.)
 
-    ``params`` float64[players, N_PARAMS]; ``scratch`` from ``bots.new_scratch`` (its streams seeded);
+    ``params`` float64[players, N_PARAMS]; ``scratch`` from ``policy.new_scratch`` (its streams seeded);
     ``hand_row`` int32[HAND_COLS]; ``seat_rows`` int32[players, SEAT_COLS].
     Returns ``(outcome, winner, points)``. Raises ValueError on a move ``moves.is_legal`` refuses.
     """
     masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, buf = state
-    melds, sr, sd, sm, legal, rngs = scratch
+    melds, sr, sd, sm, legal, rngs, ss = scratch
     while ints[I_PHASE] != PH_OVER:
         move = MV.forced_move_in(ints)
         if move < 0:
-            move = B.choose_in(masks, ints, pile, t_lay, rules, card_value, buf, params, ints[I_SEAT],
-                               melds, sr, sd, sm, legal, rngs)
+            move = P.choose_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, buf, params,
+                               ints[I_SEAT], melds, sr, sd, sm, legal, rngs, ss)
         if not MV.is_legal_in(masks, ints, t_lay, rules, move):
             raise ValueError("a policy chose an illegal move (see rummysim.variants.basic.moves)")
         MV.apply_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, move)
@@ -208,7 +208,7 @@ def play_games(seed, games, players, rules, params, card_value, single_hand, cap
     for b in prange(n_blocks):
         state = new_state(players, rules, card_value, np.empty((0, EV_WIDTH), dtype=np.int16),
                           np.zeros(1, dtype=np.int64))
-        scratch = B.new_scratch(players)
+        scratch = P.new_scratch(players)
         scores = np.zeros(players, dtype=np.int64)
         spare_hand = np.empty(HAND_COLS, dtype=np.int32)
         spare_seats = np.empty((players, SEAT_COLS), dtype=np.int32)

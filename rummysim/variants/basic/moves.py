@@ -55,7 +55,7 @@ from .state import (
     I_DEALER, I_DISCARD_DRAWS_SEAT, I_DRAWN, I_GAME, I_HAND, I_HAS_PLAYED_SEAT, I_LAID_OFF_SEAT,
     I_MELDS_LAID_SEAT, I_MELDS_THIS_TURN, I_N_TABLE, I_OUTCOME, I_OWN_TURNS_SEAT, I_PHASE, I_PILE_N,
     I_PLAYED_THIS_TURN, I_PLAYERS, I_POINTS, I_RESHUFFLES, I_RUMMY, I_SEAT, I_SEED, I_STOCK_N, I_TURN,
-    I_WINNER, M_HAND, M_LAYABLE, M_PICKED, M_PILE, M_TABLE, PH_DISCARD, PH_DRAW, PH_OVER, PH_PLAY,
+    I_WINNER, M_HAND, M_HELD, M_LAYABLE, M_PICKED, M_PILE, M_TABLE, PH_DISCARD, PH_DRAW, PH_OVER, PH_PLAY,
     R_ACE_HIGH, R_CHECK, R_MAX_MELDS, R_MUST_DISCARD, R_RESHUFFLE_MODE, R_RESHUFFLES, R_RUMMY_MULT,
     R_TURN_LIMIT, RESHUFFLE_KEEP_TOP, RESHUFFLE_TURN_OVER,
 )
@@ -316,12 +316,15 @@ def log_event(ev, n_ev, stock, kind, player, card, meld, cards_mask, n_stock):
 
 @njit(cache=True)
 def check_cards(masks, stock, pile, ints, players):
-    """Raise unless every card is in exactly one place: a hand, the table, the stock or the pile."""
+    """Raise unless every card is in exactly one place: a hand, the table, the stock or the pile,
+    and every card a seat is known to hold (``M_HELD``) is in its hand."""
     seen = U64(0)
     total = 0
+    held_elsewhere = False
     for p in range(players):
         seen |= masks[M_HAND + p]
         total += M.popcount(masks[M_HAND + p])
+        held_elsewhere |= (masks[M_HELD + p] & ~masks[M_HAND + p]) != 0
     seen |= masks[M_TABLE]
     total += M.popcount(masks[M_TABLE])
     pile_mask = U64(0)
@@ -333,6 +336,8 @@ def check_cards(masks, stock, pile, ints, players):
     total += ints[I_PILE_N] + ints[I_STOCK_N]
     if seen != M.FULL_DECK or total != 52 or pile_mask != masks[M_PILE]:
         raise AssertionError("card conservation broken: a card is missing or in two places")
+    if held_elsewhere:
+        raise AssertionError("a card known to be held from the discard pile is not in that hand")
 
 
 @njit(cache=True, inline="always")
@@ -476,6 +481,7 @@ def _draw_in(masks, ints, stock, pile, ev, n_ev, p, move):
         card = pile[ints[I_PILE_N]]
         masks[M_PILE] &= ~M.bit(card)
         masks[M_PICKED + p] |= M.bit(card)
+        masks[M_HELD + p] |= M.bit(card)
         ints[I_DRAWN] = card
         ints[I_DISCARD_DRAWS_SEAT + p] += 1
         if ev.shape[0] > 0:
@@ -518,6 +524,7 @@ def _play_in(masks, ints, stock, t_mask, t_kind, t_lay, rules, ev, n_ev, p, move
         if ev.shape[0] > 0:
             log_event(ev, n_ev, stock, EV_LAYOFF, p, c, k, U64(0), 0)
     masks[M_LAYABLE] = M.table_layoffs(t_mask, t_kind, ints[I_N_TABLE], ace_high)
+    masks[M_HELD + p] &= masks[M_HAND + p]
     ints[I_PLAYED_THIS_TURN] += 1
 
 
@@ -526,6 +533,7 @@ def _discard_in(masks, ints, stock, pile, ev, n_ev, p, move):
     """1.3.4: card index ``move`` from seat p's hand onto the discard pile."""
     c = card_of_index(move)
     masks[M_HAND + p] &= ~M.bit(c)
+    masks[M_HELD + p] &= ~M.bit(c)
     pile[ints[I_PILE_N]] = c
     ints[I_PILE_N] += 1
     masks[M_PILE] |= M.bit(c)

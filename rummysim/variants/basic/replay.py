@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...cards import card_name, cards_of, format_mask, mask_of, parse_cards
-from . import bots as B
+from . import policy as P
 from . import kernel as K
 from . import melds as M
 from . import moves as MV
@@ -111,7 +111,7 @@ def trace_hand(seed: int, game: int, hand: int, players: int, rules_array: np.nd
                params: np.ndarray) -> list[dict]:
     """Every event of hand ``hand`` of game ``game``, deal first and end last."""
     state = _new_state(players, rules_array)
-    scratch = B.new_scratch(players)
+    scratch = P.new_scratch(players)
     first = K.start_hand(state, seed, game, hand, scratch[5])
     deal = deal_event(state, players, (first + players - 1) % players)
     events, _, _ = _play_logged(players, params, state, scratch)
@@ -178,7 +178,7 @@ def play_position(players: int, hands: list[str], stock: str, pile: str, rules_a
     per-seat result rows (cards left, value left, melds, lay-offs, discard draws).
     """
     state = _new_state(players, rules_array)
-    scratch = B.new_scratch(players)
+    scratch = P.new_scratch(players)
     masks, ints, stock_arr, pile_arr = state.masks, state.ints, state.stock, state.pile
     t_mask, t_kind, t_lay = state.t_mask, state.t_kind, state.t_lay
     K.start_hand(state, seed, 0, 0, scratch[5])  # seeds the bot streams; the deal is replaced below

@@ -1,13 +1,14 @@
 """The keys of a Basic Rummy strategy file (``rummysim.strategy.Param``): where each lands in the
 bots' parameter vector (``bots.P_*``), its default and what it may be."""
 
-from ...strategy import Param
+from ...strategy import Param, search_spec
 from . import bots as B
 
 #: Every key a Basic Rummy strategy file may set (besides name, variant, description).
 SPEC = (
-    Param("bot", B.P_RANDOM, "family", ("family", "random"),
-          doc="'random' plays uniformly at random (every other key is then ignored)"),
+    Param("bot", B.P_BOT, "family", ("family", "random", "search"),
+          doc="'random' plays uniformly at random (every other key is then ignored); 'search' searches "
+              "(keys search.*, the rest from its search.rollout strategy)"),
     Param("draw.mode", B.P_DRAW, "meld", ("never", "meld", "gain"),
           doc="take the discard: never / when it goes into a meld / when it lowers deadwood by min_gain"),
     Param("draw.min_gain", B.P_DRAW_GAIN, 1, low=0, high=100, doc="points of deadwood the discard must save (mode 'gain')"),
@@ -27,4 +28,7 @@ SPEC = (
           doc="points taken off a card's discard score when an opponent could use it"),
     Param("discard.tiebreak", B.P_TIEBREAK_RANDOM, "highest_card", ("highest_card", "random"),
           doc="break ties by highest card, or at random from the seat's seeded stream"),
-)
+) + search_spec({"samples": B.P_SEARCH_SAMPLES, "playouts": B.P_SEARCH_PLAYOUTS, "horizon": B.P_SEARCH_HORIZON,
+                "decisions": B.P_SEARCH_DECISIONS, "candidates": B.P_SEARCH_CANDIDATES, "value": B.P_SEARCH_VALUE,
+                "confidence": B.P_SEARCH_CONFIDENCE},
+               ("draw", "play", "discard"), "hand")

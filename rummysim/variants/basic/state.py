@@ -9,7 +9,8 @@ Fields:
     ``M_HAND + p``: seat p's hand; ``M_TABLE``: every card on the table;
     ``M_PILE``: the cards in the discard pile; ``M_LAYABLE``: the cards that
     would extend some table meld; ``M_PICKED + p``: cards seat p took from the
-    discard pile this hand (public knowledge).
+    discard pile this hand (public knowledge); ``M_HELD + p``: those of them seat p still holds
+    (taken from the pile, not yet melded, laid off or discarded: public knowledge too).
 ``ints``   int64[INTS_SIZE]
     counters of the hand (``I_*`` scalars) and per-seat counters (``I_*_SEAT + p``).
 ``stock``  int64[64], top at ``stock[ints[I_STOCK_N] - 1]``
@@ -42,7 +43,8 @@ M_TABLE = 4
 M_PILE = 5
 M_LAYABLE = 6
 M_PICKED = 7
-MASKS_SIZE = 11
+M_HELD = 11
+MASKS_SIZE = 15
 
 I_STOCK_N = 0
 I_PILE_N = 1

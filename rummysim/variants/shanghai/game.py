@@ -86,7 +86,7 @@ class Game(GameInPlay):
     first_unit = 1
     num_actions = moves.NUM_ACTIONS
     I_SEAT, I_PHASE = I_SEAT, I_PHASE
-    bots, notation, replay = bots, notation, replay
+    policy, notation, replay = bots, notation, replay
 
     def __init__(self, players: int, rules: np.ndarray, log: bool = False):
         self.players, self.log = players, log

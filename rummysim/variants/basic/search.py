@@ -1,0 +1,278 @@
+"""The search bot of Basic Rummy (``bot = "search"``): determinized Monte Carlo on the legal-move layer.
+
+At a decision its ``P_SEARCH_DECISIONS`` bits name (``1 << PH_*``), seat p
+
+1. lists its candidate moves (``candidates``), the rollout strategy's choice first: drawing, both
+   sources; playing, at most ``P_SEARCH_CANDIDATES``: the rollout's move, stopping, the other legal
+   melds and lay-offs in the rules layer's order; discarding, at most ``P_SEARCH_CANDIDATES`` cards in
+   the rollout strategy's order of preference (``bots.discard_score``);
+2. ``P_SEARCH_SAMPLES`` times deals the cards it has not seen (``determinize``) into the other hands
+   and the stock, consistent with everything it has seen: its own hand, the table, the discard pile,
+   each hand's count and the cards each seat took from the pile and still holds (``M_HELD``);
+3. for every such deal plays ``P_SEARCH_PLAYOUTS`` playouts of each candidate (``playout``): the
+   candidate, then every seat played by the rollout strategy (the searcher's vector with its
+   rollout's bot key, ``rollout_params``), to the end of the hand, or for ``P_SEARCH_HORIZON`` turns
+   and then ``static_value``. Every candidate plays the same deals with the same streams (common
+   random numbers), so the search compares the moves, not their luck;
+4. plays the candidate with the highest mean value (``outcome_value``), provided its mean gain over
+   the rollout strategy's favourite, paired deal by deal, is more than ``P_SEARCH_CONFIDENCE`` tenths
+   of its standard error above 0; else the favourite (``pick``). The deals are the independent
+   units of that standard error: the playouts of one deal share its cards, so they are averaged
+   first. A search that trusted its
+   noisiest differences would replace a good rule's choice by a coin flip whenever the candidates
+   are close.
+
+Every random choice comes from seat p's own stream (``rngs[p]``): the deals, the keys of the simulated
+reshuffles, the simulated seats' streams. A hand is therefore still a pure function of the seed, the
+game and the hand, whatever the threads or workers; and the search reads nothing seat p may not see
+(the hidden-information test redeals the unseen cards and expects the same move).
+
+The search's arrays (``SearchScratch``, made by ``policy.new_scratch``): the hand being simulated
+(``masks`` ... ``t_lay``, ``rng``, ``ev``, ``n_ev``: the fields of a ``state.State`` but ``rules``,
+``card_value``, ``buf``), the deal every playout of a sample starts from (``root_masks``,
+``root_ints``, ``root_stock``), the rollout's ``params`` and streams, the candidates and their totals.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from ...engine.rng import GOLDEN, mix64, next_u64, shuffle
+from . import bots as B
+from . import melds as M
+from .moves import STOP, apply_in, card_of_index, forced_move_in, is_legal_in, legal_moves_in
+from .state import (
+    I_ABANDONED_SEAT, I_N_TABLE, I_PHASE, I_PILE_N, I_PLAYERS, I_POINTS, I_SEAT, I_SEED, I_STOCK_N, I_TURN,
+    I_WINNER, M_HAND, M_HELD, M_PILE, M_TABLE, PH_DISCARD, PH_OVER, PH_PLAY, R_ACE_HIGH,
+)
+
+U64 = np.uint64
+
+SearchScratch = namedtuple("SearchScratch", (
+    "masks", "ints", "stock", "pile", "t_mask", "t_kind", "t_lay", "rng", "ev", "n_ev",
+    "root_masks", "root_ints", "root_stock", "params", "rngs", "cand", "total", "gain2", "deal_sum", "pool"))
+
+VALUE_WIN = 0
+VALUE_POINTS = 1
+
+
+@njit(cache=True)
+def searches(params, p, phase):
+    """True when seat p's search bot searches decision ``phase`` (``PH_*``)."""
+    return (np.int64(params[p, B.P_SEARCH_DECISIONS]) >> phase) & 1 != 0
+
+
+@njit(cache=True)
+def rollout_params(params, p, out):
+    """Every seat of ``out`` float64[players, N_PARAMS] plays seat p's rollout strategy: p's vector
+    with its rollout's bot key (family or random) in place of ``BOT_SEARCH``."""
+    for q in range(out.shape[0]):
+        out[q, :] = params[p, :]
+        out[q, B.P_BOT] = params[p, B.P_ROLLOUT_BOT]
+
+
+@njit(cache=True)
+def search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, buf, params, p,
+                melds, sr, sd, sm, legal, rngs, ss):
+    """Seat p's move at a searched decision (module docstring); the arrays are the state's
+    (``state.State``) and the policy scratch's (``policy.new_scratch``), ``ss`` its ``SearchScratch``."""
+    rollout_params(params, p, ss.params)
+    limit = np.int64(params[p, B.P_SEARCH_CANDIDATES])
+    n_cand = candidates(masks, ints, pile, t_lay, rules, card_value, buf, ss.params, p, melds, sr, sd, sm, legal,
+                        rngs, ss.cand, limit)
+    if n_cand == 1:
+        return ss.cand[0]
+    samples = np.int64(params[p, B.P_SEARCH_SAMPLES])
+    playouts = np.int64(params[p, B.P_SEARCH_PLAYOUTS])
+    horizon = np.int64(params[p, B.P_SEARCH_HORIZON])
+    value_mode = np.int64(params[p, B.P_SEARCH_VALUE])
+    ss.total[:n_cand] = 0.0
+    ss.gain2[:n_cand] = 0.0
+    for _ in range(samples):
+        determinize(masks, ints, p, ss.root_masks, ss.root_ints, ss.root_stock, ss.pool, rngs[p])
+        ss.deal_sum[:n_cand] = 0.0
+        for _ in range(playouts):
+            key = next_u64(rngs[p])
+            for c in range(n_cand):
+                start_playout(ss, ints, pile, t_mask, t_kind, t_lay, key)
+                ss.deal_sum[c] += playout(ss, rules, card_value, buf, p, ss.cand[c], horizon, value_mode,
+                                          melds, sr, sd, sm, legal)
+        for c in range(n_cand):
+            ss.total[c] += ss.deal_sum[c] / playouts
+            gain = (ss.deal_sum[c] - ss.deal_sum[0]) / playouts
+            ss.gain2[c] += gain * gain
+    return ss.cand[pick(ss.total, ss.gain2, n_cand, samples, params[p, B.P_SEARCH_CONFIDENCE] / 10.0)]
+
+
+@njit(cache=True)
+def pick(total, gain2, n_cand, n, z):
+    """Index of the candidate to play: the best mean value of ``total`` float64[n_cand] (sums over
+    ``n`` deals of each deal's mean value), if its mean gain over candidate 0 exceeds ``z`` standard
+    errors of that mean (``gain2``: sums over the deals of the squared gains), else 0."""
+    best = 0
+    for c in range(1, n_cand):
+        if total[c] > total[best]:
+            best = c
+    if best == 0 or n < 2:
+        return best
+    mean = (total[best] - total[0]) / n
+    var = (gain2[best] / n - mean * mean) * n / (n - 1)
+    return best if mean > z * np.sqrt(max(var, 0.0) / n) else 0
+
+
+@njit(cache=True)
+def candidates(masks, ints, pile, t_lay, rules, card_value, buf, roll, p, melds, sr, sd, sm, legal, rngs, out, limit):
+    """The moves seat p searches into ``out`` int64[MAX_LEGAL], the rollout strategy's (``roll``)
+    favourite first, at most ``limit`` (at least 1); returns their count."""
+    phase = ints[I_PHASE]
+    if phase != PH_DISCARD:
+        # drawing: the other source second; playing: stopping second, then the other melds and lay-offs
+        first = B.choose_in(masks, ints, pile, t_lay, rules, card_value, buf, roll, p, melds, sr, sd, sm, legal, rngs)
+        n_legal = legal_moves_in(masks, ints, t_lay, rules, buf, legal)
+        out[0] = first
+        n = 1
+        if phase == PH_PLAY and first != STOP and n < limit:
+            out[n] = STOP
+            n += 1
+        for i in range(n_legal):
+            if n >= limit and phase == PH_PLAY:
+                break
+            if legal[i] != first and legal[i] != STOP:
+                out[n] = legal[i]
+                n += 1
+        return n
+    n_legal = legal_moves_in(masks, ints, t_lay, rules, buf, legal)
+    # PH_DISCARD: by the rollout strategy's discard score, highest first, ties to the higher card as
+    # its own choice breaks them (a selection of the top ``limit``)
+    ctx = B.discard_context(p, roll, masks, ints, rules, ints[I_PLAYERS])
+    n = min(n_legal, limit)
+    for k in range(n):
+        best = k
+        best_score = B.discard_score(card_of_index(legal[k]), ctx, masks, card_value)
+        for i in range(k + 1, n_legal):
+            score = B.discard_score(card_of_index(legal[i]), ctx, masks, card_value)
+            if score > best_score or (score == best_score and legal[i] > legal[best]):
+                best, best_score = i, score
+        legal[k], legal[best] = legal[best], legal[k]
+        out[k] = legal[k]
+    return n
+
+
+@njit(cache=True)
+def determinize(masks, ints, p, root_masks, root_ints, root_stock, pool, rng):
+    """One deal of the cards seat p has not seen, into ``root_masks`` uint64[MASKS_SIZE],
+    ``root_ints`` int64[INTS_SIZE] and ``root_stock`` int64[64] (copies of the public state).
+
+    Every other seat keeps the cards it is known to hold (``M_HELD``) and gets the rest of its count
+    from the unseen cards, shuffled by ``rng`` uint64[1] (``pool`` int64[64] is the shuffle's
+    scratch); the stock gets what is left, in that shuffled order. The other seats' private memory
+    (``I_ABANDONED_SEAT``) is cleared and the simulated hand gets a reshuffle key of its own."""
+    players = ints[I_PLAYERS]
+    root_masks[:] = masks
+    root_ints[:] = ints
+    seen = masks[M_HAND + p] | masks[M_TABLE] | masks[M_PILE]
+    for q in range(players):
+        if q != p:
+            seen |= masks[M_HELD + q]
+    n = 0
+    unseen = M.FULL_DECK & ~seen
+    while unseen:
+        pool[n] = M.lowest_card(unseen)
+        unseen &= unseen - U64(1)
+        n += 1
+    shuffle(rng, pool, n)
+    k = 0
+    for q in range(players):
+        if q == p:
+            continue
+        hand = masks[M_HELD + q]
+        for _ in range(M.popcount(masks[M_HAND + q]) - M.popcount(masks[M_HELD + q])):
+            hand |= M.bit(pool[k])
+            k += 1
+        root_masks[M_HAND + q] = hand
+        root_ints[I_ABANDONED_SEAT + q] = 0
+    for i in range(ints[I_STOCK_N]):
+        root_stock[i] = pool[k + i]
+    root_ints[I_SEED] = np.int64(next_u64(rng) >> U64(1))
+
+
+@njit(cache=True)
+def start_playout(ss, ints, pile, t_mask, t_kind, t_lay, key):
+    """The simulated hand ``ss`` back at the sample's deal (``root_*``; the pile and the table are the
+    real state's, public), every seat's stream keyed by ``key`` and the seat."""
+    ss.masks[:] = ss.root_masks
+    ss.ints[:] = ss.root_ints
+    ss.stock[:] = ss.root_stock
+    ss.pile[:ints[I_PILE_N]] = pile[:ints[I_PILE_N]]
+    n_table = ints[I_N_TABLE]
+    ss.t_mask[:n_table] = t_mask[:n_table]
+    ss.t_kind[:n_table] = t_kind[:n_table]
+    ss.t_lay[:n_table] = t_lay[:n_table]
+    for q in range(ints[I_PLAYERS]):
+        ss.rngs[q, 0] = mix64(key ^ (U64(q + 1) * GOLDEN))
+
+
+@njit(cache=True)
+def playout(ss, rules, card_value, buf, p, move, horizon, value_mode, melds, sr, sd, sm, legal):
+    """Play ``move`` in the simulated hand ``ss``, then every seat by the rollout strategy
+    (``ss.params``, streams ``ss.rngs``) to the end of the hand or ``horizon`` turns (0: no limit);
+    returns what it is worth to seat p (``outcome_value`` or ``static_value``)."""
+    masks, ints, stock, pile, t_mask, t_kind, t_lay = ss.masks, ss.ints, ss.stock, ss.pile, ss.t_mask, ss.t_kind, ss.t_lay
+    apply_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ss.ev, ss.n_ev, ss.rng, move)
+    stop_at = ints[I_TURN] + horizon if horizon > 0 else -1
+    while ints[I_PHASE] != PH_OVER:
+        if ints[I_TURN] == stop_at:
+            return static_value(masks, ints, rules, card_value, p, value_mode, melds, sr, sd, sm)
+        m = forced_move_in(ints)
+        if m < 0:
+            m = B.choose_in(masks, ints, pile, t_lay, rules, card_value, buf, ss.params, ints[I_SEAT],
+                            melds, sr, sd, sm, legal, ss.rngs)
+        if not is_legal_in(masks, ints, t_lay, rules, m):
+            raise ValueError("a rollout chose an illegal move (see rummysim.variants.basic.moves)")
+        apply_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ss.ev, ss.n_ev, ss.rng, m)
+    return outcome_value(ints, p, value_mode)
+
+
+@njit(cache=True)
+def outcome_value(ints, p, value_mode):
+    """A finished hand's worth to seat p. ``VALUE_WIN``: 1 won, 0 lost, 1/players nobody won (as a
+    comparison's win share counts it); ``VALUE_POINTS``: the hand's points, + won, - lost (shared
+    among the losers), 0 nobody won."""
+    players = ints[I_PLAYERS]
+    winner = ints[I_WINNER]
+    if value_mode == VALUE_WIN:
+        if winner < 0:
+            return 1.0 / players
+        return 1.0 if winner == p else 0.0
+    if winner < 0:
+        return 0.0
+    if winner == p:
+        return float(ints[I_POINTS])
+    return -float(ints[I_POINTS]) / (players - 1)
+
+
+@njit(cache=True)
+def static_value(masks, ints, rules, card_value, p, value_mode, melds, sr, sd, sm):
+    """A hand stopped at the horizon, judged by its least deadwood (rules 1.6's points left in hand
+    outside the best melds). ``VALUE_WIN``: as if the seat with the least deadwood won (ties share);
+    ``VALUE_POINTS``: the other seats' mean deadwood minus seat p's."""
+    players = ints[I_PLAYERS]
+    ace_high = rules[R_ACE_HIGH] != 0
+    own = 0
+    least = 1 << 30
+    n_least = 0
+    others = 0
+    for q in range(players):
+        dw, _ = M.best_partition(masks[M_HAND + q], ace_high, card_value, melds, sr, sd, sm)
+        if q == p:
+            own = dw
+        else:
+            others += dw
+        if dw < least:
+            least, n_least = dw, 1
+        elif dw == least:
+            n_least += 1
+    if value_mode == VALUE_WIN:
+        return 1.0 / n_least if own == least else 0.0
+    return others / (players - 1) - own
