@@ -179,10 +179,7 @@ def _rollout(flat: dict, where: str, variant: str, base_dir: Path | None) -> "St
         rollout = load_strategy(name, variant)
     except StrategyError as e:
         raise StrategyError(f"{where}: {ROLLOUT_KEY}: {e}") from None
-    from .variants import variant_named
-
-    bot = next(p for p in variant_named(variant).spec if p.key == "bot")
-    if rollout.params[bot.index] == bot.choices.index(SEARCH):
+    if is_search(rollout, variant):
         raise StrategyError(f"{where}: {ROLLOUT_KEY} = {name!r} is itself a search bot; give one that plays by rules")
     return rollout
 
