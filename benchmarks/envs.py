@@ -3,7 +3,7 @@ rummy, each driven from Python the way an agent loop drives it (section ``envs``
 
 A step is one decision played: an AEC ``env.step`` after ``env.last()`` (observation and mask);
 a Gymnasium ``env.step`` (the agent's decision; the opponents' moves inside it are not counted);
-one table's move in ``Batch.step`` (``n_tables`` per call); RLCard ``env.step`` after reading its
+one table's move in ``Batch.step`` (``n_tables`` per call, Basic or Shanghai); RLCard ``env.step`` after reading its
 state's legal actions; OpenSpiel ``state.apply_action`` of a player (chance moves are played but
 not counted). Every contender picks uniformly among the legal moves with the same idiom (an index
 drawn from a random float), so the figure is the environment's cost, not the picker's.
@@ -70,10 +70,11 @@ def gymnasium(opponent: str = "random"):
     return play
 
 
-def batch(n_tables: int = 4096, players: int = 2, threads: int | None = None, observe: bool = False):
+def batch(variant: str = "basic", n_tables: int = 4096, players: int = 2, threads: int | None = None,
+          observe: bool = False):
     """100 random steps of a ``Batch``; with ``observe`` each step also builds every table's observation."""
     from rummysim.env import Batch
-    b = Batch("basic", n_tables, players, seed=1, threads=threads)
+    b = Batch(variant, n_tables, players, seed=1, threads=threads)
     rng = np.random.default_rng(1)
     out = b.observe()
     b.step(b.random_actions(rng))
@@ -137,9 +138,11 @@ def contenders() -> dict:
         "rummysim `basic_v0` AEC (PettingZoo), 2 players": aec("basic", 2),
         "rummysim `shanghai_v0` AEC (PettingZoo), 4 players": aec("shanghai", 4),
         "rummysim `single` (Gymnasium) vs random, agent steps": gymnasium("random"),
-        "rummysim `Batch`, 4,096 tables, 1 thread": batch(threads=1),
-        "rummysim `Batch`, 4,096 tables, 2 threads": batch(threads=2),
-        "rummysim `Batch`, 4,096 tables, 2 threads, with `observe()`": batch(threads=2, observe=True),
+        "rummysim `Batch`, 2 players, 4,096 tables, 1 thread": batch(threads=1),
+        "rummysim `Batch`, 2 players, 4,096 tables, 2 threads": batch(threads=2),
+        "rummysim `Batch`, 2 players, 4,096 tables, 2 threads, with `observe()`": batch(threads=2, observe=True),
+        "rummysim `Batch(\"shanghai\")`, 4 players, 1,024 tables, 1 thread": batch("shanghai", 1024, 4, threads=1),
+        "rummysim `Batch(\"shanghai\")`, 4 players, 1,024 tables, 2 threads": batch("shanghai", 1024, 4, threads=2),
         "RLCard `gin-rummy`": rlcard_gin(),
         "OpenSpiel `gin_rummy` (C++ engine)": openspiel_gin(),
     }

@@ -8,6 +8,7 @@ Sections (each with warm-up outside the timing and the median of repeats):
 ``engine`` hands/s on one core for 2, 3, 4 players, greedy and random;
 ``compare`` compare vs run hands/s; ``compile`` cold and cached compile time;
 ``endings`` how Shanghai rounds end per strategy and player count (``endings.py``; not part of the
+default run); ``search`` the search bot's strength against its cost (``search.py``; not part of the
 default run);
 ``million`` wall time of ``rummysim run --games 1000000``; ``shanghai`` rounds/s
 on one core at 3, 4, 6, 8 players; ``peers`` rummysim against a plain
@@ -58,6 +59,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 from endings import section_endings  # noqa: E402  (benchmarks/endings.py: outcome counts of Shanghai rounds)
+from search import section_search  # noqa: E402  (benchmarks/search.py: the search bot's strength and cost)
 
 
 def hands_per_second(players: int, strategy: str, hands: int, repeats: int, variant: str = "basic") -> float:
@@ -282,6 +284,19 @@ def section_peers(quick: bool) -> list[str]:
     return lines
 
 
+def _env_versions() -> str:
+    """The installed versions of the environments' libraries and the peers, in words."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = []
+    for name in ("pettingzoo", "gymnasium", "rlcard", "open_spiel"):
+        try:
+            found.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            found.append(f"{name} not installed")
+    return ", ".join(found)
+
+
 def section_envs(quick: bool) -> list[str]:
     """Random-play steps/s of the environments against RLCard's and OpenSpiel's gin rummy, side by side
     (``envs.py``), with the machine's load average before and after."""
@@ -298,7 +313,7 @@ def section_envs(quick: bool) -> list[str]:
              f"loaded machine steps per CPU-second say what a free core would give. Load average (1 min) {load_before:.1f} "
              "before, "
              f"{load_after:.1f} after, on {os.cpu_count()} cores. Goals (issue 15): AEC at least 20,000 steps/s, "
-             "`Batch` at least 1,000,000 steps/s on 2 cores.")
+             f"`Batch` at least 1,000,000 steps/s on 2 cores. {_env_versions()}.")
     lines = [intro, "",
              "| environment | steps/s, wall (median) | range | steps per CPU-second (median) | wall vs OpenSpiel |",
              "|---|---|---|---|---|"]
@@ -514,11 +529,12 @@ SECTIONS = {
     "memory": ("Memory of long runs", section_memory),
     "versions": ("Two versions side by side", section_versions),
     "endings": ("How Shanghai rounds end", section_endings),
+    "search": ("The search bot: strength against cost", section_search),
 }
 
 #: what ``python benchmarks/run.py`` measures without --only or --versions (``endings`` counts outcomes,
 #: not speed, and takes long)
-DEFAULT_SECTIONS = [s for s in SECTIONS if s not in ("versions", "endings")]
+DEFAULT_SECTIONS = [s for s in SECTIONS if s not in ("versions", "endings", "search")]
 
 INTRO = [
     "# Benchmarks", "",

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from rummysim.strategy import params_matrix, seat_strategies
-from rummysim.variants.basic import bots, kernel, melds, moves
+from rummysim.variants.basic import kernel, melds, moves, policy
 from rummysim.variants.basic.rules import BasicRules
 from rummysim.variants.basic.state import I_SEAT
 
@@ -35,7 +35,7 @@ def play(seed, hands, rules, params):
     """``hands`` independent 2-player hands, the toy bot in seat 0; returns how many each seat won."""
     state = kernel.new_state(2, rules, melds.CARD_VALUE, np.empty((0, moves.EV_WIDTH), dtype=np.int16),
                              np.zeros(1, dtype=np.int64))
-    scratch = bots.new_scratch(2)
+    scratch = policy.new_scratch(2)
     legal = np.empty(moves.MAX_LEGAL, dtype=np.int64)
     wins = np.zeros(2, dtype=np.int64)
     for hand in range(hands):
@@ -44,7 +44,7 @@ def play(seed, hands, rules, params):
             seat = state.ints[I_SEAT]
             move = moves.forced_move(state)
             if move < 0:
-                move = toy_policy(state, legal) if seat == 0 else bots.choose(state, params, seat, scratch)
+                move = toy_policy(state, legal) if seat == 0 else policy.choose(state, params, seat, scratch)
             if not moves.is_legal(state, move):
                 raise ValueError("an illegal move")
             moves.apply(state, move)

@@ -733,7 +733,7 @@ def tune(strategy_file, knobs, against, trials, out_file, name, overwrite, repor
     from rich.console import Console
 
     from .analysis import tune as T
-    from .strategy import load_strategy
+    from .strategy import is_search, load_strategy
 
     try:
         import optuna  # noqa: F401
@@ -750,6 +750,8 @@ def tune(strategy_file, knobs, against, trials, out_file, name, overwrite, repor
         field = [load_strategy(a, variant) for a in against]
     except StrategyError as e:
         raise UserError(str(e)) from None
+    if is_search(base, variant):
+        raise UserError(f"{strategy_file}: a search bot; tune the rule-based strategy it plays out (its search.rollout)")
     out = Path(out_file)
     if out.suffix != ".toml":
         raise UserError(f"--out {out_file}: a strategy file ends in .toml")

@@ -85,8 +85,8 @@ def search_spec(index: dict, decisions: tuple[str, ...], unit: str) -> tuple[Par
         Param("search.value", index["value"], "win", ("win", "points"),
               doc=f"what a playout is worth to the seat: the {unit} won (1) or not (0), or its points"),
         Param("search.confidence", index["confidence"], 10, low=0, high=100,
-              doc="tenths of a standard error by which a candidate's mean paired gain over the rollout "
-                  "strategy's favourite must be positive to be played instead (0: the best mean)"),
+              doc="tenths of a standard error (over the deals) by which a candidate's mean paired gain over "
+                  "the rollout strategy's favourite must be positive to be played instead (0: the best mean)"),
     )
 
 
@@ -179,12 +179,17 @@ def _rollout(flat: dict, where: str, variant: str, base_dir: Path | None) -> "St
         rollout = load_strategy(name, variant)
     except StrategyError as e:
         raise StrategyError(f"{where}: {ROLLOUT_KEY}: {e}") from None
+    if is_search(rollout, variant):
+        raise StrategyError(f"{where}: {ROLLOUT_KEY} = {name!r} is itself a search bot; give one that plays by rules")
+    return rollout
+
+
+def is_search(strategy: "Strategy", variant: str = "basic") -> bool:
+    """Whether ``strategy`` is a search bot (``bot = "search"``)."""
     from .variants import variant_named
 
     bot = next(p for p in variant_named(variant).spec if p.key == "bot")
-    if rollout.params[bot.index] == bot.choices.index(SEARCH):
-        raise StrategyError(f"{where}: {ROLLOUT_KEY} = {name!r} is itself a search bot; give one that plays by rules")
-    return rollout
+    return SEARCH in bot.choices and strategy.params[bot.index] == bot.choices.index(SEARCH)
 
 
 def builtin_dir(variant: str = "basic") -> Path:

@@ -10,9 +10,10 @@ import pytest
 
 from rummysim.run import RunSpec, UsageError, play_chunk
 from rummysim.strategy import params_matrix, seat_strategies
-from rummysim.variants.basic import melds as M
 from rummysim.variants.basic import moves as MV
 from rummysim.variants.basic import state as S
+from rummysim.variants.shanghai import moves as SMV
+from rummysim.variants.shanghai import state as SS
 
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
@@ -261,62 +262,157 @@ def test_environment_reproduces_run_rows(variant, players, strategies, games):
 
 
 # ------------------------------------------------------------------------------ Batch
-def _check_batch(b, players):
-    """Invariants of every table after a step: card conservation (every card in exactly one place), the
-    mask is exactly the legal list, which is ``moves.legal_moves``'s, the seat to act in range."""
+def _basic_table_ok(b, i):
+    """Basic table ``i``: every card in exactly one place; its legal list is ``moves.legal_moves_in``'s."""
+    masks, ints, stock, pile, _, _, t_lay, _, _, buf = (a.copy() for a in b.state(i)[:10])
+    MV.check_cards(masks, stock, pile, ints, b.players)
+    out = np.empty(MV.MAX_LEGAL, dtype=np.int64)
+    n = MV.legal_moves_in(masks, ints, t_lay, b.rules.to_array(b.players), buf, out)
+    assert np.array_equal(np.sort(out[:n]), np.flatnonzero(b.mask[i]))
+
+
+def _shanghai_table_ok(b, i):
+    """Shanghai table ``i`` (on a copy of its state, fresh scratch): every card in exactly one place; its
+    legal list is ``moves.legal_moves``'s; it plays round ``episodes % 10 + 1`` of game ``i + (episodes
+    // 10) * n_tables``."""
+    state = SMV.new_state(b.players, b.rules.to_array(b.players), np.empty((0, SMV.EV_WIDTH), dtype=np.int16))
+    state = state._replace(**{f: a.copy() for f, a in zip(SS.State._fields[:6], b.state(i)[:6])},
+                           rng1=b.state(i)[6].copy())
+    SMV.check_cards(state)
+    out = np.empty(SMV.MAX_LEGAL, dtype=np.int64)
+    n = SMV.legal_moves(state, out)
+    assert np.array_equal(np.sort(out[:n]), np.flatnonzero(b.mask[i]))
+    assert state.ints[SS.SI_ROUND] == b.episodes[i] % 10 + 1
+    assert state.ints[SS.I_GAME] == i + b.episodes[i] // 10 * b.n_tables
+
+
+def _check_batch(b, table_ok):
+    """Invariants of every table after a step: the mask is exactly the legal list, the seat to act in
+    range, rewards only where an episode ended; every 8th table ``table_ok(b, i)`` (card conservation,
+    the legal list is the rules layer's)."""
     assert (b.n_legal >= 1).all()
     assert (b.mask.sum(axis=1) == b.n_legal).all()
     rows = np.repeat(np.arange(b.n_tables), b.n_legal)
     cols = np.concatenate([b.legal[i, :b.n_legal[i]] for i in range(b.n_tables)])
     assert (b.mask[rows, cols] == 1).all()
-    assert ((b.seat >= 0) & (b.seat < players)).all()
+    assert ((b.seat >= 0) & (b.seat < b.players)).all()
     assert (b.reward[~b.done] == 0).all()
     for i in range(0, b.n_tables, 8):
-        masks, ints, stock, pile = b.state(i)[:4]
-        MV.check_cards(masks, stock, pile, ints, players)
+        table_ok(b, i)
 
 
-def test_batch_random_steps_keep_invariants():
-    """100,000 random table-steps (256 tables x 400 steps, 3 players): invariants after every step; each
-    finished hand's reward is its winner's points; a table's first hand is the AEC environment's
-    game index i, hand 0 (the same deal)."""
-    players = 3
-    b = Batch("basic", 256, players, seed=12)
-    first = b.state(5)[0][:players].copy()
-    env = basic_v0.raw_env(players=players, episode="hand")
+@pytest.mark.parametrize("variant, players, tables, steps, table_ok, make", [
+    ("basic", 3, 256, 400, _basic_table_ok, lambda p: basic_v0.raw_env(players=p, episode="hand")),
+    ("shanghai", 4, 128, 782, _shanghai_table_ok, lambda p: shanghai_v0.raw_env(players=p))])
+def test_batch_random_steps_keep_invariants(variant, players, tables, steps, table_ok, make):
+    """100,000 random table-steps: invariants after every step (``_check_batch``); a finished episode (a
+    Basic hand, a Shanghai round) rewards at most one seat positively (Basic: the winner's points,
+    Shanghai: the one-turn bonus); table 5's first deal and observation are the AEC environment's
+    at game index 5 (Basic hand 0, Shanghai round 1)."""
+    b = Batch(variant, tables, players, seed=12)
+    env = make(players)
     env.reset(seed=12)
     for _ in range(5):
         env.reset()
-    assert np.array_equal(env.game.state.masks[:players], first)
+    assert all(np.array_equal(x, y) for x, y in zip(env.game.state[:4], b.state(5)[:4]))
+    assert b.seat[5] == env.game.seat
+    assert np.array_equal(b.observe()[5], env.observe(env.agent_selection)["observation"])
     rng = np.random.default_rng(1)
-    hands = 0
-    for _ in range(400):
+    episodes = 0
+    for _ in range(steps):
         b.step(b.random_actions(rng))
-        _check_batch(b, players)
-        hands += b.done.sum()
+        _check_batch(b, table_ok)
+        episodes += b.done.sum()
         assert ((b.reward[b.done] > 0).sum(axis=1) <= 1).all()
-    assert hands > 100
+    assert episodes > 100
+    assert (b.episodes.sum() == episodes)
 
 
-def test_batch_deterministic_whatever_the_threads():
+@pytest.mark.parametrize("variant, players, make, units", [
+    ("basic", 3, lambda p: basic_v0.raw_env(players=p, episode="hand"), 1),
+    ("shanghai", 4, lambda p: shanghai_v0.raw_env(players=p), 3)])
+def test_batch_table_follows_the_aec_environment(variant, players, make, units):
+    """Table 0 of a Batch and the AEC environment at game index 0, fed the same random moves: the same
+    observation, mask and seat after every move and the same rewards, over a Basic hand and over three
+    Shanghai rounds (a round's end, the next round of the game and its totals)."""
+    b = Batch(variant, 4, players, seed=6)
+    env = make(players)
+    env.reset(seed=6)
+    rng = np.random.default_rng(7)
+    done = 0
+    while done < units:
+        actions = b.random_actions(rng)
+        b.step(actions)
+        env.step(int(actions[0]))
+        assert np.array_equal(b.reward[0], [env.rewards[a] for a in env.possible_agents])
+        if b.done[0]:
+            done += 1
+            if variant == "basic":
+                break
+        agent = env.agent_selection
+        assert env.possible_agents.index(agent) == b.seat[0]
+        seen = env.observe(agent)
+        assert np.array_equal(b.observe()[0], seen["observation"])
+        assert np.array_equal(b.mask[0], seen["action_mask"])
+    assert done == units
+
+
+@pytest.mark.parametrize("variant, players, tables, steps", [("basic", 2, 64, 300), ("shanghai", 4, 16, 600)])
+def test_batch_deterministic_whatever_the_threads(variant, players, tables, steps):
     def run(threads):
-        b = Batch("basic", 64, 2, seed=4, threads=threads)
+        b = Batch(variant, tables, players, seed=4, threads=threads)
         rng = np.random.default_rng(2)
         out = []
-        for _ in range(300):
+        for _ in range(steps):
             b.step(b.random_actions(rng))
             out.append((b.seat.copy(), b.reward.copy(), b.observe()))
-        return out
-    a, c = run(1), run(2)
+        return out, b.episodes.sum()
+    (a, episodes), (c, _) = run(1), run(2)
+    assert episodes > 0
     assert all(all(np.array_equal(x, y) for x, y in zip(s, t)) for s, t in zip(a, c))
 
 
-def test_batch_refuses_an_illegal_action_and_plays_nothing():
-    b = Batch("basic", 8, 2, seed=0)
+def test_batch_shanghai_round_rewards_and_totals():
+    """A Shanghai table's episode is a round: ``reward="points"`` gives minus each seat's penalty
+    points (rules 2.7), which the next round's observation shows in its scores block (the game's
+    totals); ``reward="win"`` gives 1 to the round's winner and nothing after a round without one."""
+    players = 4
+    pts = Batch("shanghai", 32, players, seed=3)
+    win = Batch("shanghai", 32, players, seed=3, reward="win")
+    rng = np.random.default_rng(4)
+    totals = np.zeros((32, players))
+    seen = 0
+    scores = slice(pts.obs_size - players, pts.obs_size)
+    while seen < 40:
+        actions = pts.random_actions(rng)
+        pts.step(actions)
+        win.step(actions)
+        assert np.array_equal(pts.done, win.done)
+        for i in np.flatnonzero(pts.done):
+            totals[i] = 0 if pts.episodes[i] % 10 == 1 else totals[i]
+            totals[i] -= pts.reward[i]
+            winner = int(np.argmax(win.reward[i])) if win.reward[i].any() else -1
+            assert sorted(win.reward[i]) == ([0.0] * players if winner < 0 else [0.0] * (players - 1) + [1.0])
+            if winner >= 0:
+                assert pts.reward[i, winner] >= 0 and (np.delete(pts.reward[i], winner) < 0).all()
+            seen += 1
+        if pts.done.any():
+            obs = pts.observe()
+            for i in np.flatnonzero(pts.done):
+                p = pts.seat[i]
+                assert np.array_equal(obs[i, scores], np.roll(totals[i], -p) * (pts.episodes[i] % 10 != 0))
+
+
+@pytest.mark.parametrize("variant, players, bad", [("basic", 2, MV.STOP), ("shanghai", 4, SMV.STOP)])
+def test_batch_refuses_an_illegal_action_and_plays_nothing(variant, players, bad):
+    b = Batch(variant, 8, players, seed=0)
     before = b.mask.copy()
+    state = [a.copy() for a in b.state(0)]
     actions = b.random_actions(np.random.default_rng(0))
-    actions[3] = MV.STOP   # every table is to draw
+    actions[3] = bad   # every table is to draw (Basic) or to take or leave the upcard (Shanghai)
     with pytest.raises(UsageError, match=r"actions\[3\]"):
         b.step(actions)
+    with pytest.raises(UsageError, match="shape"):
+        b.step(actions[:4])
     assert np.array_equal(b.mask, before)
-    assert M.popcount(b.state(0)[0][0]) == 10
+    assert all(np.array_equal(x, y) for x, y in zip(state, b.state(0)))

@@ -11,6 +11,7 @@ from test_moves_basic import cheap_search, name, new_state, position, rules
 
 from rummysim import simulate
 from rummysim.cards import mask_of
+from rummysim.engine.search import pick
 from rummysim.strategy import StrategyError, load_strategy, params_matrix, seat_strategies
 from rummysim.variants.basic import bots as B
 from rummysim.variants.basic import kernel as K
@@ -145,8 +146,10 @@ def test_search_takes_the_discard_that_goes_out(tmp_path):
 
 def test_search_does_not_feed_a_known_meld(tmp_path):
     """Seat 1 holds H5 H6, both taken from the discard pile (public). Discarding H7, its highest card,
-    as greedy would, lets seat 1 take it, meld H5 H6 H7 and go out (1.3); the search keeps H7."""
-    searcher = cheap_search(tmp_path, rollout="greedy", samples=4, playouts=2, decisions='["discard"]',
+    as greedy would, lets seat 1 take it, meld H5 H6 H7 and go out (1.3): a sure loss. Any other discard
+    wins a few of the playouts (greedy throws H7 later), so over 64 deals the gain is clear and the
+    search keeps H7."""
+    searcher = cheap_search(tmp_path, rollout="greedy", samples=64, playouts=1, decisions='["discard"]',
                             candidates=5)
 
     def at_discard():
@@ -168,13 +171,13 @@ def test_unsearched_decisions_are_the_rollouts(tmp_path):
 
 
 def test_pick_trusts_a_difference_only_beyond_its_standard_error():
-    total = np.array([0.0, 4.0])            # candidate 1 gains 1 per playout on average over 4 playouts
+    total = np.array([0.0, 4.0])            # candidate 1 gains 1 per deal on average over 4 deals
     steady = np.array([0.0, 4.0])           # gains 1, 1, 1, 1: no doubt
     noisy = np.array([0.0, 20.0])           # gains 3, -1, 3, -1: standard error 1.15
-    assert S.pick(total, steady, 2, 4, 3.0) == 1
-    assert S.pick(total, noisy, 2, 4, 1.0) == 0
-    assert S.pick(total, noisy, 2, 4, 0.5) == 1
-    assert S.pick(np.array([1.0, 0.5]), noisy, 2, 4, 0.0) == 0   # the favourite is best anyway
+    assert pick(total, steady, 2, 4, 3.0) == 1
+    assert pick(total, noisy, 2, 4, 1.0) == 0
+    assert pick(total, noisy, 2, 4, 0.5) == 1
+    assert pick(np.array([1.0, 0.5]), noisy, 2, 4, 0.0) == 0   # the favourite is best anyway
 
 
 # ------------------------------------------------------------ reproducible
@@ -186,3 +189,30 @@ def test_search_rows_do_not_depend_on_workers_or_chunks(tmp_path):
         x, y = getattr(a, table), getattr(b, table)
         assert x.reset_index(drop=True).equals(y.reset_index(drop=True)), table
 
+
+
+
+def test_tune_refuses_a_search_bot_and_its_keys(tmp_path, capsys):
+    """A search bot is tuned through its rollout strategy; its own keys are not tuned (one line, exit 2,
+    nothing written)."""
+    from test_cli import run_cli
+
+    from rummysim.analysis.tune import parse_knob
+    from rummysim.run import UsageError
+
+    with pytest.raises(UsageError, match="unknown key 'search.samples'"):
+        parse_knob("search.samples=1:8")
+    code, _, err = run_cli(["tune", "search", "--param", "meld.abandon_turn=0:30", "--against", "greedy",
+                            "--out", str(tmp_path / "t.toml"), "--report", str(tmp_path / "r")], capsys)
+    assert code == 2 and err.startswith("rummysim: error: search: a search bot; tune the rule-based strategy")
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_melds_at_once_example_differs_from_search_only_there():
+    """examples/search-melds-at-once.toml (the README's holding question for search players)."""
+    from pathlib import Path
+
+    example = load_strategy(str(Path(__file__).parents[1] / "examples" / "search-melds-at-once.toml"))
+    shipped = load_strategy("search")
+    differ = [i for i, (a, b) in enumerate(zip(example.params, shipped.params)) if a != b]
+    assert differ == [B.P_MELD] and example.params[B.P_MELD] == 0 and shipped.params[B.P_MELD] == 1

@@ -109,7 +109,8 @@ def test_readme_documents_every_key_with_its_default(spec, section):
         row = re.search(rf"^\| `{re.escape(p.key)}` \|[^\n]*$", readme, re.M)
         assert row, f"README lacks a row for {p.key}"
         cells = [c.strip() for c in row.group(0).strip("|").split("|")]
-        assert cells[3].strip("`") == str(p.default), f"README default of {p.key}: {cells[3]} != {p.default}"
+        default = "[" + ", ".join(f'"{c}"' for c in p.default) + "]" if p.many else str(p.default)
+        assert cells[3].strip("`") == default, f"README default of {p.key}: {cells[3]} != {default}"
         if p.choices:
             assert all(f"`{c}`" in cells[2] for c in p.choices)
         else:

@@ -38,7 +38,7 @@ def test_keys_are_typed_from_the_spec():
 def test_written_file_says_every_key_of_the_strategy(name, variant):
     s = load_strategy(name, variant)
     text = T.strategy_toml("x", variant, "a\ndescription", s.params)
-    assert parse_strategy(text, "x.toml", variant) == ("x", "a\ndescription", s.params)
+    assert parse_strategy(text, "x.toml", variant) == ("x", "a\ndescription", s.params, "")
 
 
 def test_without_optuna_one_line_and_exit_2(tmp_path, monkeypatch, capsys):

@@ -51,7 +51,7 @@ def parse_knob(text: str, variant: str = "basic") -> Knob:
     """``key=low:high`` (an integer key, within its allowed range) or ``key=a,b`` / ``key`` (a choice key:
     those choices, or all of them), typed from the variant's strategy spec; ``UsageError`` if not."""
     key, _, values = text.partition("=")
-    spec: dict[str, Param] = {p.key: p for p in variant_named(variant).spec}
+    spec: dict[str, Param] = {p.key: p for p in variant_named(variant).spec if not p.key.startswith("search.")}
     if key not in spec:
         raise UsageError(f"--param {text}: unknown key {key!r}; allowed: {', '.join(spec)}")
     p = spec[key]
@@ -167,9 +167,12 @@ def description(result: dict) -> str:
 
 
 def strategy_toml(name: str, variant: str, text: str, params: tuple) -> str:
-    """A strategy file (TOML) setting every key of the variant's spec to ``params``' value."""
+    """A strategy file (TOML) setting every key of the variant's spec to ``params``' value (a rule-based
+    bot's: the search keys are left out)."""
     top, sections = [], {}
     for p in variant_named(variant).spec:
+        if p.key.startswith("search."):
+            continue
         v = params[p.index]
         value = f'"{p.choices[int(v)]}"' if p.choices else str(int(v))
         section, _, leaf = p.key.rpartition(".")

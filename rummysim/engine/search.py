@@ -44,8 +44,9 @@ def playout_streams(rngs, key, players):
 @njit(cache=True)
 def pick(total, gain2, n_cand, n, z):
     """Index of the candidate to play: the best mean value of ``total`` float64[n_cand] (sums over
-    ``n`` paired playouts), if its mean gain over candidate 0 exceeds ``z`` standard errors of that
-    mean (``gain2``: sums of the squared gains), else 0."""
+    ``n`` deals of each deal's mean value), if its mean gain over candidate 0 exceeds ``z`` standard
+    errors of that mean (``gain2``: sums over the deals of the squared gains), else 0. The deals are
+    the independent units: the playouts of one deal share its cards."""
     best = 0
     for c in range(1, n_cand):
         if total[c] > total[best]:

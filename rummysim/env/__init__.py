@@ -3,8 +3,9 @@
 * ``basic_v0.env(players=2, ...)``, ``shanghai_v0.env(players=4, ...)``: PettingZoo AEC environments.
 * ``single(variant="basic", opponents=["expert"], ...)``: a Gymnasium environment, one learning seat
   against shipped strategies.
-* ``Batch(variant, n_tables, players, seed)``: many Basic tables stepped together in the compiled
-  core, actions and masks as NumPy arrays (needs neither PettingZoo nor Gymnasium).
+* ``Batch(variant, n_tables, players, seed)``: many Basic or Shanghai tables stepped together in the
+  compiled core (an episode: a Basic hand, a Shanghai round), actions and masks as NumPy arrays
+  (needs neither PettingZoo nor Gymnasium).
 
 See the README, section "Environments", for the observation layout and the action encoding.
 """

@@ -27,9 +27,10 @@ import numpy as np
 from numba import njit
 
 from ..variants.basic import melds as M
-from ..variants.basic.game import IB, UB, deal, step_in
+from ..variants.basic.game import IB, UB, deal
 from ..variants.basic.moves import (
     MAX_TABLE,
+    apply_in,
     card_index,
     legal_moves_in,
 )
@@ -44,12 +45,13 @@ from ..variants.basic.state import (
     I_WINNER,
     INTS_SIZE,
     M_HAND,
+    M_HELD,
     M_PILE,
-    M_TABLE,
     MASKS_SIZE,
     PH_OVER,
     State,
 )
+from .batch import row_view, set_mask
 
 U64 = np.uint64
 
@@ -73,11 +75,11 @@ def _cards(mask, out, base):
 
 
 @njit(cache=True)
-def observe_in(masks, ints, pile, t_mask, known, scores, p, out):
+def observe_in(masks, ints, pile, t_mask, scores, p, out):
     """Seat ``p``'s observation into ``out`` float32[obs_size] (layout: module docstring).
 
-    Reads only what seat p may see: its hand, the table, the pile, the counts, ``known`` uint64[players]
-    (cards each seat took from the pile and still holds, kept by ``step_in``) and ``scores``
+    Reads only what seat p may see: its hand, the table, the pile, the counts, the cards each seat
+    took from the pile and still holds (``M_HELD``, kept by the rules layer) and ``scores``
     int64[players] (game scores)."""
     players = ints[I_PLAYERS]
     out[:] = 0.0
@@ -92,7 +94,7 @@ def observe_in(masks, ints, pile, t_mask, known, scores, p, out):
         out[o + card_index(pile[ints[I_PILE_N] - 1])] = 1.0
     o += 52
     for r in range(1, players):
-        _cards(known[(p + r) % players] & ~masks[M_TABLE], out, o)
+        _cards(masks[M_HELD + (p + r) % players], out, o)
         o += 52
     for r in range(players):
         out[o + r] = M.popcount(masks[M_HAND + (p + r) % players])
@@ -109,14 +111,14 @@ def observe_in(masks, ints, pile, t_mask, known, scores, p, out):
 # of a packed game reads them without unboxing a ``State``.
 
 _INTS, _PILE, _SCORES = IB["ints"], IB["pile"], IB["scores"]
-_MASKS, _T_MASK, _KNOWN = UB["masks"], UB["t_mask"], UB["known"]
+_MASKS, _T_MASK = UB["masks"], UB["t_mask"]
 
 
 @njit(cache=True)
 def observe_packed(ib, ub, seat, out):
     """``observe_in`` of seat ``seat`` on a packed game."""
     observe_in(ub[_MASKS[0]:_MASKS[1]], ib[_INTS[0]:_INTS[1]], ib[_PILE[0]:_PILE[1]], ub[_T_MASK[0]:_T_MASK[1]],
-               ub[_KNOWN[0]:_KNOWN[1]], ib[_SCORES[0]:_SCORES[1]], seat, out)
+               ib[_SCORES[0]:_SCORES[1]], seat, out)
 
 
 def observe_game(game, seat, out):
@@ -125,79 +127,82 @@ def observe_game(game, seat, out):
 
 
 # --------------------------------------------------------------------------- many tables
-def new_tables(n, players):
-    """The stacked arrays of ``n`` tables' states (row i: table i), fields as in ``state.State``
-    without ``rules``/``card_value`` (shared) and with an empty event log."""
+def new_tables(n, players, rules):
+    """The arrays of ``n`` tables (``Batch``): ``tables``, stacked per table (row i: table i), the fields of
+    ``state.State`` with an empty event log, then ``rngs`` (the bots' streams, keyed by the deal) and
+    ``scores`` (0: an episode is one hand); ``shared``, the block's ``rules`` int64[RULES_SIZE] (a
+    copy) and ``card_value``."""
     ints = np.zeros((n, INTS_SIZE), dtype=np.int64)
     ints[:, I_PLAYERS] = players
-    return {"masks": np.zeros((n, MASKS_SIZE), dtype=np.uint64), "ints": ints,
-            "stock": np.zeros((n, 64), dtype=np.int64), "pile": np.zeros((n, 64), dtype=np.int64),
-            "t_mask": np.zeros((n, 32), dtype=np.uint64), "t_kind": np.zeros((n, 32), dtype=np.int64),
-            "t_lay": np.zeros((n, 32), dtype=np.uint64), "n_ev": np.zeros((n, 1), dtype=np.int64),
-            "rng": np.zeros((n, 1), dtype=np.uint64), "buf": np.zeros((n, 64), dtype=np.uint64),
-            "rngs": np.zeros((n, players, 1), dtype=np.uint64), "known": np.zeros((n, players), dtype=np.uint64)}
+    tables = (np.zeros((n, MASKS_SIZE), dtype=np.uint64), ints, np.zeros((n, 64), dtype=np.int64),
+              np.zeros((n, 64), dtype=np.int64), np.zeros((n, 32), dtype=np.uint64), np.zeros((n, 32), dtype=np.int64),
+              np.zeros((n, 32), dtype=np.uint64), np.zeros((n, 1), dtype=np.int64), np.zeros((n, 1), dtype=np.uint64),
+              np.zeros((n, 64), dtype=np.uint64), np.zeros((n, players, 1), dtype=np.uint64),
+              np.zeros((n, players), dtype=np.int64))
+    return tables, (rules.copy(), M.CARD_VALUE.copy())
 
 
 @njit(cache=True, inline="always")
-def _table_state(t, i, rules, card_value, ev):
-    masks, ints, stock, pile, t_mask, t_kind, t_lay, n_ev, rng, buf = t
+def _table_state(tables, shared, i, ev):
+    masks, ints, stock, pile, t_mask, t_kind, t_lay, n_ev, rng, buf = tables[:10]
+    rules, card_value = shared
     return State(masks[i], ints[i], stock[i], pile[i], t_mask[i], t_kind[i], t_lay[i], rules, card_value, ev,
                  n_ev[i], rng[i], buf[i])
 
 
 @njit(cache=True, inline="always")
-def _set_mask(legal, n, mask, value):
-    for j in range(n):
-        mask[legal[j]] = value
+def _deal_next(tables, shared, i, ev, seed, number, legal):
+    """Table i's hand: hand 0 of game ``number``; its legal moves into ``legal``, returns their count."""
+    return deal(_table_state(tables, shared, i, ev), seed, number, 0, tables[10][i], legal)
 
 
 @njit(cache=True, nogil=True)
-def batch_reset(t, rngs, known, rules, card_value, seed, first, n_all, episodes, legal, n_legal, mask, seat):
+def batch_reset(tables, shared, seed, first, n_all, episodes, legal, n_legal, mask, seat):
     """Deal the hand of every table of a block (arrays: its rows; ``first``: its first table's number
     among ``n_all``): table j deals hand 0 of game ``j + episodes[j - first] * n_all``."""
     ev = np.empty((0, 60), dtype=np.int16)
     for i in range(n_legal.shape[0]):
-        _set_mask(legal[i], n_legal[i], mask[i], 0)
-        n_legal[i] = deal(_table_state(t, i, rules, card_value, ev), known[i], seed, first + i + episodes[i] * n_all,
-                          0, rngs[i], legal[i])
-        _set_mask(legal[i], n_legal[i], mask[i], 1)
-        seat[i] = t[1][i, I_SEAT]
+        set_mask(legal[i], n_legal[i], mask[i], 0)
+        n_legal[i] = _deal_next(tables, shared, i, ev, seed, first + i + episodes[i] * n_all, legal[i])
+        set_mask(legal[i], n_legal[i], mask[i], 1)
+        seat[i] = tables[1][i, I_SEAT]
 
 
 @njit(cache=True, nogil=True)
-def batch_step(t, rngs, known, rules, card_value, seed, first, n_all, episodes, actions, win_reward, legal, n_legal,
-               mask, seat, reward, done):
+def batch_step(tables, shared, seed, first, n_all, episodes, actions, win_reward, legal, n_legal, mask, seat, reward,
+               done):
     """One legal move at every table of a block (``actions`` int64[n], legality checked by the caller). A
     finished hand scores ``reward`` float32[n, players] (its points to the winner, or 1 with
     ``win_reward``), sets ``done`` and is replaced by the table's next deal (``batch_reset``'s numbering).
     The other arrays as in ``batch_reset``; ``mask`` int8[n, NUM_ACTIONS] is kept by clearing the
     previous ``legal`` entries and setting the new ones."""
     ev = np.empty((0, 60), dtype=np.int16)
-    masks, ints, stock, pile, t_mask, t_kind, t_lay, n_ev, rng, buf = t
+    masks, ints, stock, pile, t_mask, t_kind, t_lay, n_ev, rng, buf, _, _ = tables
+    rules, card_value = shared
     for i in range(n_legal.shape[0]):
-        _set_mask(legal[i], n_legal[i], mask[i], 0)
-        reward[i, :] = 0.0
+        legal_i, mask_i, ints_i = row_view(legal, i), row_view(mask, i), row_view(ints, i)
+        set_mask(legal_i, n_legal[i], mask_i, 0)
+        row_view(reward, i)[:] = 0.0
         done[i] = False
-        ti = ints[i]
-        step_in(masks[i], ti, stock[i], pile[i], t_mask[i], t_kind[i], t_lay[i], rules, card_value, ev, n_ev[i],
-                rng[i], known[i], actions[i])
-        if ti[I_PHASE] == PH_OVER:
+        masks_i, t_lay_i = row_view(masks, i), row_view(t_lay, i)
+        apply_in(masks_i, ints_i, row_view(stock, i), row_view(pile, i), row_view(t_mask, i), row_view(t_kind, i),
+                 t_lay_i, rules, card_value, ev, row_view(n_ev, i), row_view(rng, i), actions[i])
+        if ints_i[I_PHASE] == PH_OVER:
             done[i] = True
-            if ti[I_WINNER] >= 0:
-                reward[i, ti[I_WINNER]] = 1.0 if win_reward else ti[I_POINTS]
+            if ints_i[I_WINNER] >= 0:
+                reward[i, ints_i[I_WINNER]] = 1.0 if win_reward else ints_i[I_POINTS]
             episodes[i] += 1
-            n_legal[i] = deal(_table_state(t, i, rules, card_value, ev), known[i], seed,
-                              first + i + episodes[i] * n_all, 0, rngs[i], legal[i])
+            n_legal[i] = _deal_next(tables, shared, i, ev, seed, first + i + episodes[i] * n_all, legal_i)
         else:
-            n_legal[i] = legal_moves_in(masks[i], ti, t_lay[i], rules, buf[i], legal[i])
-        _set_mask(legal[i], n_legal[i], mask[i], 1)
-        seat[i] = ti[I_SEAT]
+            n_legal[i] = legal_moves_in(masks_i, ints_i, t_lay_i, rules, row_view(buf, i), legal_i)
+        set_mask(legal_i, n_legal[i], mask_i, 1)
+        seat[i] = ints_i[I_SEAT]
 
 
 @njit(cache=True, nogil=True)
-def batch_observe(t, known, scores, out):
-    """Each table's observation for its seat to act into ``out`` float32[n, obs_size]
-    (``scores`` int64[n, players])."""
-    masks, ints, pile, t_mask = t[0], t[1], t[3], t[4]
+def batch_observe(tables, out):
+    """Each table's observation for its seat to act into ``out`` float32[n, obs_size]."""
+    masks, ints, pile, t_mask, scores = tables[0], tables[1], tables[3], tables[4], tables[11]
     for i in range(out.shape[0]):
-        observe_in(masks[i], ints[i], pile[i], t_mask[i], known[i], scores[i], ints[i, I_SEAT], out[i])
+        observe_in(row_view(masks, i), row_view(ints, i), row_view(pile, i), row_view(t_mask, i),
+                   row_view(scores, i), ints[i, I_SEAT], row_view(out, i))

@@ -1,52 +1,119 @@
-"""Many tables stepped together in the compiled core: ``Batch("basic", n_tables, players, seed)``.
+"""Many tables stepped together in the compiled core: ``Batch(variant, n_tables, players, seed)``.
 
-Each table plays independent Basic hands (docs/rules.md section 1): table i's k-th hand is hand 0 of
-game index ``i + k * n_tables`` of ``seed`` (so the same seed and actions give the same
-trajectory whatever the threads). One ``step(actions)`` plays one move at every table: the tables
-are split into one block per thread, each block one compiled call that releases the GIL (no Python
-loop per table; a block has its own arrays, so threads never share an array's reference count, which
-a ``prange`` over all tables did at every row view and which made two threads slower than one). A
-table whose hand ends reports its reward and ``done`` and is dealt its next hand at once.
+An episode is one unit of the variant's game: a Basic hand (docs/rules.md section 1) or a Shanghai
+round (docs/rules.md 2.1-2.7). Table i's k-th episode is
 
-Arrays after ``reset()`` and each ``step`` (row i: table i):
+* Basic: hand 0 of game index ``i + k * n_tables`` of ``seed`` (independent hands);
+* Shanghai: round ``k % 10 + 1`` of game index ``i + (k // 10) * n_tables``: each table plays the
+  ten rounds of a game in order (the contracts of 2.2 in turn), then the next game,
+
+so the same seed and actions give the same trajectory whatever the threads. One ``step(actions)``
+plays one move at every table: the tables are split into one block per thread, each block one
+compiled call that releases the GIL (no Python loop per table; a block has its own arrays, the
+rule vector included, so threads never share an array's reference count, which a ``prange`` over
+all tables did at every row view and which made two threads slower than one). A table whose
+episode ends reports its reward and ``done`` and is dealt its next episode at once.
+
+Arrays after ``reset()`` and each ``step`` (row i: table i; A = ``num_actions``, Basic 1,308,
+Shanghai 40,006; L = ``moves.MAX_LEGAL`` of the variant):
 
 ============  ==========================  ==================================================
 attribute     shape, dtype                contents
 ============  ==========================  ==================================================
-``seat``      (n,) int64                  the seat to act
-``mask``      (n, 1308) int8              1 on its legal moves (``moves`` action encoding)
-``legal``     (n, MAX_LEGAL) int64        the same moves as a list, ``n_legal[i]`` of them
+``seat``      (n,) int64                  the seat to act (Shanghai: also a seat offered
+                                          the upcard to buy)
+``mask``      (n, A) int8                 1 on its legal moves (the variant's ``moves``
+                                          action encoding)
+``legal``     (n, L) int64                the same moves as a list, ``n_legal[i]`` of them
 ``n_legal``   (n,) int64
-``reward``    (n, players) float32        the hand's points to its winner (``reward="win"``:
-                                          1), 0 otherwise, on the step that ended it
-``done``      (n,) bool                   the step ended the table's hand
+``reward``    (n, players) float32        on the step that ended the episode, else 0:
+                                          ``reward="points"`` Basic the hand's points to its
+                                          winner, Shanghai minus each seat's penalty points
+                                          of the round (rules 2.7); ``reward="win"`` 1 to
+                                          the hand's (round's) winner, none after a
+                                          stalemate
+``done``      (n,) bool                   the step ended the table's episode
 ============  ==========================  ==================================================
 
 ``observe()`` gives each table's observation for its seat to act, float32[n, obs_size] (layout in
-``basic_core``; the scores block is 0, every episode being one hand).
+``basic_core`` / ``shanghai_core``): Basic's scores block is 0, every episode being one hand;
+Shanghai's holds the game's totals before the round.
 """
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from ..run import UsageError
+from ..variants import variant_named
 from .games import check_reward
 
-VARIANTS = ("basic",)
+VARIANTS = ("basic", "shanghai")
+
+
+@intrinsic
+def row_view(typingctx, arr, i):
+    """``arr[i]`` of a C-contiguous array, as a view that holds no reference to ``arr``'s allocation:
+    valid while ``arr`` lives (the caller's argument). A plain ``arr[i]`` takes and drops one (two
+    atomic operations): with a dozen row views a table's move, that was half the time of a
+    ``batch_step`` (``perf``). Not in a ``parallel=True`` function: its dead-code elimination takes the
+    view for a fresh array and drops the writes no later statement reads."""
+    if not isinstance(arr, types.Array) or arr.ndim < 2 or arr.layout != "C" or not isinstance(i, types.Integer):
+        return None
+    view = arr.copy(ndim=arr.ndim - 1, layout="C")
+
+    def codegen(context, builder, signature, args):
+        a = context.make_array(arr)(context, builder, args[0])
+        shape, strides = cgutils.unpack_tuple(builder, a.shape), cgutils.unpack_tuple(builder, a.strides)
+        offset = builder.mul(context.cast(builder, args[1], i, types.intp), strides[0])
+        data = builder.bitcast(cgutils.pointer_add(builder, a.data, offset), a.data.type)
+        out = context.make_array(view)(context, builder)
+        context.populate_array(out, data=data, shape=shape[1:], strides=strides[1:], itemsize=a.itemsize, meminfo=None)
+        return out._getvalue()
+    return view(arr, i), codegen
+
+
+@njit(cache=True, inline="always")
+def set_mask(legal, n, mask, value):
+    """``mask[legal[:n]] = value``: a table's row of ``Batch.mask`` from its ``legal`` list (the variants'
+    ``batch_step`` clear the previous moves and set the new ones)."""
+    for j in range(n):
+        mask[legal[j]] = value
+
+
+@njit(cache=True)
+def first_illegal(mask, actions):
+    """The first table whose action (``actions`` int64[n]) is not a 1 of its row of ``mask``
+    int8[n, A], else -1."""
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= mask.shape[1] or mask[i, a] != 1:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def pick_legal(u, legal, n_legal, out):
+    """``out[i]`` = ``legal[i, int(u[i] * n_legal[i])]``: the legal move a uniform draw ``u`` float64[n]
+    in [0, 1) picks at each table."""
+    for i in range(out.shape[0]):
+        out[i] = legal[i, np.int64(u[i] * n_legal[i])]
 
 
 class Batch:
-    """``n_tables`` Basic tables of ``players`` seats under ``rules`` (see the module docstring)."""
+    """``n_tables`` tables of ``variant`` at ``players`` seats (None: the variant's default) under
+    ``rules`` (see the module docstring)."""
 
-    def __init__(self, variant: str = "basic", n_tables: int = 1024, players: int = 2, seed: int = 0,
+    def __init__(self, variant: str = "basic", n_tables: int = 1024, players: int | None = None, seed: int = 0,
                  rules=None, reward: str = "points", threads: int | None = None):
-        from ..variants.basic import melds, moves
-        from . import basic_core as C
         from .games import resolve_rules
         if variant not in VARIANTS:
             raise UsageError(f"variant = {variant!r}: Batch plays {', '.join(map(repr, VARIANTS))}")
@@ -54,16 +121,17 @@ class Batch:
             raise UsageError(f"n_tables = {n_tables!r}: allowed a whole number from 1")
         if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
             raise UsageError(f"seed = {seed!r}: allowed a whole number from 0 to 2**63 - 1")
-        self.C = C
+        if players is None:
+            players = variant_named(variant).players[2]
+        self.variant = variant
+        self.C = importlib.import_module(f".{variant}_core", __package__)
+        moves = importlib.import_module(f"..variants.{variant}.moves", __package__)
         self.players, self.n_tables, self.seed = players, int(n_tables), int(seed)
         self.rules = resolve_rules(variant, rules, players)
         self.win_reward = check_reward(reward) == "win"
-        self._rules = self.rules.to_array(players)
-        self._card_value = melds.CARD_VALUE
         self.num_actions = moves.NUM_ACTIONS
-        self.obs_size = C.obs_size(players)
+        self.obs_size = self.C.obs_size(players)
         n = self.n_tables
-        self._scores = np.zeros((n, players), dtype=np.int64)
         self.episodes = np.zeros(n, dtype=np.int64)
         self.legal = np.zeros((n, moves.MAX_LEGAL), dtype=np.int64)
         self.n_legal = np.zeros(n, dtype=np.int64)
@@ -78,16 +146,13 @@ class Batch:
         self.reset()
 
     def _block(self, a: int, b: int) -> dict:
-        """The arguments of tables ``a .. b-1``: their own state arrays (numba counts references per
-        allocation) and views of the outputs."""
+        """The arguments of tables ``a .. b-1``: their own state arrays and shared arrays (the rule
+        vector, scratch: numba counts references per allocation) and views of the outputs."""
         rows = slice(a, b)
-        t = self.C.new_tables(b - a, self.players)
-        state = tuple(t[k] for k in ("masks", "ints", "stock", "pile", "t_mask", "t_kind", "t_lay", "n_ev", "rng",
-                                     "buf"))
-        return {"t": state, "rngs": t["rngs"], "known": t["known"], "first": a, "episodes": self.episodes[rows],
+        tables, shared = self.C.new_tables(b - a, self.players, self.rules.to_array(self.players))
+        return {"tables": tables, "shared": shared, "first": a, "n": b - a, "episodes": self.episodes[rows],
                 "legal": self.legal[rows], "n_legal": self.n_legal[rows], "mask": self.mask[rows],
-                "seat": self.seat[rows], "reward": self.reward[rows], "done": self.done[rows],
-                "scores": self._scores[rows]}
+                "seat": self.seat[rows], "reward": self.reward[rows], "done": self.done[rows]}
 
     def _run(self, call) -> None:
         """``call(block)`` for every block, one thread each."""
@@ -98,13 +163,12 @@ class Batch:
                 f.result()
 
     def reset(self) -> None:
-        """Deal every table's first hand (game index i)."""
+        """Deal every table's first episode (game index i; Shanghai its round 1)."""
         self.episodes[:] = 0
         self.reward[:] = 0.0
         self.done[:] = False
-        self._run(lambda b: self.C.batch_reset(b["t"], b["rngs"], b["known"], self._rules, self._card_value, self.seed,
-                                               b["first"], self.n_tables, b["episodes"], b["legal"], b["n_legal"],
-                                               b["mask"], b["seat"]))
+        self._run(lambda b: self.C.batch_reset(b["tables"], b["shared"], self.seed, b["first"], self.n_tables,
+                                               b["episodes"], b["legal"], b["n_legal"], b["mask"], b["seat"]))
 
     def step(self, actions: np.ndarray) -> None:
         """Play ``actions`` int64[n_tables], one legal move per table; raises ``UsageError`` (nothing played)
@@ -112,31 +176,33 @@ class Batch:
         actions = np.ascontiguousarray(actions, dtype=np.int64)
         if actions.shape != (self.n_tables,):
             raise UsageError(f"actions: expected shape ({self.n_tables},), got {actions.shape}")
-        ok = (actions >= 0) & (actions < self.num_actions)
-        ok[ok] = self.mask[np.flatnonzero(ok), actions[ok]] == 1
-        if not ok.all():
-            bad = int(np.flatnonzero(~ok)[0])
+        bad = first_illegal(self.mask, actions)
+        if bad >= 0:
             raise UsageError(f"actions[{bad}] = {actions[bad]} is not legal at table {bad} (see mask)")
         self._run(lambda b: self.C.batch_step(
-            b["t"], b["rngs"], b["known"], self._rules, self._card_value, self.seed, b["first"], self.n_tables,
-            b["episodes"], actions[b["first"]:b["first"] + len(b["seat"])], self.win_reward, b["legal"],
-            b["n_legal"], b["mask"], b["seat"], b["reward"], b["done"]))
+            b["tables"], b["shared"], self.seed, b["first"], self.n_tables, b["episodes"],
+            actions[b["first"]:b["first"] + b["n"]], self.win_reward, b["legal"], b["n_legal"], b["mask"], b["seat"],
+            b["reward"], b["done"]))
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal move for every table (``rng``: a NumPy Generator)."""
-        pick = (rng.random(self.n_tables) * self.n_legal).astype(np.int64)
-        return self.legal[np.arange(self.n_tables), pick]
+        """A uniformly random legal move for every table (``rng``: a NumPy Generator; one ``rng.random``
+        draw per table)."""
+        out = np.empty(self.n_tables, dtype=np.int64)
+        pick_legal(rng.random(self.n_tables), self.legal, self.n_legal, out)
+        return out
 
     def observe(self, out: np.ndarray | None = None) -> np.ndarray:
         """float32[n_tables, obs_size]: each table's observation for its seat to act."""
         if out is None:
             out = np.empty((self.n_tables, self.obs_size), dtype=np.float32)
-        self._run(lambda b: self.C.batch_observe(b["t"], b["known"], b["scores"],
-                                                 out[b["first"]:b["first"] + len(b["seat"])]))
+        elif out.shape != (self.n_tables, self.obs_size) or out.dtype != np.float32 or not out.flags.c_contiguous:
+            raise UsageError(f"out: expected a C-contiguous float32 array of shape ({self.n_tables}, {self.obs_size})")
+        self._run(lambda b: self.C.batch_observe(b["tables"], out[b["first"]:b["first"] + b["n"]]))
         return out
 
-    def state(self, i: int):
-        """Table ``i``'s arrays (masks, ints, stock, pile, t_mask, t_kind, t_lay, n_ev, rng, buf): for tests
-        and debugging, not for agents (they hold hidden cards)."""
-        blk = next(b for b in self._blocks if b["first"] <= i < b["first"] + len(b["seat"]))
-        return tuple(a[i - blk["first"]] for a in blk["t"])
+    def state(self, i: int) -> tuple:
+        """Table ``i``'s arrays (``<variant>_core.new_tables``: Basic masks, ints, stock, pile, ...;
+        Shanghai hands, ints, stock, pile, ...): for tests and debugging, not for agents (they hold
+        hidden cards)."""
+        blk = next(b for b in self._blocks if b["first"] <= i < b["first"] + b["n"])
+        return tuple(a[i - blk["first"]] for a in blk["tables"])

@@ -1,5 +1,5 @@
-"""Shanghai Rummy for the environments (compiled): one seat's observation and a move with what the
-seats learn from it. Built on the rules layer (``variants.shanghai.moves``: ``legal_moves``,
+"""Shanghai Rummy for the environments (compiled): one seat's observation, and many tables stepped
+together (``Batch``: an episode is one round). Built on the rules layer (``variants.shanghai.moves``: ``legal_moves``,
 ``is_legal``, ``apply``); nothing here decides legality or plays a rule.
 
 Observation of seat ``p`` (float32[obs_size(players)]), seats counted from ``p`` (relative seat r is
@@ -28,12 +28,19 @@ scores         players             each relative seat's game total so far (penal
 =============  ==================  =========================================================
 """
 
+import numpy as np
 from numba import njit
 
+from ..variants.shanghai import moves
+from ..variants.shanghai.game import step_tracked
 from ..variants.shanghai.state import (
     I_PHASE,
+    I_SEAT,
+    I_WINNER,
     JOKER,
     MAX_TABLE,
+    PH_OVER,
+    ROUNDS,
     SI_BUYS,
     SI_BUYS_SEAT,
     SI_DOWN_TURN_SEAT,
@@ -43,8 +50,10 @@ from ..variants.shanghai.state import (
     SI_STOCK_N,
     T_COLS,
     T_OWNER,
+    State,
 )
 from ..variants.shanghai.table import hand_size
+from .batch import row_view, set_mask
 
 SLOTS = 53
 
@@ -77,8 +86,13 @@ def _counts(counts, out, base):
 def observe(state, known, totals, p, out):
     """Seat ``p``'s observation into ``out`` float32[obs_size] (layout: module docstring). Reads only
     what seat p may see: its hand, the table, the pile, counts, ``known`` int64[players, 64] (kept by
-    ``step``) and ``totals`` int64[players] (game totals)."""
-    hands, ints, pile, table = state.hands, state.ints, state.pile, state.table
+    ``game.step_tracked``) and ``totals`` int64[players] (game totals)."""
+    observe_in(state.hands, state.ints, state.pile, state.table, known, totals, p, out)
+
+
+@njit(cache=True)
+def observe_in(hands, ints, pile, table, known, totals, p, out):
+    """``observe`` on the state's arrays ``hands``, ``ints``, ``pile``, ``table``."""
     players = hands.shape[0]
     out[:] = 0.0
     _counts(hands[p], out, 0)
@@ -122,3 +136,95 @@ def observe(state, known, totals, p, out):
 def observe_game(game, seat, out):
     """Seat ``seat``'s observation of ``game`` (a ``variants.shanghai.game.Game``) into ``out``."""
     observe(game.state, game.known, game.scores, seat, out)
+
+
+# --------------------------------------------------------------------------- many tables
+def new_tables(n, players, rules):
+    """The arrays of ``n`` tables (``Batch``): ``tables``, stacked per table (row i: table i), the fields
+    of ``state.State`` a round keeps between moves (hands, ints, stock, pile, table, melds, rng1,
+    n_ev), then ``known`` int64[n, players, 64] and ``scores`` int64[n, players] (the game's totals
+    before the round); ``shared``, the block's ``rules`` (a copy), an empty event log and the
+    scratch of a move (the state's listing, counts, row, cand, chosen, ranks, left, trial; the
+    table's cards before and after a move, ``step_tracked``'s)."""
+    one = moves.new_state(players, rules, np.empty((0, moves.EV_WIDTH), dtype=np.int16))
+    tables = tuple(np.zeros((n, *a.shape), dtype=a.dtype) for a in one[:6]) + (
+        np.zeros((n, 1), dtype=np.uint64), np.zeros((n, 1), dtype=np.int64),
+        np.zeros((n, players, 64), dtype=np.int64), np.zeros((n, players), dtype=np.int64))
+    shared = (one.rules, one.ev, one.listing, one.counts, one.row, one.cand, one.chosen, one.ranks, one.left,
+              one.trial, np.zeros(64, dtype=np.int64), np.zeros(64, dtype=np.int64))
+    return tables, shared
+
+
+@njit(cache=True, inline="always")
+def _table_state(tables, shared, i):
+    hands, ints, stock, pile, table, melds, rng1, n_ev = tables[:8]
+    rules, ev, listing, counts, row, cand, chosen, ranks, left, trial = shared[:10]
+    return State(row_view(hands, i), row_view(ints, i), row_view(stock, i), row_view(pile, i), row_view(table, i),
+                 row_view(melds, i), listing, counts, row, row_view(rng1, i), rules, ev, row_view(n_ev, i), cand, chosen,
+                 ranks, left, trial)
+
+
+@njit(cache=True)
+def _deal_next(tables, shared, i, seed, first, n_all, episode, legal):
+    """Table i's ``episode``-th round (round ``episode % 10 + 1`` of game ``first + i + (episode // 10)
+    * n_all``; a new game's totals start at 0); its legal moves into ``legal``, returns their count."""
+    state = _table_state(tables, shared, i)
+    if episode % ROUNDS == 0:
+        tables[9][i, :] = 0
+    moves.deal(state, seed, first + i + (episode // ROUNDS) * n_all, episode % ROUNDS + 1)
+    tables[8][i, :, :] = 0
+    return moves.legal_moves(state, legal)
+
+
+@njit(cache=True, nogil=True)
+def batch_reset(tables, shared, seed, first, n_all, episodes, legal, n_legal, mask, seat):
+    """Deal the round of every table of a block (arrays: its rows; ``first``: its first table's number
+    among ``n_all``): table j deals its ``episodes[j - first]``-th round (``_deal_next``)."""
+    for i in range(n_legal.shape[0]):
+        set_mask(legal[i], n_legal[i], mask[i], 0)
+        n_legal[i] = _deal_next(tables, shared, i, seed, first, n_all, episodes[i], legal[i])
+        set_mask(legal[i], n_legal[i], mask[i], 1)
+        seat[i] = tables[1][i, I_SEAT]
+
+
+@njit(cache=True, nogil=True)
+def batch_step(tables, shared, seed, first, n_all, episodes, actions, win_reward, legal, n_legal, mask, seat, reward,
+               done):
+    """One legal move at every table of a block (``actions`` int64[n], legality checked by the caller). A
+    finished round scores ``reward`` float32[n, players] (minus each seat's penalty points, rules 2.7,
+    or 1 to its winner with ``win_reward``), adds the points to the game's totals, sets ``done`` and
+    is replaced by the table's next round (``_deal_next``). The other arrays as in ``batch_reset``;
+    ``mask`` int8[n, NUM_ACTIONS] is kept by clearing the previous ``legal`` entries and setting the
+    new ones."""
+    known, totals = tables[8], tables[9]
+    before, after = shared[10], shared[11]
+    for i in range(n_legal.shape[0]):
+        legal_i, mask_i = row_view(legal, i), row_view(mask, i)
+        set_mask(legal_i, n_legal[i], mask_i, 0)
+        row_view(reward, i)[:] = 0.0
+        done[i] = False
+        state = _table_state(tables, shared, i)
+        n_legal[i] = step_tracked(state, row_view(known, i), actions[i], legal_i, before, after)
+        if state.ints[I_PHASE] == PH_OVER:
+            done[i] = True
+            points = state.counts
+            moves.scores(state, points)
+            for q in range(totals.shape[1]):
+                totals[i, q] += points[q]
+                if not win_reward:
+                    reward[i, q] = -points[q]
+            if win_reward and state.ints[I_WINNER] >= 0:
+                reward[i, state.ints[I_WINNER]] = 1.0
+            episodes[i] += 1
+            n_legal[i] = _deal_next(tables, shared, i, seed, first, n_all, episodes[i], legal_i)
+        set_mask(legal_i, n_legal[i], mask_i, 1)
+        seat[i] = tables[1][i, I_SEAT]
+
+
+@njit(cache=True, nogil=True)
+def batch_observe(tables, out):
+    """Each table's observation for its seat to act into ``out`` float32[n, obs_size]."""
+    hands, ints, pile, table, known, totals = tables[0], tables[1], tables[3], tables[4], tables[8], tables[9]
+    for i in range(out.shape[0]):
+        observe_in(row_view(hands, i), row_view(ints, i), row_view(pile, i), row_view(table, i), row_view(known, i),
+                   row_view(totals, i), ints[i, I_SEAT], row_view(out, i))

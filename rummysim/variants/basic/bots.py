@@ -55,7 +55,7 @@ from numba import njit
 from . import melds as M
 from ...engine.rng import below
 from .moves import (
-    DRAW_STOCK, MAX_LEGAL, STOP, TAKE_DISCARD, discard_move, drawn_bit, layoff_move, legal_after,
+    DRAW_STOCK, STOP, TAKE_DISCARD, discard_move, drawn_bit, layoff_move, legal_after,
     legal_moves_in, meld_move,
 )
 from .state import (

@@ -3,11 +3,11 @@ and ``rummysim.env``.
 
 ``Game.reset(seed, game)`` deals what ``rummysim run --seed seed`` deals for game index ``game``, and
 the calls follow the kernel's game loop (``kernel.play_games``): a game whose every move is
-``bot_move`` is ``run``'s game, row for row. The game keeps what each seat is known to hold
-(``known``: the cards it took from the pile, until it throws them or lays them on the table), the
-only source of what the others are told of a seat's hand.
+``bot_move`` is ``run``'s game, row for row. What each seat is known to hold (``known``: the cards
+it took from the pile, until it throws them or lays them on the table) is the state's ``M_HELD``
+masks, kept by the rules layer: the only source of what the others are told of a seat's hand.
 
-Compiled (``step_in``, ``step_packed``, ``deal``): a game's arrays live in two flat buffers, ``ib``
+Compiled (``step_packed``, ``deal``): a game's arrays live in two flat buffers, ``ib``
 int64[IB_SIZE] and ``ub`` uint64[UB_SIZE], so a call from Python unboxes two arrays instead of a
 ``State`` of thirteen (most of a step's cost in the environments); ``packed_views`` gives the same
 memory as a ``State`` of NumPy views, for the calls made once a hand (the deal, the result rows)
@@ -26,9 +26,7 @@ from . import kernel, melds, moves, notation, policy, replay
 from .moves import (
     EV_WIDTH,
     MAX_LEGAL,
-    TAKE_DISCARD,
     apply_in,
-    card_of_index,
     legal_moves_in,
 )
 from .state import (
@@ -40,10 +38,9 @@ from .state import (
     I_WINNER,
     INTS_SIZE,
     M_HAND,
-    M_TABLE,
+    M_HELD,
     MASKS_SIZE,
     MAX_SEATS,
-    PH_DISCARD,
     PH_OVER,
     R_TARGET,
     RULES_SIZE,
@@ -56,25 +53,10 @@ NO_EVENTS: tuple = ()
 EV_ROWS = 64
 
 
-@njit(cache=True, inline="always")
-def step_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, known, move):
-    """Apply the legal ``move`` of the seat to act (``moves.apply_in``) and keep ``known`` uint64[players]:
-    a card taken from the pile is known to be in the taker's hand until it is discarded (laid on the
-    table it is no longer in the hand: readers mask ``known`` with ``M_TABLE``). A card reshuffled
-    into the stock and drawn again is drawn unseen: it is not known."""
-    p = ints[I_SEAT]
-    if move == TAKE_DISCARD:
-        known[p] |= melds.bit(pile[ints[I_PILE_N] - 1])
-    elif ints[I_PHASE] == PH_DISCARD:
-        known[p] &= ~melds.bit(card_of_index(move))
-    apply_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, move)
-
-
 # ------------------------------------------------------------------ one game, packed
 IB_FIELDS = (("ints", INTS_SIZE), ("stock", 64), ("pile", 64), ("t_kind", 32), ("rules", RULES_SIZE),
              ("card_value", 64), ("n_ev", 1), ("scores", MAX_SEATS), ("legal", MAX_LEGAL))
-UB_FIELDS = (("masks", MASKS_SIZE), ("t_mask", 32), ("t_lay", 32), ("rng", 1), ("buf", 64), ("known", MAX_SEATS),
-             ("rngs", MAX_SEATS))
+UB_FIELDS = (("masks", MASKS_SIZE), ("t_mask", 32), ("t_lay", 32), ("rng", 1), ("buf", 64), ("rngs", MAX_SEATS))
 
 
 def _starts(fields):
@@ -88,41 +70,39 @@ def _starts(fields):
 IB, IB_SIZE = _starts(IB_FIELDS)
 UB, UB_SIZE = _starts(UB_FIELDS)
 _INTS, _STOCK, _PILE, _T_KIND, _RULES, _CARD_VALUE, _N_EV, _SCORES, _LEGAL = (IB[n] for n, _ in IB_FIELDS)
-_MASKS, _T_MASK, _T_LAY, _RNG, _BUF, _KNOWN, _RNGS = (UB[n] for n, _ in UB_FIELDS)
+_MASKS, _T_MASK, _T_LAY, _RNG, _BUF, _RNGS = (UB[n] for n, _ in UB_FIELDS)
 
 
 def packed_views(ib, ub, players, ev):
-    """The fields of a packed game as NumPy views: ``(State, known, scores, legal, rngs)``; the state
+    """The fields of a packed game as NumPy views: ``(State, scores, legal, rngs)``; the state
     logs into ``ev`` int16[n, EV_WIDTH] (n = 0: no log)."""
     i = {n: ib[a:b] for n, (a, b) in IB.items()}
     u = {n: ub[a:b] for n, (a, b) in UB.items()}
     state = State(u["masks"], i["ints"], i["stock"], i["pile"], u["t_mask"], i["t_kind"], u["t_lay"], i["rules"],
                   i["card_value"], ev, i["n_ev"], u["rng"], u["buf"])
-    return (state, u["known"][:players], i["scores"][:players], i["legal"],
+    return (state, i["scores"][:players], i["legal"],
             u["rngs"][:players].reshape(players, 1))
 
 
 @njit(cache=True)
 def step_packed(ib, ub, ev, move):
-    """``step_in`` on a packed game (events into ``ev`` int16[n, EV_WIDTH], n = 0: none), then the
+    """``moves.apply_in`` on a packed game (events into ``ev`` int16[n, EV_WIDTH], n = 0: none), then the
     legal moves of the next decision into its ``legal``; returns their count (0 once the hand is over)."""
     masks, t_lay, buf = ub[_MASKS[0]:_MASKS[1]], ub[_T_LAY[0]:_T_LAY[1]], ub[_BUF[0]:_BUF[1]]
     ints, rules = ib[_INTS[0]:_INTS[1]], ib[_RULES[0]:_RULES[1]]
-    step_in(masks, ints, ib[_STOCK[0]:_STOCK[1]], ib[_PILE[0]:_PILE[1]], ub[_T_MASK[0]:_T_MASK[1]],
-            ib[_T_KIND[0]:_T_KIND[1]], t_lay, rules, ib[_CARD_VALUE[0]:_CARD_VALUE[1]], ev,
-            ib[_N_EV[0]:_N_EV[1]], ub[_RNG[0]:_RNG[1]], ub[_KNOWN[0]:_KNOWN[1]], move)
+    apply_in(masks, ints, ib[_STOCK[0]:_STOCK[1]], ib[_PILE[0]:_PILE[1]], ub[_T_MASK[0]:_T_MASK[1]],
+             ib[_T_KIND[0]:_T_KIND[1]], t_lay, rules, ib[_CARD_VALUE[0]:_CARD_VALUE[1]], ev,
+             ib[_N_EV[0]:_N_EV[1]], ub[_RNG[0]:_RNG[1]], move)
     if ints[I_PHASE] == PH_OVER:
         return 0
     return legal_moves_in(masks, ints, t_lay, rules, buf, ib[_LEGAL[0]:_LEGAL[1]])
 
 
 @njit(cache=True)
-def deal(state, known, seed, game, hand, rngs, legal):
+def deal(state, seed, game, hand, rngs, legal):
     """Deal hand ``hand`` of game ``game`` into ``state`` (``kernel.start_hand``, which keys the bots'
-    streams ``rngs``), forget ``known``; the first decision's legal moves into ``legal``, returns
-    their count."""
+    streams ``rngs``); the first decision's legal moves into ``legal``, returns their count."""
     kernel.start_hand(state, seed, game, hand, rngs)
-    known[:] = 0
     state.n_ev[0] = 0
     return legal_moves_in(state.masks, state.ints, state.t_lay, state.rules, state.buf, legal)
 
@@ -143,7 +123,7 @@ class Game(GameInPlay):
         self.players, self.log = players, log
         self.ib, self.ub = np.zeros(IB_SIZE, dtype=np.int64), np.zeros(UB_SIZE, dtype=np.uint64)
         self.ev = np.zeros((EV_ROWS if log else 0, EV_WIDTH), dtype=np.int16)
-        self.state, self.known, self.scores, self.legal_buf, self.rngs = packed_views(self.ib, self.ub, players,
+        self.state, self.scores, self.legal_buf, self.rngs = packed_views(self.ib, self.ub, players,
                                                                                        self.ev)
         self.state.ints[I_PLAYERS] = players
         self.state.rules[:] = rules
@@ -155,7 +135,7 @@ class Game(GameInPlay):
 
     # ------------------------------------------------------------------ the game
     def _deal(self) -> None:
-        self.n_legal = deal(self.state, self.known, self.seed, self.game, self.number, self.rngs, self.legal_buf)
+        self.n_legal = deal(self.state, self.seed, self.game, self.number, self.rngs, self.legal_buf)
         self.first = self.seat
 
     def forced(self) -> int:
@@ -227,9 +207,13 @@ class Game(GameInPlay):
 
     # ------------------------------------------------------------------ what a seat may see
     def taken(self) -> dict[int, list[int]]:
-        """Per seat, the cards it took from the pile this hand and still holds (``known``, less the table)."""
-        table = int(self.state.masks[M_TABLE])
-        return {q: cards_of(int(self.known[q]) & ~table) for q in range(self.players)}
+        """Per seat, the cards it took from the pile this hand and still holds (``known``)."""
+        return {q: cards_of(int(self.known[q])) for q in range(self.players)}
+
+    @property
+    def known(self) -> np.ndarray:
+        """uint64[players]: the cards each seat took from the pile this hand and still holds (``M_HELD``)."""
+        return self.state.masks[M_HELD:M_HELD + self.players]
 
     def heading(self) -> str:
         return f"Basic Rummy, hand {self.number + 1}"

@@ -15,8 +15,10 @@ At a decision its ``P_SEARCH_DECISIONS`` bits name (``1 << PH_*``), seat p
    and then ``static_value``. Every candidate plays the same deals with the same streams (common
    random numbers), so the search compares the moves, not their luck;
 4. plays the candidate with the highest mean value (``outcome_value``), provided its mean gain over
-   the rollout strategy's favourite, paired playout by playout, is more than ``P_SEARCH_CONFIDENCE``
-   tenths of its standard error above 0; else the favourite (``pick``). A search that trusted its
+   the rollout strategy's favourite, paired deal by deal, is more than ``P_SEARCH_CONFIDENCE`` tenths
+   of its standard error above 0; else the favourite (``pick``). The deals are the independent
+   units of that standard error: the playouts of one deal share its cards, so they are averaged
+   first. A search that trusted its
    noisiest differences would replace a good rule's choice by a coin flip whenever the candidates
    are close.
 
@@ -25,38 +27,69 @@ reshuffles, the simulated seats' streams. A hand is therefore still a pure funct
 game and the hand, whatever the threads or workers; and the search reads nothing seat p may not see
 (the hidden-information test redeals the unseen cards and expects the same move).
 
-The search's arrays (``SearchScratch``, made by ``policy.new_scratch``): the hand being simulated
-(``masks`` ... ``t_lay``, ``rng``, ``ev``, ``n_ev``: the fields of a ``state.State`` but ``rules``,
-``card_value``, ``buf``), the deal every playout of a sample starts from (``root_masks``,
-``root_ints``, ``root_stock``), the rollout's ``params`` and streams, the candidates and their totals.
+The search's arrays (``SearchScratch``): the hand being simulated (``masks`` ... ``t_lay``, ``rng``,
+``ev``, ``n_ev``: the fields of a ``state.State`` but ``rules``, ``card_value``, ``buf``), the deal
+every playout of a sample starts from (``root_masks``, ``root_ints``, ``root_stock``), the rollout's
+``params`` and streams, the candidates and their totals. They live in three flat buffers
+(``new_buffers``: uint64, int64, float64), part of every seat's policy scratch, and are viewed as a
+``SearchScratch`` only when a search runs (``unpack``): a scratch of nineteen arrays passed through
+the driver's calls of every hand cost the rule-based bots a fifth of their speed in reference counts.
 """
 
 from collections import namedtuple
+from itertools import accumulate
 
 import numpy as np
 from numba import njit
 
 from ...engine.rng import next_u64, shuffle
-from ...engine.search import VALUE_WIN, pick, playout_streams, rollout_params, searches  # noqa: F401 (policy, tests)
+from ...engine.search import VALUE_WIN, pick, playout_streams, rollout_params
 from . import bots as B
 from . import melds as M
-from .moves import STOP, apply_in, card_of_index, forced_move_in, is_legal_in, legal_moves_in
+from .moves import EV_WIDTH, MAX_LEGAL, STOP, apply_in, card_of_index, forced_move_in, is_legal_in, legal_moves_in
 from .state import (
     I_ABANDONED_SEAT, I_N_TABLE, I_PHASE, I_PILE_N, I_PLAYERS, I_POINTS, I_SEAT, I_SEED, I_STOCK_N, I_TURN,
-    I_WINNER, M_HAND, M_HELD, M_PILE, M_TABLE, PH_DISCARD, PH_OVER, PH_PLAY, R_ACE_HIGH,
+    I_WINNER, INTS_SIZE, M_HAND, M_HELD, MASKS_SIZE, M_PILE, M_TABLE, PH_DISCARD, PH_OVER, PH_PLAY, R_ACE_HIGH,
 )
 
 U64 = np.uint64
 
 SearchScratch = namedtuple("SearchScratch", (
     "masks", "ints", "stock", "pile", "t_mask", "t_kind", "t_lay", "rng", "ev", "n_ev",
-    "root_masks", "root_ints", "root_stock", "params", "rngs", "cand", "total", "gain2", "pool"))
+    "root_masks", "root_ints", "root_stock", "params", "rngs", "cand", "total", "gain2", "deal_sum", "pool"))
+
+U_SIZES = (MASKS_SIZE, 32, 32, 1, MASKS_SIZE)             # masks, t_mask, t_lay, rng, root_masks; then rngs
+I_SIZES = (INTS_SIZE, 64, 64, 32, 1, INTS_SIZE, 64, MAX_LEGAL, 64)  # ints, stock, pile, t_kind, n_ev,
+#                                                          root_ints, root_stock, cand, pool
+F_SIZES = (MAX_LEGAL, MAX_LEGAL, MAX_LEGAL)                 # total, gain2, deal_sum; then params
+U_AT, I_AT, F_AT = (tuple(accumulate((0,) + sizes)) for sizes in (U_SIZES, I_SIZES, F_SIZES))  # offsets
+
+
+@njit(cache=True)
+def new_buffers(players):
+    """The search's three flat buffers for ``players`` seats: ``(uint64[...], int64[...], float64[...])``."""
+    return (np.zeros(U_AT[-1] + players, dtype=np.uint64), np.zeros(I_AT[-1], dtype=np.int64),
+            np.zeros(F_AT[-1] + players * B.N_PARAMS, dtype=np.float64))
+
+
+@njit(cache=True)
+def unpack(buffers, players):
+    """The ``SearchScratch`` views of ``new_buffers``' arrays (shapes in the module docstring)."""
+    u, i, f = buffers
+    o, q, r = U_AT, I_AT, F_AT
+    return SearchScratch(
+        u[o[0]:o[1]], i[q[0]:q[1]], i[q[1]:q[2]], i[q[2]:q[3]], u[o[1]:o[2]], i[q[3]:q[4]], u[o[2]:o[3]],
+        u[o[3]:o[4]], np.empty((0, EV_WIDTH), dtype=np.int16), i[q[4]:q[5]],
+        u[o[4]:o[5]], i[q[5]:q[6]], i[q[6]:q[7]], f[r[3]:r[3] + players * B.N_PARAMS].reshape(players, B.N_PARAMS),
+        u[o[5]:o[5] + players].reshape(players, 1), i[q[7]:q[8]], f[r[0]:r[1]], f[r[1]:r[2]], f[r[2]:r[3]],
+        i[q[8]:q[9]])
+
 
 @njit(cache=True)
 def search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, buf, params, p,
                 melds, sr, sd, sm, legal, rngs, ss):
     """Seat p's move at a searched decision (module docstring); the arrays are the state's
-    (``state.State``) and the policy scratch's (``policy.new_scratch``), ``ss`` its ``SearchScratch``."""
+    (``state.State``) and the policy scratch's (``policy.new_scratch``), ``ss`` a ``SearchScratch``."""
     rollout_params(params, p, ss.params, B.P_BOT, B.P_ROLLOUT_BOT)
     limit = np.int64(params[p, B.P_SEARCH_CANDIDATES])
     n_cand = candidates(masks, ints, pile, t_lay, rules, card_value, buf, ss.params, p, melds, sr, sd, sm, legal,
@@ -67,29 +100,22 @@ def search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_val
     playouts = np.int64(params[p, B.P_SEARCH_PLAYOUTS])
     horizon = np.int64(params[p, B.P_SEARCH_HORIZON])
     value_mode = np.int64(params[p, B.P_SEARCH_VALUE])
-    players = ints[I_PLAYERS]
     ss.total[:n_cand] = 0.0
     ss.gain2[:n_cand] = 0.0
     for _ in range(samples):
         determinize(masks, ints, p, ss.root_masks, ss.root_ints, ss.root_stock, ss.pool, rngs[p])
+        ss.deal_sum[:n_cand] = 0.0
         for _ in range(playouts):
             key = next_u64(rngs[p])
             for c in range(n_cand):
-                ss.masks[:] = ss.root_masks
-                ss.ints[:] = ss.root_ints
-                ss.stock[:] = ss.root_stock
-                ss.pile[:ints[I_PILE_N]] = pile[:ints[I_PILE_N]]
-                n_table = ints[I_N_TABLE]
-                ss.t_mask[:n_table] = t_mask[:n_table]
-                ss.t_kind[:n_table] = t_kind[:n_table]
-                ss.t_lay[:n_table] = t_lay[:n_table]
-                playout_streams(ss.rngs, key, players)
-                v = playout(ss, rules, card_value, buf, p, ss.cand[c], horizon, value_mode, melds, sr, sd, sm, legal)
-                ss.total[c] += v
-                if c == 0:
-                    v0 = v
-                ss.gain2[c] += (v - v0) * (v - v0)
-    return ss.cand[pick(ss.total, ss.gain2, n_cand, samples * playouts, params[p, B.P_SEARCH_CONFIDENCE] / 10.0)]
+                start_playout(ss, ints, pile, t_mask, t_kind, t_lay, key)
+                ss.deal_sum[c] += playout(ss, rules, card_value, buf, p, ss.cand[c], horizon, value_mode,
+                                          melds, sr, sd, sm, legal)
+        for c in range(n_cand):
+            ss.total[c] += ss.deal_sum[c] / playouts
+            gain = (ss.deal_sum[c] - ss.deal_sum[0]) / playouts
+            ss.gain2[c] += gain * gain
+    return ss.cand[pick(ss.total, ss.gain2, n_cand, samples, params[p, B.P_SEARCH_CONFIDENCE] / 10.0)]
 
 
 @njit(cache=True)
@@ -166,6 +192,21 @@ def determinize(masks, ints, p, root_masks, root_ints, root_stock, pool, rng):
     for i in range(ints[I_STOCK_N]):
         root_stock[i] = pool[k + i]
     root_ints[I_SEED] = np.int64(next_u64(rng) >> U64(1))
+
+
+@njit(cache=True)
+def start_playout(ss, ints, pile, t_mask, t_kind, t_lay, key):
+    """The simulated hand ``ss`` back at the sample's deal (``root_*``; the pile and the table are the
+    real state's, public), every seat's stream keyed by ``key`` and the seat."""
+    ss.masks[:] = ss.root_masks
+    ss.ints[:] = ss.root_ints
+    ss.stock[:] = ss.root_stock
+    ss.pile[:ints[I_PILE_N]] = pile[:ints[I_PILE_N]]
+    n_table = ints[I_N_TABLE]
+    ss.t_mask[:n_table] = t_mask[:n_table]
+    ss.t_kind[:n_table] = t_kind[:n_table]
+    ss.t_lay[:n_table] = t_lay[:n_table]
+    playout_streams(ss.rngs, key, ints[I_PLAYERS])
 
 
 @njit(cache=True)

@@ -18,8 +18,9 @@ upcard or the stock, "buy", "play" a contract, lay-off, swap or stop, "discard")
    ``SP_SEARCH_HORIZON`` turns and then ``static_value``. Every candidate plays the same deals with
    the same streams (common random numbers);
 4. plays the candidate with the highest mean value, provided its mean gain over the rollout
-   strategy's favourite, paired playout by playout, is more than ``SP_SEARCH_CONFIDENCE`` tenths of
-   its standard error above 0; else the favourite (``engine.search.pick``).
+   strategy's favourite, paired deal by deal, is more than ``SP_SEARCH_CONFIDENCE`` tenths of its
+   standard error above 0; else the favourite (``engine.search.pick``). The deals are the
+   independent units of that standard error: the playouts of one deal share its cards.
 
 Value (``SP_SEARCH_VALUE``): a comparison's win share counts games, won by the lowest total after ten
 rounds (ties share); a round's part in that is its scores, so ``VALUE_WIN`` is seat p's share of the
@@ -35,7 +36,8 @@ Per searched decision it makes the simulated round (``_sim_state``: its own hand
 pile, table, proposal and known cards, the real state's scratch arrays, no event log) and the deal
 every playout of a sample starts from; the rest is the ``SearchScratch`` (``policy.new_scratch``):
 the simulated seats' ``BotScratch`` (the policies' scratch arrays with streams of their own), the
-rollout's ``params``, the candidates and their totals, a card count ``unseen`` and the ``points``.
+rollout's ``params``, the candidates, their totals and one deal's sums, a card count
+``unseen`` and the ``points``.
 """
 
 from collections import namedtuple
@@ -53,7 +55,8 @@ from .state import (
 )
 from .table import hand_points, hand_size, table_counts
 
-SearchScratch = namedtuple("SearchScratch", ("bots", "params", "cand", "total", "gain2", "unseen", "points"))
+SearchScratch = namedtuple("SearchScratch", (
+    "bots", "params", "cand", "total", "gain2", "deal_sum", "unseen", "points"))
 
 
 @njit(cache=True)
@@ -76,21 +79,21 @@ def search_move(state, params, p, scratch):
     pool = np.empty(state.stock.shape[0], dtype=np.int64)
     ss.total[:n_cand] = 0.0
     ss.gain2[:n_cand] = 0.0
-    v0 = 0.0
     for _ in range(samples):
         determinize(state, p, root_hands, root_ints, root_stock, pool, ss.unseen, rng)
+        ss.deal_sum[:n_cand] = 0.0
         for _ in range(playouts):
             key = next_u64(rng)
             for c in range(n_cand):
                 _start_from(sim, state, root_hands, root_ints, root_stock)
                 playout_streams(ss.bots.rngs, key, players)
-                v = playout(sim, ss, p, ss.cand[c], horizon, value_mode)
-                ss.total[c] += v
-                if c == 0:
-                    v0 = v
-                ss.gain2[c] += (v - v0) * (v - v0)
+                ss.deal_sum[c] += playout(sim, ss, p, ss.cand[c], horizon, value_mode)
+        for c in range(n_cand):
+            ss.total[c] += ss.deal_sum[c] / playouts
+            gain = (ss.deal_sum[c] - ss.deal_sum[0]) / playouts
+            ss.gain2[c] += gain * gain
     z = params[p, B.SP_SEARCH_CONFIDENCE] / 10.0
-    return ss.cand[pick(ss.total, ss.gain2, n_cand, samples * playouts, z)]
+    return ss.cand[pick(ss.total, ss.gain2, n_cand, samples, z)]
 
 
 @njit(cache=True)

@@ -1,0 +1,139 @@
+"""The search bot's strength against its cost (section ``search`` of run.py; not part of the default run).
+
+    python benchmarks/run.py --only search            # 1,000 duplicate deals per setting, all cores
+    python benchmarks/run.py --only search --quick    # 200 deals per setting
+
+For each budget (deals of the unseen cards x playouts per candidate) the shipped Basic
+``strategies/search.toml`` with those two keys changed plays ``rummysim compare FILE expert`` at 2
+players on the same deals (seed 1): its win share with the 95% t-interval over duplicate blocks and
+the hands per second of the comparison. The cost per searched decision is timed apart, on one
+thread, through the game driver (``Variant.game``): only the search seat's searched decisions are
+inside the timing. Writes ``reports/search-strength/strength.csv`` and ``strength.png``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).parent
+OUT = HERE.parent / "reports" / "search-strength"
+SETTINGS = ((8, 1), (16, 2), (32, 2), (32, 4), (64, 4))   # (samples, playouts); the shipped file: 64 x 4
+SEED = 1
+
+
+def budget_file(directory: Path, samples: int, playouts: int) -> Path:
+    """The shipped search strategy with ``samples`` and ``playouts`` set, as a file in ``directory``."""
+    from rummysim.strategy import builtin_dir
+
+    text = (builtin_dir("basic") / "search.toml").read_text()
+    text = re.sub(r"^name = .*$", f'name = "search-{samples}x{playouts}"', text, flags=re.M)
+    text = re.sub(r"^samples = .*$", f"samples = {samples}", text, flags=re.M)
+    text = re.sub(r"^playouts = .*$", f"playouts = {playouts}", text, flags=re.M)
+    path = directory / f"search-{samples}x{playouts}.toml"
+    path.write_text(text)
+    return path
+
+
+def strength(strategy: Path, deals: int, out: Path) -> dict:
+    """``rummysim compare STRATEGY expert --hands DEALS`` (2 players, seed 1): its pair of compare.json."""
+    subprocess.run([sys.executable, "-m", "rummysim", "compare", str(strategy), "expert", "--hands", str(deals),
+                    "--seed", str(SEED), "--out", str(out)], check=True, stdout=subprocess.DEVNULL)
+    data = json.loads((out / "compare.json").read_text())
+    pair = data["pairs"][0]
+    return {"win_share": pair["win_share"], "hands": pair["hands"], "wall_seconds": data["wall_seconds"]}
+
+
+def decision_seconds(strategy: Path, hands: int) -> tuple[int, float]:
+    """(searched decisions, seconds spent in them) of seat 0 playing ``strategy`` against expert for
+    ``hands`` hands on one thread, through the game driver."""
+    from rummysim.strategy import load_strategy, params_matrix
+    from rummysim.variants import variant_named
+    from rummysim.variants.basic import bots as B
+    from rummysim.variants.basic.state import I_PHASE
+
+    v = variant_named("basic")
+    params = params_matrix([load_strategy(str(strategy)), load_strategy("expert")])
+    searched = int(params[0, B.P_SEARCH_DECISIONS])
+    game = v.game(2, v.rules().to_array(2))
+    count, seconds = 0, 0.0
+    for g in range(hands):
+        game.reset(SEED, g)
+        while not game.unit_over:
+            move = game.forced()
+            if move < 0:
+                timed = game.seat == 0 and (searched >> int(game.state.ints[I_PHASE])) & 1
+                start = time.perf_counter()
+                move = game.choose(params, game.seat)
+                if timed:
+                    seconds += time.perf_counter() - start
+                    count += 1
+            game.play(move)
+        game.finish()
+    return count, seconds
+
+
+def section_search(quick: bool) -> list[str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    deals = 200 if quick else 1000
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        decision_seconds(budget_file(tmp, 2, 1), 2)   # compile or load outside the timing
+        for samples, playouts in SETTINGS:
+            f = budget_file(tmp, samples, playouts)
+            n, secs = decision_seconds(f, 20 if quick else 60)
+            s = strength(f, deals, tmp / f.stem)
+            ws = s["win_share"]
+            rows.append({"samples": samples, "playouts": playouts, "per_candidate": samples * playouts,
+                         "win_share": ws["estimate"], "low": ws["ci95"][0], "high": ws["ci95"][1],
+                         "deals": deals, "hands_per_s": s["hands"] / s["wall_seconds"],
+                         "decisions_per_s": n / secs, "ms_per_decision": 1000 * secs / n})
+            print(f"search {samples}x{playouts}: {rows[-1]}", flush=True)
+    OUT.mkdir(parents=True, exist_ok=True)
+    with open(OUT / "strength.csv", "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    x = [r["ms_per_decision"] for r in rows]
+    y = [r["win_share"] for r in rows]
+    err = [[r["win_share"] - r["low"] for r in rows], [r["high"] - r["win_share"] for r in rows]]
+    ax.errorbar(x, y, yerr=err, fmt="o-", capsize=4, color="tab:blue")
+    for r in rows:
+        ax.annotate(f"{r['samples']}x{r['playouts']}", (r["ms_per_decision"], r["high"]), textcoords="offset points",
+                    xytext=(0, 5), ha="center", fontsize=8)
+    ax.axhline(0.5, color="grey", lw=1, ls="--")
+    ax.set_xscale("log")
+    ax.set_xlabel("milliseconds per searched decision (one thread, log scale)")
+    ax.set_ylabel("win share against expert (hands)")
+    ax.set_title(f"Basic Rummy search vs expert, 2 players, {deals:,} duplicate deals per budget\n"
+                 "deals of the unseen cards x playouts per candidate; 95% t-intervals over duplicate blocks",
+                 fontsize=9)
+    fig.tight_layout()
+    fig.savefig(OUT / "strength.png", dpi=120)
+    lines = [f"`search` (Basic, draws searched, rollout `expert`) against `expert`, 2 players, {deals:,} duplicate "
+             f"deals per budget (seed {SEED}, all cores); cost per searched decision on one thread over "
+             f"{20 if quick else 60} hands; `reports/search-strength/strength.png`.", "",
+             "| deals x playouts | win share vs expert [95%] | hands/s (compare, all cores) | searched decisions/s "
+             "(1 thread) | ms per decision |", "|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['samples']} x {r['playouts']} | {r['win_share']:.4f} [{r['low']:.4f}, {r['high']:.4f}] | "
+                     f"{r['hands_per_s']:,.1f} | {r['decisions_per_s']:,.0f} | {r['ms_per_decision']:.2f} |")
+    return lines
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("NUMBA_NUM_THREADS", str(os.cpu_count()))
+    print("\n".join(section_search("--quick" in sys.argv)))
