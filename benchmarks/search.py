@@ -8,7 +8,7 @@ For each budget (deals of the unseen cards x playouts per candidate) the shipped
 players on the same deals (seed 1): its win share with the 95% t-interval over duplicate blocks and
 the hands per second of the comparison. The cost per searched decision is timed apart, on one
 thread, through the game driver (``Variant.game``): only the search seat's searched decisions are
-inside the timing. Writes ``reports/search-strength/strength.csv`` and ``strength.png``.
+inside the timing; the same for the shipped Shanghai ``search`` (``shanghai_cost``, 4 players). Writes ``reports/search-strength/strength.csv`` and ``strength.png``.
 """
 
 from __future__ import annotations
@@ -51,33 +51,46 @@ def strength(strategy: Path, deals: int, out: Path) -> dict:
     return {"win_share": pair["win_share"], "hands": pair["hands"], "wall_seconds": data["wall_seconds"]}
 
 
-def decision_seconds(strategy: Path, hands: int) -> tuple[int, float]:
-    """(searched decisions, seconds spent in them) of seat 0 playing ``strategy`` against expert for
-    ``hands`` hands on one thread, through the game driver."""
+def decision_seconds(strategy: Path | str, games: int, variant: str = "basic", players: int = 2,
+                     rounds: int = 1) -> tuple[int, float]:
+    """(searched decisions, seconds spent in them) of seat 0 playing ``strategy`` against expert in
+    every other seat, over the first ``rounds`` hands (rounds) of ``games`` games on one thread, through
+    the game driver (``Variant.game``)."""
     from rummysim.strategy import load_strategy, params_matrix
     from rummysim.variants import variant_named
-    from rummysim.variants.basic import bots as B
-    from rummysim.variants.basic.state import I_PHASE
 
-    v = variant_named("basic")
-    params = params_matrix([load_strategy(str(strategy)), load_strategy("expert")])
-    searched = int(params[0, B.P_SEARCH_DECISIONS])
-    game = v.game(2, v.rules().to_array(2))
+    v = variant_named(variant)
+    seats = [load_strategy(str(strategy), variant)] + [load_strategy("expert", variant)] * (players - 1)
+    params = params_matrix(seats)
+    searched = int(params[0, v.spec["search.decisions"].index])
+    game = v.game(players, v.rules().to_array(players))
     count, seconds = 0, 0.0
-    for g in range(hands):
+    for g in range(games):
         game.reset(SEED, g)
-        while not game.unit_over:
-            move = game.forced()
-            if move < 0:
-                timed = game.seat == 0 and (searched >> int(game.state.ints[I_PHASE])) & 1
-                start = time.perf_counter()
-                move = game.choose(params, game.seat)
-                if timed:
-                    seconds += time.perf_counter() - start
-                    count += 1
-            game.play(move)
-        game.finish()
+        for r in range(rounds):
+            if r:
+                game.next_unit()
+            while not game.unit_over:
+                move = game.forced()
+                if move < 0:
+                    timed = game.seat == 0 and (searched >> int(game.state.ints[game.I_PHASE])) & 1
+                    start = time.perf_counter()
+                    move = game.choose(params, game.seat)
+                    if timed:
+                        seconds += time.perf_counter() - start
+                        count += 1
+                game.play(move)
+            game.finish()
     return count, seconds
+
+
+def shanghai_cost(games: int) -> str:
+    """The shipped Shanghai ``search`` against three ``expert``: its searched decisions' cost on one
+    thread over ``games`` whole games (ten rounds), as a line of text."""
+    decision_seconds("search", 1, "shanghai", 4)   # compile or load outside the timing
+    n, secs = decision_seconds("search", games, "shanghai", 4, rounds=10)
+    return (f"Shanghai: the shipped `strategies/shanghai/search.toml` (4 players, against 3 expert, {games} games "
+            f"on one thread): {n:,} searched decisions, {1000 * secs / n:.1f} ms each ({n / secs:,.0f} decisions/s).")
 
 
 def section_search(quick: bool) -> list[str]:
@@ -131,6 +144,7 @@ def section_search(quick: bool) -> list[str]:
     for r in rows:
         lines.append(f"| {r['samples']} x {r['playouts']} | {r['win_share']:.4f} [{r['low']:.4f}, {r['high']:.4f}] | "
                      f"{r['hands_per_s']:,.1f} | {r['decisions_per_s']:,.0f} | {r['ms_per_decision']:.2f} |")
+    lines += ["", shanghai_cost(2 if quick else 10)]
     return lines
 
 

@@ -38,7 +38,9 @@ BASIC = ("cautious", "expert", "greedy", "random", "rummy-seeker")
 SHANGHAI = ("buyer", "expert", "greedy", "patient", "random")
 # search bots, a few hands each against the rule-based (they cost thousands of playouts a decision)
 SEARCH = {"basic-search-p2-hands": dict(hands=30, players=2, strategies=["search", "expert"], seed=51),
-          "basic-search-p3-games": dict(games=1, players=3, strategies=["search", "greedy", "search"], seed=52)}
+          "basic-search-p3-games": dict(games=1, players=3, strategies=["search", "greedy", "search"], seed=52),
+          "shanghai-search-p4-games": dict(games=1, players=4, strategies=["search", "expert", "buyer", "patient"],
+                                           seed=34)}
 
 BASIC_RULES = {
     "max_melds_per_turn=1": {"max_melds_per_turn": 1},

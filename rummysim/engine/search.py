@@ -1,6 +1,7 @@
 """What the search bots of every variant do alike (``variants/<name>/search.py``): which decisions a
-seat searches, the rollout strategy's vector, the simulated seats' streams of a playout, and the rule
-for trusting a candidate's paired difference over the rollout strategy's favourite (``pick``).
+seat searches, the rollout strategy's vector, the order of the candidates, the simulated seats' streams
+of a playout, the sums over the deals and the rule for trusting a candidate's paired difference over
+the rollout strategy's favourite (``pick``).
 
 The parameter vectors are the variants' own; these helpers take the slots they read as arguments.
 """
@@ -39,6 +40,37 @@ def playout_streams(rngs, key, players):
     (one draw of the searching seat's stream): every candidate replays them (common random numbers)."""
     for q in range(players):
         rngs[q, 0] = mix64(key ^ (U64(q + 1) * GOLDEN))
+
+
+@njit(cache=True)
+def list_candidates(first, legal, n_legal, out, limit, playing, stop, stop_legal):
+    """The candidates of a draw, buy or play decision into ``out`` int64[>=n_legal], their count: the
+    rollout strategy's ``first``, then (playing, when ``stop_legal`` and there is room) ``stop``, then
+    the other moves of ``legal`` int64[n_legal] in its order; at most ``limit`` when ``playing``
+    (a draw or buy has two answers, both searched)."""
+    out[0] = first
+    n = 1
+    if playing and first != stop and n < limit and stop_legal:
+        out[n] = stop
+        n += 1
+    for i in range(n_legal):
+        if n >= limit and playing:
+            break
+        if legal[i] != first and legal[i] != stop:
+            out[n] = legal[i]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def add_deal(total, gain2, deal_sum, n_cand, playouts):
+    """Fold one deal into the candidates' sums: ``deal_sum`` float64[>=n_cand] holds each candidate's
+    total over the deal's ``playouts``; ``total`` gets its mean, ``gain2`` the square of its mean gain
+    over candidate 0 (the deal is the unit ``pick``'s standard error counts)."""
+    for c in range(n_cand):
+        total[c] += deal_sum[c] / playouts
+        gain = (deal_sum[c] - deal_sum[0]) / playouts
+        gain2[c] += gain * gain
 
 
 @njit(cache=True)

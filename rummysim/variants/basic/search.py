@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from ...engine.rng import next_u64, shuffle
-from ...engine.search import VALUE_WIN, pick, playout_streams, rollout_params
+from ...engine.search import VALUE_WIN, add_deal, list_candidates, pick, playout_streams, rollout_params
 from . import bots as B
 from . import melds as M
 from .moves import EV_WIDTH, MAX_LEGAL, STOP, apply_in, card_of_index, forced_move_in, is_legal_in, legal_moves_in
@@ -111,10 +111,7 @@ def search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_val
                 start_playout(ss, ints, pile, t_mask, t_kind, t_lay, key)
                 ss.deal_sum[c] += playout(ss, rules, card_value, buf, p, ss.cand[c], horizon, value_mode,
                                           melds, sr, sd, sm, legal)
-        for c in range(n_cand):
-            ss.total[c] += ss.deal_sum[c] / playouts
-            gain = (ss.deal_sum[c] - ss.deal_sum[0]) / playouts
-            ss.gain2[c] += gain * gain
+        add_deal(ss.total, ss.gain2, ss.deal_sum, n_cand, playouts)
     return ss.cand[pick(ss.total, ss.gain2, n_cand, samples, params[p, B.P_SEARCH_CONFIDENCE] / 10.0)]
 
 
@@ -127,18 +124,7 @@ def candidates(masks, ints, pile, t_lay, rules, card_value, buf, roll, p, melds,
         # drawing: the other source second; playing: stopping second, then the other melds and lay-offs
         first = B.choose_in(masks, ints, pile, t_lay, rules, card_value, buf, roll, p, melds, sr, sd, sm, legal, rngs)
         n_legal = legal_moves_in(masks, ints, t_lay, rules, buf, legal)
-        out[0] = first
-        n = 1
-        if phase == PH_PLAY and first != STOP and n < limit:
-            out[n] = STOP
-            n += 1
-        for i in range(n_legal):
-            if n >= limit and phase == PH_PLAY:
-                break
-            if legal[i] != first and legal[i] != STOP:
-                out[n] = legal[i]
-                n += 1
-        return n
+        return list_candidates(first, legal, n_legal, out, limit, phase == PH_PLAY, STOP, True)
     n_legal = legal_moves_in(masks, ints, t_lay, rules, buf, legal)
     # PH_DISCARD: by the rollout strategy's discard score, highest first, ties to the higher card as
     # its own choice breaks them (a selection of the top ``limit``)

@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from ...engine.rng import next_u64, shuffle
-from ...engine.search import VALUE_WIN, pick, playout_streams, rollout_params
+from ...engine.search import VALUE_WIN, add_deal, list_candidates, pick, playout_streams, rollout_params
 from . import bots as B
 from .moves import EV_WIDTH, STOP, apply, is_legal, is_over, legal_moves, scores
 from .state import (
@@ -88,10 +88,7 @@ def search_move(state, params, p, scratch):
                 _start_from(sim, state, root_hands, root_ints, root_stock)
                 playout_streams(ss.bots.rngs, key, players)
                 ss.deal_sum[c] += playout(sim, ss, p, ss.cand[c], horizon, value_mode)
-        for c in range(n_cand):
-            ss.total[c] += ss.deal_sum[c] / playouts
-            gain = (ss.deal_sum[c] - ss.deal_sum[0]) / playouts
-            ss.gain2[c] += gain * gain
+        add_deal(ss.total, ss.gain2, ss.deal_sum, n_cand, playouts)
     z = params[p, B.SP_SEARCH_CONFIDENCE] / 10.0
     return ss.cand[pick(ss.total, ss.gain2, n_cand, samples, z)]
 
@@ -107,18 +104,8 @@ def candidates(state, roll, p, scratch, out, limit):
         return _discards_in_order(state, roll, p, scratch, out, limit)
     first = B.choose(state, roll, p, scratch)
     n_legal = legal_moves(state, legal)   # keeps a legal proposal of the rollout's (CONTRACT)
-    out[0] = first
-    n = 1
-    if phase == PH_PLAY and first != STOP and n < limit and legal[0] == STOP:
-        out[n] = STOP
-        n += 1
-    for i in range(n_legal):
-        if n >= limit and phase == PH_PLAY:
-            break
-        if legal[i] != first and legal[i] != STOP:
-            out[n] = legal[i]
-            n += 1
-    return n
+    return list_candidates(first, legal, n_legal, out, limit, phase == PH_PLAY, STOP,
+                           n_legal > 0 and legal[0] == STOP)
 
 
 @njit(cache=True)
