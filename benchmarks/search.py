@@ -62,7 +62,7 @@ def decision_seconds(strategy: Path | str, games: int, variant: str = "basic", p
     v = variant_named(variant)
     seats = [load_strategy(str(strategy), variant)] + [load_strategy("expert", variant)] * (players - 1)
     params = params_matrix(seats)
-    searched = int(params[0, v.spec["search.decisions"].index])
+    searched = int(params[0, next(k.index for k in v.spec if k.key == "search.decisions")])
     game = v.game(players, v.rules().to_array(players))
     count, seconds = 0, 0.0
     for g in range(games):

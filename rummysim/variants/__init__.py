@@ -34,7 +34,7 @@ class Variant:
     rules: type                        # its rules class (``as_dict``, ``digest``, ``check_players``, ``to_array``)
     rule_options: dict                 # each rule option: what it may be, in words
     convert_rule: Callable             # (option, value) -> the option's value; RuleError if not allowed
-    spec: dict                         # its strategy keys (``rummysim.strategy.Param`` by key)
+    spec: tuple                        # its strategy keys (``rummysim.strategy.Param`` each)
     n_params: int                      # length of a strategy's parameter vector
     strategy_dir: str                  # shipped strategies, under rummysim/strategies/
     play_chunk: Callable               # (seed, games, players, hands_mode, rules, params) -> Chunk
