@@ -16,8 +16,9 @@ table          24 x 14             table meld k (the k of lay-off and swap actio
                                    a set's naturals of each suit (4)
 pile           53                  copies of each card in the discard pile
 upcard         53                  1 for the top card of the discard pile
-known          (players - 1) x 53  copies each opponent (relative seat 1, 2, ...) took as the
-                                   upcard or bought and still holds (a lower bound)
+known          (players - 1) x 53  copies each opponent (relative seat 1, 2, ...) is known to
+                                   hold (``state.held``: taken as the upcard or bought, a
+                                   joker taken back; a lower bound)
 counts         players             cards in each relative seat's hand
 stock          1                   cards in the stock
 phase          5                   one-hot: upcard, buy, play, discard, over
@@ -32,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from ..variants.shanghai import moves
-from ..variants.shanghai.game import step_tracked
+from ..variants.shanghai.game import step
 from ..variants.shanghai.state import (
     I_PHASE,
     I_SEAT,
@@ -83,16 +84,16 @@ def _counts(counts, out, base):
 
 
 @njit(cache=True)
-def observe(state, known, totals, p, out):
+def observe(state, totals, p, out):
     """Seat ``p``'s observation into ``out`` float32[obs_size] (layout: module docstring). Reads only
-    what seat p may see: its hand, the table, the pile, counts, ``known`` int64[players, 64] (kept by
-    ``game.step_tracked``) and ``totals`` int64[players] (game totals)."""
-    observe_in(state.hands, state.ints, state.pile, state.table, known, totals, p, out)
+    what seat p may see: its hand, the table, the pile, counts, what each seat is known to hold
+    (``state.held``, kept by the rules layer) and ``totals`` int64[players] (game totals)."""
+    observe_in(state.hands, state.ints, state.pile, state.table, state.held, totals, p, out)
 
 
 @njit(cache=True)
-def observe_in(hands, ints, pile, table, known, totals, p, out):
-    """``observe`` on the state's arrays ``hands``, ``ints``, ``pile``, ``table``."""
+def observe_in(hands, ints, pile, table, held, totals, p, out):
+    """``observe`` on the state's arrays ``hands``, ``ints``, ``pile``, ``table``, ``held``."""
     players = hands.shape[0]
     out[:] = 0.0
     _counts(hands[p], out, 0)
@@ -111,7 +112,7 @@ def observe_in(hands, ints, pile, table, known, totals, p, out):
         out[o + slot(pile[ints[SI_PILE_N] - 1])] = 1.0
     o += SLOTS
     for r in range(1, players):
-        _counts(known[(p + r) % players], out, o)
+        _counts(held[(p + r) % players], out, o)
         o += SLOTS
     for r in range(players):
         out[o + r] = hand_size(hands[(p + r) % players])
@@ -135,33 +136,32 @@ def observe_in(hands, ints, pile, table, known, totals, p, out):
 
 def observe_game(game, seat, out):
     """Seat ``seat``'s observation of ``game`` (a ``variants.shanghai.game.Game``) into ``out``."""
-    observe(game.state, game.known, game.scores, seat, out)
+    observe(game.state, game.scores, seat, out)
 
 
 # --------------------------------------------------------------------------- many tables
 def new_tables(n, players, rules):
     """The arrays of ``n`` tables (``Batch``): ``tables``, stacked per table (row i: table i), the fields
     of ``state.State`` a round keeps between moves (hands, ints, stock, pile, table, melds, rng1,
-    n_ev), then ``known`` int64[n, players, 64] and ``scores`` int64[n, players] (the game's totals
-    before the round); ``shared``, the block's ``rules`` (a copy), an empty event log and the
-    scratch of a move (the state's listing, counts, row, cand, chosen, ranks, left, trial; the
-    table's cards before and after a move, ``step_tracked``'s)."""
+    n_ev, held), then ``scores`` int64[n, players] (the game's totals before the round); ``shared``,
+    the block's ``rules`` (a copy), an empty event log and the scratch of a move (the state's
+    listing, counts, row, cand, chosen, ranks, left, trial)."""
     one = moves.new_state(players, rules, np.empty((0, moves.EV_WIDTH), dtype=np.int16))
     tables = tuple(np.zeros((n, *a.shape), dtype=a.dtype) for a in one[:6]) + (
         np.zeros((n, 1), dtype=np.uint64), np.zeros((n, 1), dtype=np.int64),
         np.zeros((n, players, 64), dtype=np.int64), np.zeros((n, players), dtype=np.int64))
     shared = (one.rules, one.ev, one.listing, one.counts, one.row, one.cand, one.chosen, one.ranks, one.left,
-              one.trial, np.zeros(64, dtype=np.int64), np.zeros(64, dtype=np.int64))
+              one.trial)
     return tables, shared
 
 
 @njit(cache=True, inline="always")
 def _table_state(tables, shared, i):
-    hands, ints, stock, pile, table, melds, rng1, n_ev = tables[:8]
-    rules, ev, listing, counts, row, cand, chosen, ranks, left, trial = shared[:10]
+    hands, ints, stock, pile, table, melds, rng1, n_ev, held = tables[:9]
+    rules, ev, listing, counts, row, cand, chosen, ranks, left, trial = shared
     return State(row_view(hands, i), row_view(ints, i), row_view(stock, i), row_view(pile, i), row_view(table, i),
                  row_view(melds, i), listing, counts, row, row_view(rng1, i), rules, ev, row_view(n_ev, i), cand, chosen,
-                 ranks, left, trial)
+                 ranks, left, trial, row_view(held, i))
 
 
 @njit(cache=True)
@@ -172,7 +172,6 @@ def _deal_next(tables, shared, i, seed, first, n_all, episode, legal):
     if episode % ROUNDS == 0:
         tables[9][i, :] = 0
     moves.deal(state, seed, first + i + (episode // ROUNDS) * n_all, episode % ROUNDS + 1)
-    tables[8][i, :, :] = 0
     return moves.legal_moves(state, legal)
 
 
@@ -196,15 +195,14 @@ def batch_step(tables, shared, seed, first, n_all, episodes, actions, win_reward
     is replaced by the table's next round (``_deal_next``). The other arrays as in ``batch_reset``;
     ``mask`` int8[n, NUM_ACTIONS] is kept by clearing the previous ``legal`` entries and setting the
     new ones."""
-    known, totals = tables[8], tables[9]
-    before, after = shared[10], shared[11]
+    totals = tables[9]
     for i in range(n_legal.shape[0]):
         legal_i, mask_i = row_view(legal, i), row_view(mask, i)
         set_mask(legal_i, n_legal[i], mask_i, 0)
         row_view(reward, i)[:] = 0.0
         done[i] = False
         state = _table_state(tables, shared, i)
-        n_legal[i] = step_tracked(state, row_view(known, i), actions[i], legal_i, before, after)
+        n_legal[i] = step(state, actions[i], legal_i)
         if state.ints[I_PHASE] == PH_OVER:
             done[i] = True
             points = state.counts
@@ -224,7 +222,7 @@ def batch_step(tables, shared, seed, first, n_all, episodes, actions, win_reward
 @njit(cache=True, nogil=True)
 def batch_observe(tables, out):
     """Each table's observation for its seat to act into ``out`` float32[n, obs_size]."""
-    hands, ints, pile, table, known, totals = tables[0], tables[1], tables[3], tables[4], tables[8], tables[9]
+    hands, ints, pile, table, held, totals = tables[0], tables[1], tables[3], tables[4], tables[8], tables[9]
     for i in range(out.shape[0]):
-        observe_in(row_view(hands, i), row_view(ints, i), row_view(pile, i), row_view(table, i), row_view(known, i),
+        observe_in(row_view(hands, i), row_view(ints, i), row_view(pile, i), row_view(table, i), row_view(held, i),
                    row_view(totals, i), ints[i, I_SEAT], row_view(out, i))
