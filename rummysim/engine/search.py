@@ -63,6 +63,23 @@ def list_candidates(first, legal, n_legal, out, limit, playing, stop, stop_legal
 
 
 @njit(cache=True)
+def best_first(legal, score, n_legal, out, limit):
+    """The at most ``limit`` moves of ``legal`` int64[n_legal] with the highest ``score``
+    float64[n_legal] (ties to the higher move, as the rule-based discards break them) into ``out``,
+    best first (a selection: ``legal`` and ``score`` are reordered); returns their count."""
+    n = min(n_legal, limit)
+    for k in range(n):
+        best = k
+        for i in range(k + 1, n_legal):
+            if score[i] > score[best] or (score[i] == score[best] and legal[i] > legal[best]):
+                best = i
+        legal[k], legal[best] = legal[best], legal[k]
+        score[k], score[best] = score[best], score[k]
+        out[k] = legal[k]
+    return n
+
+
+@njit(cache=True)
 def add_deal(total, gain2, deal_sum, n_cand, playouts):
     """Fold one deal into the candidates' sums: ``deal_sum`` float64[>=n_cand] holds each candidate's
     total over the deal's ``playouts``; ``total`` gets its mean, ``gain2`` the square of its mean gain

@@ -30,7 +30,7 @@ game and the hand, whatever the threads or workers; and the search reads nothing
 The search's arrays (``SearchScratch``): the hand being simulated (``masks`` ... ``t_lay``, ``rng``,
 ``ev``, ``n_ev``: the fields of a ``state.State`` but ``rules``, ``card_value``, ``buf``), the deal
 every playout of a sample starts from (``root_masks``, ``root_ints``, ``root_stock``), the rollout's
-``params`` and streams, the candidates and their totals. They live in three flat buffers
+``params`` and streams, the candidates, their totals and the discards' scores. They live in three flat buffers
 (``new_buffers``: uint64, int64, float64), part of every seat's policy scratch, and are viewed as a
 ``SearchScratch`` only when a search runs (``unpack``): a scratch of nineteen arrays passed through
 the driver's calls of every hand cost the rule-based bots a fifth of their speed in reference counts.
@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from ...engine.rng import next_u64, shuffle
-from ...engine.search import VALUE_WIN, add_deal, list_candidates, pick, playout_streams, rollout_params
+from ...engine.search import VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, rollout_params
 from . import bots as B
 from . import melds as M
 from .moves import EV_WIDTH, MAX_LEGAL, STOP, apply_in, card_of_index, forced_move_in, is_legal_in, legal_moves_in
@@ -56,12 +56,12 @@ U64 = np.uint64
 
 SearchScratch = namedtuple("SearchScratch", (
     "masks", "ints", "stock", "pile", "t_mask", "t_kind", "t_lay", "rng", "ev", "n_ev",
-    "root_masks", "root_ints", "root_stock", "params", "rngs", "cand", "total", "gain2", "deal_sum", "pool"))
+    "root_masks", "root_ints", "root_stock", "params", "rngs", "cand", "total", "gain2", "deal_sum", "pool", "score"))
 
 U_SIZES = (MASKS_SIZE, 32, 32, 1, MASKS_SIZE)             # masks, t_mask, t_lay, rng, root_masks; then rngs
 I_SIZES = (INTS_SIZE, 64, 64, 32, 1, INTS_SIZE, 64, MAX_LEGAL, 64)  # ints, stock, pile, t_kind, n_ev,
 #                                                          root_ints, root_stock, cand, pool
-F_SIZES = (MAX_LEGAL, MAX_LEGAL, MAX_LEGAL)                 # total, gain2, deal_sum; then params
+F_SIZES = (MAX_LEGAL, MAX_LEGAL, MAX_LEGAL, MAX_LEGAL)      # total, gain2, deal_sum, score; then params
 U_AT, I_AT, F_AT = (tuple(accumulate((0,) + sizes)) for sizes in (U_SIZES, I_SIZES, F_SIZES))  # offsets
 
 
@@ -80,9 +80,9 @@ def unpack(buffers, players):
     return SearchScratch(
         u[o[0]:o[1]], i[q[0]:q[1]], i[q[1]:q[2]], i[q[2]:q[3]], u[o[1]:o[2]], i[q[3]:q[4]], u[o[2]:o[3]],
         u[o[3]:o[4]], np.empty((0, EV_WIDTH), dtype=np.int16), i[q[4]:q[5]],
-        u[o[4]:o[5]], i[q[5]:q[6]], i[q[6]:q[7]], f[r[3]:r[3] + players * B.N_PARAMS].reshape(players, B.N_PARAMS),
+        u[o[4]:o[5]], i[q[5]:q[6]], i[q[6]:q[7]], f[r[4]:r[4] + players * B.N_PARAMS].reshape(players, B.N_PARAMS),
         u[o[5]:o[5] + players].reshape(players, 1), i[q[7]:q[8]], f[r[0]:r[1]], f[r[1]:r[2]], f[r[2]:r[3]],
-        i[q[8]:q[9]])
+        i[q[8]:q[9]], f[r[3]:r[4]])
 
 
 @njit(cache=True)
@@ -93,7 +93,7 @@ def search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_val
     rollout_params(params, p, ss.params, B.P_BOT, B.P_ROLLOUT_BOT)
     limit = np.int64(params[p, B.P_SEARCH_CANDIDATES])
     n_cand = candidates(masks, ints, pile, t_lay, rules, card_value, buf, ss.params, p, melds, sr, sd, sm, legal,
-                        rngs, ss.cand, limit)
+                        rngs, ss.cand, ss.score, limit)
     if n_cand == 1:
         return ss.cand[0]
     samples = np.int64(params[p, B.P_SEARCH_SAMPLES])
@@ -116,7 +116,8 @@ def search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_val
 
 
 @njit(cache=True)
-def candidates(masks, ints, pile, t_lay, rules, card_value, buf, roll, p, melds, sr, sd, sm, legal, rngs, out, limit):
+def candidates(masks, ints, pile, t_lay, rules, card_value, buf, roll, p, melds, sr, sd, sm, legal, rngs, out, score,
+               limit):
     """The moves seat p searches into ``out`` int64[MAX_LEGAL], the rollout strategy's (``roll``)
     favourite first, at most ``limit`` (at least 1); returns their count."""
     phase = ints[I_PHASE]
@@ -129,17 +130,9 @@ def candidates(masks, ints, pile, t_lay, rules, card_value, buf, roll, p, melds,
     # PH_DISCARD: by the rollout strategy's discard score, highest first, ties to the higher card as
     # its own choice breaks them (a selection of the top ``limit``)
     ctx = B.discard_context(p, roll, masks, ints, rules, ints[I_PLAYERS])
-    n = min(n_legal, limit)
-    for k in range(n):
-        best = k
-        best_score = B.discard_score(card_of_index(legal[k]), ctx, masks, card_value)
-        for i in range(k + 1, n_legal):
-            score = B.discard_score(card_of_index(legal[i]), ctx, masks, card_value)
-            if score > best_score or (score == best_score and legal[i] > legal[best]):
-                best, best_score = i, score
-        legal[k], legal[best] = legal[best], legal[k]
-        out[k] = legal[k]
-    return n
+    for i in range(n_legal):
+        score[i] = B.discard_score(card_of_index(legal[i]), ctx, masks, card_value)
+    return best_first(legal, score, n_legal, out, limit)
 
 
 @njit(cache=True)

@@ -32,7 +32,7 @@ def new_scratch(players):
     ss = S.SearchScratch(simulated, np.zeros((players, B.N_SHANGHAI_PARAMS), dtype=np.float64),
                          np.zeros(MAX_LEGAL, dtype=np.int64), np.zeros(MAX_LEGAL, dtype=np.float64),
                          np.zeros(MAX_LEGAL, dtype=np.float64), np.zeros(MAX_LEGAL, dtype=np.float64),
-                         np.zeros(64, dtype=np.int64),
+                         np.zeros(MAX_LEGAL, dtype=np.float64), np.zeros(64, dtype=np.int64),
                          np.zeros(players, dtype=np.int64))
     return PolicyScratch(b.cand, b.chosen, b.ranks, b.left, b.row, b.table, b.rngs, b.out, b.dwork, ss)
 

@@ -36,7 +36,7 @@ Per searched decision it makes the simulated round (``_sim_state``: its own hand
 pile, table, proposal and known cards, the real state's scratch arrays, no event log) and the deal
 every playout of a sample starts from; the rest is the ``SearchScratch`` (``policy.new_scratch``):
 the simulated seats' ``BotScratch`` (the policies' scratch arrays with streams of their own), the
-rollout's ``params``, the candidates, their totals and one deal's sums, a card count
+rollout's ``params``, the candidates, their totals, one deal's sums, the discards' scores, a card count
 ``unseen`` and the ``points``.
 """
 
@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from ...engine.rng import next_u64, shuffle
-from ...engine.search import VALUE_WIN, add_deal, list_candidates, pick, playout_streams, rollout_params
+from ...engine.search import VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, rollout_params
 from . import bots as B
 from .moves import EV_WIDTH, STOP, apply, is_legal, is_over, legal_moves, scores
 from .state import (
@@ -56,7 +56,7 @@ from .state import (
 from .table import hand_points, hand_size, table_counts
 
 SearchScratch = namedtuple("SearchScratch", (
-    "bots", "params", "cand", "total", "gain2", "deal_sum", "unseen", "points"))
+    "bots", "params", "cand", "total", "gain2", "deal_sum", "score", "unseen", "points"))
 
 
 @njit(cache=True)
@@ -117,19 +117,11 @@ def _discards_in_order(state, roll, p, scratch, out, limit):
     down, d0, stalling = B.discard_context(state, p, scratch.dwork)
     par, counts, table, ints = roll[p], state.hands[p], state.table, state.ints
     ace_high = state.rules[SR_ACE_HIGH] != 0
-    n = min(n_legal, limit)
-    for k in range(n):
-        best = k
-        best_score = B.discard_score(counts, legal[k], par, table, ints[SI_N_TABLE], ints[SI_ROUND], ace_high,
-                                     down, d0, stalling, scratch.dwork)
-        for i in range(k + 1, n_legal):
-            score = B.discard_score(counts, legal[i], par, table, ints[SI_N_TABLE], ints[SI_ROUND], ace_high,
+    score = scratch.search.score
+    for i in range(n_legal):   # lower keeps less: the score negated, so that best_first's highest is thrown first
+        score[i] = -B.discard_score(counts, legal[i], par, table, ints[SI_N_TABLE], ints[SI_ROUND], ace_high,
                                     down, d0, stalling, scratch.dwork)
-            if score < best_score or (score == best_score and legal[i] > legal[best]):
-                best, best_score = i, score
-        legal[k], legal[best] = legal[best], legal[k]
-        out[k] = legal[k]
-    return n
+    return best_first(legal, score, n_legal, out, limit)
 
 
 @njit(cache=True)
