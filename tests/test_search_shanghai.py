@@ -206,13 +206,3 @@ def test_search_rows_do_not_depend_on_workers_or_chunks(tmp_path):
     for table in ("hands", "seats", "games"):
         x, y = getattr(a, table), getattr(b, table)
         assert x.reset_index(drop=True).equals(y.reset_index(drop=True)), table
-
-
-def test_the_never_buys_example_differs_from_search_only_there():
-    """examples/shanghai-search-never-buys.toml (the README's buying question for search players)."""
-    from pathlib import Path
-
-    example = load_strategy(str(Path(__file__).parents[1] / "examples" / "shanghai-search-never-buys.toml"), "shanghai")
-    shipped = load_strategy("search", "shanghai")
-    differ = [i for i, (a, b) in enumerate(zip(example.params, shipped.params)) if a != b]
-    assert differ == [B.SP_BUY] and example.params[B.SP_BUY] == 0 and shipped.params[B.SP_BUY] == 1
