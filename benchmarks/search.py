@@ -8,7 +8,8 @@ For each budget (deals of the unseen cards x playouts per candidate) the shipped
 players on the same deals (seed 1): its win share with the 95% t-interval over duplicate blocks and
 the hands per second of the comparison. The cost per searched decision is timed apart, on one
 thread, through the game driver (``Variant.game``): only the search seat's searched decisions are
-inside the timing; the same for the shipped Shanghai ``search`` (``shanghai_cost``, 4 players). Writes ``reports/search-strength/strength.csv`` and ``strength.png``.
+inside the timing; the same for the shipped Shanghai ``search`` (``shanghai_cost``, 4 players).
+Writes ``reports/search-strength/strength.csv`` and ``strength.png``.
 """
 
 from __future__ import annotations

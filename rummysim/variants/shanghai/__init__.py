@@ -2,7 +2,8 @@
 
 Compiled: ``state`` (the arrays of a round in play), ``contracts`` (the exact contract solver),
 ``table`` (table melds), ``moves`` (the rules layer: legal moves, applying one), ``bots`` (the
-rule-based policies), ``search`` (the search bot), ``policy`` (a seat's move: search or rules), ``kernel`` (the driver loop and the parallel game kernel). Python: ``rules`` (options),
+rule-based policies), ``search`` (the search bot), ``policy`` (a seat's move: search or rules),
+``kernel`` (the driver loop and the parallel game kernel). Python: ``rules`` (options),
 ``spec`` (strategy keys), ``schema`` (results tables), ``play`` (a chunk through the kernel),
 ``summary``, ``replay``, ``game`` (one game in play, move by move), ``stats`` (its report tables).
 """
