@@ -104,7 +104,8 @@ def _midround_state(seed: int):
     raise AssertionError("no such position in 100 rounds")
 
 
-def test_determinize_keeps_what_the_seat_has_seen():
+@pytest.mark.parametrize("build_steps", [0, 2])
+def test_determinize_keeps_what_the_seat_has_seen(build_steps):
     state = _midround_state(3)
     hands, ints, held = state.hands, state.ints, state.held
     stock_n = ints[ST.SI_STOCK_N]
@@ -114,9 +115,11 @@ def test_determinize_keeps_what_the_seat_has_seen():
     np.add.at(hidden, state.stock[:stock_n], 1)
     root_hands, root_ints, root_stock = hands.copy(), ints.copy(), state.stock.copy()
     pool, unseen, rng = np.zeros_like(state.stock), np.zeros(64, np.int64), np.array([5], dtype=np.uint64)
+    roll = params_matrix(seat_strategies(["expert"], 4, "shanghai"))
+    work = np.zeros(B.WORK_SIZE, dtype=np.int64)
     deals = set()
     for _ in range(30):
-        S.determinize(state, 0, root_hands, root_ints, root_stock, pool, unseen, rng)
+        S.determinize(state, 0, root_hands, root_ints, root_stock, pool, unseen, build_steps, roll, work, rng)
         assert (root_hands[0] == hands[0]).all()
         dealt = np.zeros(64, dtype=np.int64)
         for q in (1, 2, 3):
@@ -129,6 +132,51 @@ def test_determinize_keeps_what_the_seat_has_seen():
         assert root_ints[ST.I_SEED] != ints[ST.I_SEED]                    # own reshuffle key
         deals.add((root_hands[1:].tobytes(), root_stock[:stock_n].tobytes()))
     assert len(deals) == 30
+
+
+def test_a_built_hand_keeps_what_draws_it_nearer_its_contract():
+    """docs/rules.md 2.2 (round 1: two sets): a hand whose known copy is SK and whose dealt cards are
+    C5 D5 H9, built once from a pool holding only H5 beyond them, takes H5 and throws H9, the hidden
+    card the rollout keeps least; the known SK stays although it is worth more points (2.7). The
+    thrown card goes back to the pool where H5 was."""
+    hand = np.zeros(64, dtype=np.int64)
+    hand[ids("SK")] = 1
+    pool = np.array([ids("CQ")[0]] + ids("C5 D5 H9 H5"), dtype=np.int64)   # pool[0] is another seat's
+    roll = params_matrix(seat_strategies(["expert"], 3, "shanghai"))
+    work = np.zeros(B.WORK_SIZE, dtype=np.int64)
+    table = np.zeros((1, 1), dtype=np.int64)
+    S._deal_hidden(hand, pool, 1, 5, 3, 1, roll[1], table, 0, 1, False, work, np.array([9], dtype=np.uint64))
+    want = np.zeros(64, dtype=np.int64)
+    np.add.at(want, ids("SK C5 D5 H5"), 1)
+    assert (hand == want).all()
+    assert sorted(pool[1:4]) == sorted(ids("C5 D5 H5")) and pool[4] == ids("H9")[0] and pool[0] == ids("CQ")[0]
+    hand[:] = 0                                          # without a step: the dealt cards as they lie
+    hand[ids("SK")] = 1
+    pool[1:] = ids("C5 D5 H9 H5")
+    S._deal_hidden(hand, pool, 1, 5, 3, 0, roll[1], table, 0, 1, False, work, np.array([9], dtype=np.uint64))
+    want[:] = 0
+    np.add.at(want, ids("SK C5 D5 H9"), 1)
+    assert (hand == want).all()
+
+
+def test_built_deals_are_nearer_the_contracts_than_uniform_ones():
+    """Seats that have played turns keep what they draw: their built deals are on average nearer the
+    round's contract than uniform deals of the same cards (here mid-round: each has played turns)."""
+    state = _midround_state(3)
+    ints = state.ints
+    root_hands, root_ints, root_stock = state.hands.copy(), ints.copy(), state.stock.copy()
+    pool, unseen = np.zeros_like(state.stock), np.zeros(64, np.int64)
+    roll = params_matrix(seat_strategies(["expert"], 4, "shanghai"))
+    work = np.zeros(B.WORK_SIZE, dtype=np.int64)
+    mean = {}
+    for steps in (0, 2):
+        rng, total = np.array([11], dtype=np.uint64), []
+        for _ in range(200):
+            S.determinize(state, 0, root_hands, root_ints, root_stock, pool, unseen, steps, roll, work, rng)
+            total += [B.distance(root_hands[q], ints[ST.SI_ROUND], False) for q in (1, 2, 3)
+                      if ints[ST.SI_DOWN_TURN_SEAT + q] == 0]
+        mean[steps] = (np.mean(total), np.std(total) / np.sqrt(len(total)))
+    assert mean[2][0] + 4 * np.hypot(mean[0][1], mean[2][1]) < mean[0][0], mean
 
 
 # --------------------------------------------------- hand-built decisions

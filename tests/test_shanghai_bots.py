@@ -456,7 +456,7 @@ def test_each_discard_weighed_from_the_whole_hands_levels_is_the_distance_of_the
     work = np.zeros(B.WORK_SIZE, dtype=np.int64)
     weighed = 0
     for counts, round_no, ace_high in _hands(11 + decks, 600, decks):
-        B._keep_hand_levels(counts, ace_high, work)
+        B.keep_hand_levels(counts, ace_high, work)
         for c in np.flatnonzero(counts[:63]):
             smaller = counts.copy()
             smaller[c] -= 1

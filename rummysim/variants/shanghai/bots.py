@@ -135,7 +135,8 @@ SP_SEARCH_DECISIONS = 23   # bit (1 << PH_*) set: that decision is searched
 SP_SEARCH_CANDIDATES = 24  # candidate moves kept, in the rollout policy's order
 SP_SEARCH_VALUE = 25       # 0: the round's lowest score (won) or not; 1: its points against the others'
 SP_SEARCH_CONFIDENCE = 26  # standard errors by which a candidate must beat the rollout's favourite, x10
-N_SHANGHAI_PARAMS = 27
+SP_SEARCH_BUILD_STEPS = 27  # per own turn of a seat not down, steps that build its dealt hand (0: uniform)
+N_SHANGHAI_PARAMS = 28
 
 BOT_FAMILY = 0
 BOT_RANDOM = 1
@@ -300,7 +301,7 @@ def _distance_of_levels(work, jokers, round_no, ace_high):
 
 
 @njit(cache=True)
-def _keep_hand_levels(counts, ace_high, work):
+def keep_hand_levels(counts, ace_high, work):
     """Store the levels and rank counts of ``counts`` int64[64] at ``work[W_HAND:W_HAND + W_COPY]``,
     for ``_discard_distance`` to weigh each discard from."""
     _levels(counts, ace_high, work)
@@ -311,7 +312,7 @@ def _keep_hand_levels(counts, ace_high, work):
 @njit(cache=True)
 def _discard_distance(counts, c, round_no, ace_high, work):
     """``distance`` of ``counts`` less one natural ``c`` (held), from the whole hand's levels kept
-    by ``_keep_hand_levels``: the same as ``distance_in`` on the smaller hand without rebuilding
+    by ``keep_hand_levels``: the same as ``distance_in`` on the smaller hand without rebuilding
     its levels. ``work`` int64[WORK_SIZE]."""
     for i in range(W_COPY):
         work[i] = work[W_HAND + i]
@@ -647,7 +648,7 @@ def discard_context(state, p, dwork):
     down = ints[SI_DOWN_TURN_SEAT + p] > 0
     d0 = 0 if down else seat_distance(p, hands, ints, ace_high, dwork)
     if not down:
-        _keep_hand_levels(hands[p], ace_high, dwork)
+        keep_hand_levels(hands[p], ace_high, dwork)
     return down, d0, ints[SI_RESHUFFLES] >= STALL_RESHUFFLES
 
 

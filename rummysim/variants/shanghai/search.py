@@ -12,7 +12,9 @@ upcard or the stock, "buy", "play" a contract, lay-off, swap or stop, "discard")
 2. ``SP_SEARCH_SAMPLES`` times deals the cards it has not seen (``determinize``) into the other hands
    and the stock, consistent with everything it has seen: its own hand, the table, the discard pile,
    each hand's count and the copies each seat is known to hold (``state.held``: upcards taken or
-   bought and jokers taken back, not since thrown or laid; a buy's penalty card is not known);
+   bought and jokers taken back, not since thrown or laid; a buy's penalty card is not known); with
+   ``SP_SEARCH_BUILD_STEPS`` a hand not yet down is built from random draws as its seat would have
+   kept the best of them (uniform deals give the others hands far from their contracts);
 3. for every such deal plays ``SP_SEARCH_PLAYOUTS`` playouts of each candidate (``playout``): the
    candidate, then every seat played by the rollout strategy to the end of the round, or for
    ``SP_SEARCH_HORIZON`` turns and then ``static_value``. Every candidate plays the same deals with
@@ -45,13 +47,13 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ...engine.rng import next_u64, shuffle
+from ...engine.rng import below, next_u64, shuffle
 from ...engine.search import VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, rollout_params
 from . import bots as B
 from .moves import EV_WIDTH, STOP, apply, is_legal, is_over, legal_moves, scores
 from .state import (
-    I_PHASE, I_SEAT, I_SEED, JOKER, PH_DISCARD, PH_PLAY, SI_DISTANCE_SEAT, SI_N_TABLE, SI_PILE_N, SI_ROUND,
-    SI_STOCK_N, SI_TURN, SR_ACE_HIGH, SR_DECKS, SR_JOKERS, State,
+    I_PHASE, I_SEAT, I_SEED, JOKER, PH_DISCARD, PH_PLAY, SI_DISTANCE_SEAT, SI_DOWN_TURN_SEAT, SI_N_TABLE,
+    SI_OWN_TURNS_SEAT, SI_PILE_N, SI_ROUND, SI_STOCK_N, SI_TURN, SR_ACE_HIGH, SR_DECKS, SR_JOKERS, State,
 )
 from .table import hand_points, hand_size, table_counts
 
@@ -77,10 +79,12 @@ def search_move(state, params, p, scratch):
     sim = _sim_state(state)
     root_hands, root_ints, root_stock = state.hands.copy(), state.ints.copy(), state.stock.copy()
     pool = np.empty(state.stock.shape[0], dtype=np.int64)
+    work = np.empty(B.WORK_SIZE, dtype=np.int64)
+    build_steps = np.int64(params[p, B.SP_SEARCH_BUILD_STEPS])
     ss.total[:n_cand] = 0.0
     ss.gain2[:n_cand] = 0.0
     for _ in range(samples):
-        determinize(state, p, root_hands, root_ints, root_stock, pool, ss.unseen, rng)
+        determinize(state, p, root_hands, root_ints, root_stock, pool, ss.unseen, build_steps, ss.params, work, rng)
         ss.deal_sum[:n_cand] = 0.0
         for _ in range(playouts):
             key = next_u64(rng)
@@ -125,16 +129,19 @@ def _discards_in_order(state, roll, p, scratch, out, limit):
 
 
 @njit(cache=True)
-def determinize(state, p, root_hands, root_ints, root_stock, pool, unseen, rng):
+def determinize(state, p, root_hands, root_ints, root_stock, pool, unseen, build_steps, roll, work, rng):
     """One deal of the cards seat p has not seen, into ``root_hands`` int64[players, 64],
     ``root_ints`` int64[SI_SIZE] and ``root_stock`` int64[cards] (copies of the public state).
 
     The unseen cards (``unseen`` int64[64] is their count per card) are the deck less p's hand, the
     table, the discard pile and the copies each other seat is known to hold (``state.held``). Every
     other seat keeps its known copies and gets the rest of its count from them, shuffled by ``rng``
-    uint64[1] (``pool`` int64[cards] is the shuffle's scratch); the stock gets what is left, in that
-    shuffled order. The other seats' cached distances are cleared and the simulated round gets a
-    reshuffle key of its own."""
+    uint64[1] (``pool`` int64[cards] is the shuffle's scratch); the stock gets what is left, in
+    shuffled order. A seat not yet down has kept the best of what it drew: its dealt hand is built
+    ``build_steps`` (``SP_SEARCH_BUILD_STEPS``) times per turn it has played this round, by the
+    rollout strategy's discard scores (``roll`` float64[players, N_SHANGHAI_PARAMS]; ``work``
+    int64[WORK_SIZE]; ``_deal_hidden``); 0 keeps the deals uniform. The other seats' cached
+    distances are cleared and the simulated round gets a reshuffle key of its own."""
     hands, ints, held = state.hands, state.ints, state.held
     players = hands.shape[0]
     root_hands[:] = hands
@@ -154,20 +161,59 @@ def determinize(state, p, root_hands, root_ints, root_stock, pool, unseen, rng):
             n += 1
     shuffle(rng, pool, n)
     k = 0
+    ace_high = state.rules[SR_ACE_HIGH] != 0
     for q in range(players):
         if q == p:
             continue
         root_hands[q, :] = held[q]
-        for _ in range(hand_size(hands[q]) - hand_size(held[q])):
-            root_hands[q, pool[k]] += 1
-            k += 1
+        hidden = hand_size(hands[q]) - hand_size(held[q])
+        draws = 0
+        if ints[SI_DOWN_TURN_SEAT + q] == 0:
+            draws = build_steps * ints[SI_OWN_TURNS_SEAT + q]
+        _deal_hidden(root_hands[q], pool, k, n, hidden, draws, roll[q], state.table, ints[SI_N_TABLE],
+                     ints[SI_ROUND], ace_high, work, rng)
+        k += hidden
         root_ints[SI_DISTANCE_SEAT + q] = 0
     n_stock = ints[SI_STOCK_N]
     if k + n_stock != n:
         raise AssertionError("determinize: the unseen cards do not fill the hidden hands and the stock")
+    if build_steps > 0:   # the steps moved cards about: the stock's order afresh
+        shuffle(rng, pool[k:], n_stock)
     for i in range(n_stock):
         root_stock[i] = pool[k + i]
     root_ints[I_SEED] = np.int64(next_u64(rng) >> np.uint64(1))
+
+
+@njit(cache=True)
+def _deal_hidden(hand, pool, k, n, hidden, draws, par, table, n_table, round_no, ace_high, work, rng):
+    """Add ``hidden`` cards of ``pool[k:n]`` (shuffled) to ``hand`` int64[64], the seat's known copies:
+    ``pool[k:k + hidden]``, then ``draws`` times a random card of the rest of the pool is added and the
+    hidden card the rollout strategy (vector ``par``) would keep least (``bots.discard_score``) goes
+    back to the pool in its place. The cards dealt end at ``pool[k:k + hidden]``."""
+    for i in range(hidden):
+        hand[pool[k + i]] += 1
+    rest = n - k - hidden
+    if hidden == 0 or rest == 0:
+        return
+    for _ in range(draws):
+        j = k + hidden + below(rng, rest)
+        drawn = pool[j]
+        hand[drawn] += 1
+        d0 = B.distance_in(hand, round_no, ace_high, work)
+        B.keep_hand_levels(hand, ace_high, work)
+        throw = -1
+        least = np.int64(1 << 40)
+        for i in range(hidden):   # a hidden copy (the known ones stay), or the card just drawn
+            c = pool[k + i]
+            score = B.discard_score(hand, c, par, table, n_table, round_no, ace_high, False, d0, False, work)
+            if score < least:
+                least, throw = score, i
+        if B.discard_score(hand, drawn, par, table, n_table, round_no, ace_high, False, d0, False, work) <= least:
+            hand[drawn] -= 1
+            continue
+        c = pool[k + throw]
+        hand[c] -= 1
+        pool[k + throw], pool[j] = drawn, c
 
 
 @njit(cache=True)

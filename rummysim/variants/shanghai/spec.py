@@ -40,4 +40,8 @@ SPEC = (
 ) + search_spec({"samples": SB.SP_SEARCH_SAMPLES, "playouts": SB.SP_SEARCH_PLAYOUTS, "horizon": SB.SP_SEARCH_HORIZON,
                 "decisions": SB.SP_SEARCH_DECISIONS, "candidates": SB.SP_SEARCH_CANDIDATES, "value": SB.SP_SEARCH_VALUE,
                 "confidence": SB.SP_SEARCH_CONFIDENCE},
-               ("draw", "buy", "play", "discard"), "round")
+               ("draw", "buy", "play", "discard"), "round") + (
+    Param("search.build_steps", SB.SP_SEARCH_BUILD_STEPS, 0, low=0, high=100,
+          doc="a hand not yet down is dealt, then per turn its seat has played this round built this many "
+              "times: a random unseen card in, the card the rollout strategy keeps least out (0: uniform deals)"),
+)
