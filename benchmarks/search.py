@@ -8,7 +8,8 @@ For each budget (deals of the unseen cards x playouts per candidate) the shipped
 players on the same deals (seed 1): its win share with the 95% t-interval over duplicate blocks and
 the hands per second of the comparison. The cost per searched decision is timed apart, on one
 thread, through the game driver (``Variant.game``): only the search seat's searched decisions are
-inside the timing; the same for the shipped Shanghai ``search`` (``shanghai_cost``, 4 players).
+inside the timing; the same for the shipped Shanghai ``search`` (``shanghai_cost``, 4 players), and how
+near their contracts its deals put the other hands against the real ones (``deal_calibration``).
 Writes ``reports/search-strength/strength.csv`` and ``strength.png``.
 """
 
@@ -94,6 +95,55 @@ def shanghai_cost(games: int) -> str:
             f"on one thread): {n:,} searched decisions, {1000 * secs / n:.1f} ms each ({n / secs:,.0f} decisions/s).")
 
 
+def deal_calibration(games: int, steps: tuple[int, ...] = (0, 1, 2, 3)) -> list[str]:
+    """How near their contracts the Shanghai search's deals put the other hands: 4 ``expert`` seats
+    play ``games`` games (seed 3); at each of seat 0's upcard decisions, for every other seat not yet
+    down, the ``distance`` of its real hand against the mean over 16 deals (``search.determinize``)
+    with each ``search.build_steps`` in ``steps``. Returns a Markdown table by turns played."""
+    import numpy as np
+
+    from rummysim.rules import parse_rule_options
+    from rummysim.strategy import params_matrix, seat_strategies
+    from rummysim.variants.shanghai import bots as B, kernel as K, moves as M, policy as P, search as S, state as ST
+
+    players, deals = 4, 16
+    params = params_matrix(seat_strategies(["expert"], players, "shanghai"))
+    scratch = P.new_scratch(players)
+    state = M.new_state(players, parse_rule_options([], variant="shanghai").to_array(players),
+                        np.zeros((0, M.EV_WIDTH), dtype=np.int16))
+    pool, unseen = np.zeros_like(state.stock), np.zeros(64, np.int64)
+    work, rng = np.empty(B.WORK_SIZE, np.int64), np.array([7], dtype=np.uint64)
+    rows = []   # turns played, the real distance, then the mean dealt distance per steps
+    for game in range(games):
+        for round_no in range(1, 11):
+            K.start_round(3, game, round_no, state, scratch)
+            while not M.is_over(state):
+                ints = state.ints
+                if ints[ST.I_SEAT] == 0 and ints[ST.I_PHASE] == ST.PH_UPCARD:
+                    hands, root_ints, stock = state.hands.copy(), ints.copy(), state.stock.copy()
+                    seats = [q for q in range(1, players) if ints[ST.SI_DOWN_TURN_SEAT + q] == 0]
+                    dealt = np.zeros((len(steps), len(seats)))
+                    for i, n in enumerate(steps):
+                        for _ in range(deals):
+                            S.determinize(state, 0, hands, root_ints, stock, pool, unseen, n, params, work, rng)
+                            dealt[i] += [B.distance_in(hands[q], round_no, False, work) for q in seats]
+                    for j, q in enumerate(seats):
+                        rows.append([ints[ST.SI_OWN_TURNS_SEAT + q],
+                                     B.distance_in(state.hands[q], round_no, False, work), *(dealt[:, j] / deals)])
+                M.apply(state, P.choose(state, params, ints[ST.I_SEAT], scratch))
+    a = np.array(rows, dtype=float)
+    lines = [f"Shanghai deals against real hands (4 `expert` seats, {games} games, seed 3, {len(a):,} hands of seats not "
+             f"down at seat 0's upcard decisions, {deals} deals each): mean distance to the contract.", "",
+             "| turns the seat has played | hands | real | " + " | ".join(f"build_steps = {n}" for n in steps) + " |",
+             "|---" * (3 + len(steps)) + "|"]
+    for low, high in ((0, 2), (2, 4), (4, 7), (7, 11), (11, 10_000), (0, 10_000)):
+        m = (a[:, 0] >= low) & (a[:, 0] < high)
+        label = "all" if high == 10_000 and low == 0 else (f"{low}+" if high == 10_000 else f"{low}-{high - 1}")
+        lines.append(f"| {label} | {m.sum():,} | {a[m, 1].mean():.2f} | "
+                     + " | ".join(f"{a[m, 2 + i].mean():.2f}" for i in range(len(steps))) + " |")
+    return lines
+
+
 def section_search(quick: bool) -> list[str]:
     import matplotlib
 
@@ -145,7 +195,7 @@ def section_search(quick: bool) -> list[str]:
     for r in rows:
         lines.append(f"| {r['samples']} x {r['playouts']} | {r['win_share']:.4f} [{r['low']:.4f}, {r['high']:.4f}] | "
                      f"{r['hands_per_s']:,.1f} | {r['decisions_per_s']:,.0f} | {r['ms_per_decision']:.2f} |")
-    lines += ["", shanghai_cost(2 if quick else 10)]
+    lines += ["", shanghai_cost(2 if quick else 10), ""] + deal_calibration(4 if quick else 20)
     return lines
 
 
