@@ -104,6 +104,20 @@ def _midround_state(seed: int):
     raise AssertionError("no such position in 100 rounds")
 
 
+def _dealer(state):
+    """``deal(build_steps, rng)``: one ``determinize`` for seat 0 of the 4-player ``state`` with an
+    ``expert`` rollout, returning the deal's ``(root_hands, root_ints, root_stock)`` (reused arrays)."""
+    root_hands, root_ints, root_stock = state.hands.copy(), state.ints.copy(), state.stock.copy()
+    pool, unseen = np.zeros_like(state.stock), np.zeros(64, np.int64)
+    roll = params_matrix(seat_strategies(["expert"], 4, "shanghai"))
+    work = np.zeros(B.WORK_SIZE, dtype=np.int64)
+
+    def deal(build_steps, rng):
+        S.determinize(state, 0, root_hands, root_ints, root_stock, pool, unseen, build_steps, roll, work, rng)
+        return root_hands, root_ints, root_stock
+    return deal
+
+
 @pytest.mark.parametrize("build_steps", [0, 2])
 def test_determinize_keeps_what_the_seat_has_seen(build_steps):
     state = _midround_state(3)
@@ -113,13 +127,10 @@ def test_determinize_keeps_what_the_seat_has_seen(build_steps):
     for q in (1, 2, 3):
         hidden += hands[q] - held[q]
     np.add.at(hidden, state.stock[:stock_n], 1)
-    root_hands, root_ints, root_stock = hands.copy(), ints.copy(), state.stock.copy()
-    pool, unseen, rng = np.zeros_like(state.stock), np.zeros(64, np.int64), np.array([5], dtype=np.uint64)
-    roll = params_matrix(seat_strategies(["expert"], 4, "shanghai"))
-    work = np.zeros(B.WORK_SIZE, dtype=np.int64)
+    deal, rng = _dealer(state), np.array([5], dtype=np.uint64)
     deals = set()
     for _ in range(30):
-        S.determinize(state, 0, root_hands, root_ints, root_stock, pool, unseen, build_steps, roll, work, rng)
+        root_hands, root_ints, root_stock = deal(build_steps, rng)
         assert (root_hands[0] == hands[0]).all()
         dealt = np.zeros(64, dtype=np.int64)
         for q in (1, 2, 3):
@@ -163,16 +174,12 @@ def test_built_deals_are_nearer_the_contracts_than_uniform_ones():
     """Seats that have played turns keep what they draw: their built deals are on average nearer the
     round's contract than uniform deals of the same cards (here mid-round: each has played turns)."""
     state = _midround_state(3)
-    ints = state.ints
-    root_hands, root_ints, root_stock = state.hands.copy(), ints.copy(), state.stock.copy()
-    pool, unseen = np.zeros_like(state.stock), np.zeros(64, np.int64)
-    roll = params_matrix(seat_strategies(["expert"], 4, "shanghai"))
-    work = np.zeros(B.WORK_SIZE, dtype=np.int64)
+    ints, deal = state.ints, _dealer(state)
     mean = {}
     for steps in (0, 2):
         rng, total = np.array([11], dtype=np.uint64), []
         for _ in range(200):
-            S.determinize(state, 0, root_hands, root_ints, root_stock, pool, unseen, steps, roll, work, rng)
+            root_hands = deal(steps, rng)[0]
             total += [B.distance(root_hands[q], ints[ST.SI_ROUND], False) for q in (1, 2, 3)
                       if ints[ST.SI_DOWN_TURN_SEAT + q] == 0]
         mean[steps] = (np.mean(total), np.std(total) / np.sqrt(len(total)))
