@@ -187,9 +187,10 @@ def determinize(state, p, root_hands, root_ints, root_stock, pool, unseen, build
 @njit(cache=True)
 def _deal_hidden(hand, pool, k, n, hidden, draws, par, table, n_table, round_no, ace_high, work, rng):
     """Add ``hidden`` cards of ``pool[k:n]`` (shuffled) to ``hand`` int64[64], the seat's known copies:
-    ``pool[k:k + hidden]``, then ``draws`` times a random card of the rest of the pool is added and the
-    hidden card the rollout strategy (vector ``par``) would keep least (``bots.discard_score``) goes
-    back to the pool in its place. The cards dealt end at ``pool[k:k + hidden]``."""
+    ``pool[k:k + hidden]``, then ``draws`` times a random card of the rest of the pool is added and,
+    of the hidden cards and the one drawn (the drawn one on a tie), the card the rollout strategy
+    (vector ``par``) would keep least (``bots.discard_score``) goes back to the pool in the drawn
+    card's place. The cards dealt end at ``pool[k:k + hidden]``."""
     for i in range(hidden):
         hand[pool[k + i]] += 1
     rest = n - k - hidden
