@@ -5,11 +5,15 @@ Positions: hands dealt by the kernels and played by uniform random legal moves, 
 whole move list round-tripped. Hand-built positions for the reasons (docs/rules.md numbers cited).
 """
 
+import re
+from collections import Counter
+
 import numpy as np
 import pytest
 
 from rummysim.cards import card_id, mask_of
 from rummysim.notation import MoveError, describe, legal_move_names, move_name, parse_move
+from rummysim.strategy import params_matrix, seat_strategies
 from rummysim.variants.basic import kernel as BK
 from rummysim.variants.basic import melds as BM
 from rummysim.variants.basic import moves as BMV
@@ -301,3 +305,38 @@ def test_shanghai_swap_and_layoff_words():
     with pytest.raises(MoveError, match=r"C3 does not fit meld 3 \(D3 D4 D5; it takes D2 D6 JK\)"):
         parse_move(state, "layoff C3 3")
     assert "1: H4 JK H6 H7 [seat 1] takes H3 H8 JK" in describe(state, 0)
+
+
+# ------------------------------------------------------------------ one meld number for people
+@pytest.mark.parametrize("variant, players, options", [("basic", 3, {}), ("shanghai", 3, {"jokers": 4})])
+def test_a_replay_lines_meld_number_is_the_one_play_takes(variant, players, options):
+    """Issue 23: the text replay numbered table melds from 0, ``play`` and ``describe`` from 1, so
+    "seat 0 lays off C8 on meld 1" typed as ``layoff C8 1`` named another meld. Along games of the
+    shipped bots, each lay-off and joker swap is named in ``play``'s words, which parse back to the move
+    before it is played; the replay lines of its events (the text replay, the page's move text) give
+    the same meld numbers, and the JSON's ``meld`` is that number less one (an index)."""
+    v = variant_named(variant)
+    rules = v.rules(**options).to_array(players)
+    params = params_matrix(seat_strategies(["expert", "greedy", "expert"], players, variant))
+    game = v.game(players, rules, log=True)
+    seen = Counter()
+    for g in range(6):
+        game.reset(7, g)
+        while not game.over:
+            while not game.unit_over:
+                move = game.bot_move(params)
+                words = move_name(game.state, move) if move >= 0 else ""
+                if not words.startswith(("layoff", "swap")):
+                    game.play(move)
+                    continue
+                assert parse_move(game.state, words) == move
+                events = [e for e in game.play(move) if "meld" in e]
+                lines = [v.format_event(e) for e in events]
+                numbers = [int(w) for w in words.split()[1:] if w.isdigit()]
+                assert [int(n) for line in lines for n in re.findall(r"meld (\d+)", line)] == numbers, (words, lines)
+                assert [e["meld"] + 1 for e in events] == numbers
+                seen[words.split()[0]] += 1
+            game.finish()
+            if not game.over:
+                game.next_unit()
+    assert seen["layoff"] > 20 and (seen["swap"] > 0) == (variant == "shanghai")
