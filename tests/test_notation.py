@@ -20,7 +20,9 @@ from rummysim.variants.basic import moves as BMV
 from rummysim.variants import variant_named
 from rummysim.variants.basic.rules import BasicRules
 from rummysim.cards import card_name
-from rummysim.variants.basic.state import I_N_TABLE, I_PHASE, I_SEAT, M_HAND, M_LAYABLE, M_PILE, PH_DISCARD, PH_PLAY
+from rummysim.variants.basic.state import (
+    I_N_TABLE, I_PHASE, I_SEAT, M_HAND, M_LAYABLE, M_PILE, M_TABLE, PH_DISCARD, PH_PLAY,
+)
 from rummysim.variants.shanghai import bots as SB
 from rummysim.variants.shanghai import kernel as SK
 from rummysim.variants.shanghai import moves as SMV
@@ -180,6 +182,7 @@ def basic_position(hand, table=(), upcard="D2", drawn=None, ace="low", must_disc
     for k, text in enumerate(table):
         kind, tm = BM.table_meld_of(mask_of(text), ace_high)
         state.t_kind[k], state.t_mask[k] = kind, np.uint64(tm)
+        state.masks[M_TABLE] |= mask_of(text)
         state.t_lay[k] = BM.layoff_cards(np.uint64(tm), np.int64(kind), ace_high)
     state.ints[I_N_TABLE] = len(table)
     state.masks[M_LAYABLE] = BM.table_layoffs(state.t_mask, state.t_kind, len(table), ace_high)
@@ -268,6 +271,23 @@ def test_basic_describe_names_cards_taken_from_the_pile_until_shown():
     assert game.taken()[first] == [up]
     assert f"took from the pile: {card_name(up)}" in game.describe(1 - first)
     assert "took from the pile" not in describe(game.state, 1 - first)
+
+
+def test_basic_hints_name_only_what_may_still_be_laid_off():
+    """Issue 23, docs/rules.md 1.1 (one deck) and 1.3: a table meld's hint named cards already melded
+    elsewhere (``C9 C10 CJ (takes C8 CQ)`` with C8 in a set); ruling 3.1: "took HQ this turn: may not
+    throw it" stayed after HQ was melded."""
+    state = basic_position("H3 H4 H5 CQ S2", table=["C8 D8 H8", "C9 C10 CJ"])
+    assert "Table melds: 1: C8 D8 H8 (takes S8); 2: C9 C10 CJ (takes CQ)\n" in describe(state, 0)
+    with pytest.raises(MoveError, match=r"S2 does not fit meld 2 \(C9 C10 CJ; it takes CQ\)"):
+        parse_move(state, "layoff S2 2")
+    state = basic_position("C7 D7 H7 S7", table=["C8 D8 H8 S8", "C9 C10 CJ CQ CK"])
+    assert "Table melds: 1: C8 D8 H8 S8; 2: C9 C10 CJ CQ CK\n" in describe(state, 0)   # C8 is on meld 1
+
+    state = basic_position("HJ HQ HK C2 D2", drawn="HQ")
+    assert "(took HQ this turn: may not throw it)" in describe(state, 0)
+    BMV.apply(state, parse_move(state, "meld HJ HQ HK"))
+    assert "took HQ" not in describe(state, 0) and "Your hand (2): C: 2  D: 2\n" in describe(state, 0)
 
 
 def test_shanghai_reasons():
