@@ -30,7 +30,7 @@ from rummysim.variants.shanghai.notation import meld_words
 from rummysim.variants.shanghai.replay import parse_table_meld
 from rummysim.variants.shanghai.rules import ShanghaiRules
 from rummysim.variants.shanghai.state import (
-    I_PHASE as S_PHASE, I_PROPOSAL_N, I_SEAT as S_SEAT, PH_BUY, PH_PLAY as S_PLAY, SI_DOWN_TURN_SEAT, SI_N_TABLE,
+    I_PHASE as S_PHASE, I_PROPOSAL_N, I_SEAT as S_SEAT, PH_BUY, PH_PLAY as S_PLAY, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE,
     SI_OWN_TURNS_SEAT, T_OWNER,
 )
 
@@ -325,6 +325,30 @@ def test_shanghai_swap_and_layoff_words():
     with pytest.raises(MoveError, match=r"C3 does not fit meld 3 \(D3 D4 D5; it takes D2 D6 JK\)"):
         parse_move(state, "layoff C3 3")
     assert "1: H4 JK H6 H7 [seat 1] takes H3 H8 JK" in describe(state, 0)
+
+
+@pytest.mark.parametrize("decks, takes", [(1, "H8 JK"), (2, "H3 H8 JK")])
+def test_shanghai_hints_name_only_what_may_still_be_laid_off(decks, takes):
+    """Issue 23, docs/rules.md 2.1 (a copy of each card a deck) and 2.5: a table meld's hint named a
+    natural whose every copy was on the table already; a joker may still come, freed by a swap.
+    Ruling 3.1: "took H8 this turn" is named while the seat holds H8 (or a copy), not once laid."""
+    state = shanghai_state(4, seed=0, round_no=1, rules=ShanghaiRules(decks=decks, jokers=2))
+    set_hand(state, 0, "H5 C2 C4 D9")
+    for k, text in enumerate(["H4 JK H6 H7", "H3 D3 S3", "D5 D6 D7 D8"]):
+        state.table[k] = parse_table_meld(text)
+        state.table[k, T_OWNER] = 1
+    state.ints[SI_N_TABLE] = 3
+    state.ints[SI_DOWN_TURN_SEAT] = 1
+    state.ints[SI_OWN_TURNS_SEAT] = 1
+    to_play(state, 0)
+    text = describe(state, 0)
+    assert f"1: H4 JK H6 H7 [seat 1] takes {takes};" in text
+    with pytest.raises(MoveError, match=rf"C2 does not fit meld 1 \(H4 JK H6 H7; it takes {takes}\)"):
+        parse_move(state, "layoff C2 1")
+    state.ints[SI_DRAWN] = card_id("D8")   # taken as the upcard this turn and laid off on meld 3
+    assert "took D8" not in describe(state, 0)
+    state.ints[SI_DRAWN] = card_id("D9")   # taken as the upcard this turn, still held
+    assert "(took D9 this turn: may not throw it)" in describe(state, 0)
 
 
 # ------------------------------------------------------------------ one meld number for people
