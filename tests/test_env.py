@@ -5,6 +5,7 @@ random steps through ``Batch`` with its invariants after every step.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import numpy as np
@@ -641,3 +642,38 @@ def test_shanghai_observation_decodes_to_the_state(rules, high_aces):
         assert (seen["high aces"] > 0) == high_aces
     assert (seen["jokers"] > 0) == (rules.get("jokers") != 0)
     assert (seen["copies"] > 0) == (rules.get("decks") != 1)
+
+
+@pytest.mark.parametrize("make", [lambda: basic_v0.raw_env(players=3),
+                                  lambda: shanghai_v0.raw_env(players=3, rules={"decks": 1})])
+def test_describe_hints_can_be_true(make):
+    """Issue 23: along random play, every card a table meld "takes" in ``describe`` may still be laid off
+    (some copy of it is not on the table: docs/rules.md 1.1, 2.1) and "took X this turn" names a card the
+    seat holds (ruling 3.1)."""
+    from rummysim.cards import card_id
+    from rummysim.variants.shanghai.table import table_counts
+    env = make()
+    env.reset(seed=2)
+    seen = Counter()
+
+    def check(env):
+        state, p = env.game.state, env.game.seat
+        text = env.describe(env.agent_selection)
+        if "masks" in state._fields:
+            melded = Counter(_mask_cards(state.masks[S.M_TABLE]))
+            copies, held = 1, _mask_cards(state.masks[S.M_HAND + p])
+        else:
+            counts = np.zeros(64, dtype=np.int64)
+            table_counts(state.table, state.ints[SS.SI_N_TABLE], counts)
+            melded = Counter({c: int(n) for c, n in enumerate(counts) if n and c != JOKER})
+            copies, held = int(state.rules[SS.SR_DECKS]), {c for c in range(64) if state.hands[p, c]}
+        for cards in re.findall(r"takes ([^;)\n]+)", text):
+            for name in cards.split():
+                assert melded[card_id(name, allow_joker=True)] < copies, (name, text)
+                seen["takes"] += 1
+        for name in re.findall(r"took (\S+) this turn", text):
+            assert card_id(name, allow_joker=True) in held, text
+            seen["took"] += 1
+
+    random_walk(env, 3, 1500, check)
+    assert seen["takes"] > 100 and seen["took"] > 10
