@@ -30,8 +30,8 @@ from rummysim.variants.shanghai.notation import meld_words
 from rummysim.variants.shanghai.replay import parse_table_meld
 from rummysim.variants.shanghai.rules import ShanghaiRules
 from rummysim.variants.shanghai.state import (
-    I_PHASE as S_PHASE, I_PROPOSAL_N, I_SEAT as S_SEAT, PH_BUY, PH_PLAY as S_PLAY, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE,
-    SI_OWN_TURNS_SEAT, T_OWNER,
+    I_PHASE as S_PHASE, I_PROPOSAL_N, I_SEAT as S_SEAT, PH_BUY, PH_PLAY as S_PLAY, SI_DOWN_TURN_SEAT, SI_DRAWN,
+    SI_N_TABLE, SI_OWN_TURNS_SEAT, T_OWNER,
 )
 
 pytestmark = pytest.mark.engine
@@ -306,18 +306,24 @@ def test_shanghai_reasons():
         parse_move(state, "buy")
 
 
-def test_shanghai_swap_and_layoff_words():
-    """2.5: a natural for the joker standing for it; the freed joker laid off at once."""
-    state = shanghai_state(4, seed=0, round_no=1)
-    set_hand(state, 0, "H5 C2 C3 D9")
-    table = ["H4 JK H6 H7", "S9 C9 JK", "D3 D4 D5"]
+def shanghai_down(hand, table, rules=None):
+    """Seat 0 of 4, down already, in its play step of round 1 holding ``hand`` (and the card it drew), with
+    seat 1's melds ``table`` on the table."""
+    state = shanghai_state(4, seed=0, round_no=1, rules=rules)
+    set_hand(state, 0, hand)
     for k, text in enumerate(table):
         state.table[k] = parse_table_meld(text)
         state.table[k, T_OWNER] = 1
-    state.ints[SI_N_TABLE] = 3
+    state.ints[SI_N_TABLE] = len(table)
     state.ints[SI_DOWN_TURN_SEAT] = 1
     state.ints[SI_OWN_TURNS_SEAT] = 1
     to_play(state, 0)
+    return state
+
+
+def test_shanghai_swap_and_layoff_words():
+    """2.5: a natural for the joker standing for it; the freed joker laid off at once."""
+    state = shanghai_down("H5 C2 C3 D9", ["H4 JK H6 H7", "S9 C9 JK", "D3 D4 D5"])
     assert move_name(state, parse_move(state, "swap H5 1 JK 3")) == "swap H5 1 JK 3"
     assert move_name(state, parse_move(state, "swap H5 into 1 joker to 1")) == "swap H5 1 JK 1"
     with pytest.raises(MoveError, match=r"meld 2 \(C9 S9 JK\) has no joker standing for H5"):
@@ -331,16 +337,9 @@ def test_shanghai_swap_and_layoff_words():
 def test_shanghai_hints_name_only_what_may_still_be_laid_off(decks, takes):
     """Issue 23, docs/rules.md 2.1 (a copy of each card a deck) and 2.5: a table meld's hint named a
     natural whose every copy was on the table already; a joker may still come, freed by a swap.
-    Ruling 3.1: "took H8 this turn" is named while the seat holds H8 (or a copy), not once laid."""
-    state = shanghai_state(4, seed=0, round_no=1, rules=ShanghaiRules(decks=decks, jokers=2))
-    set_hand(state, 0, "H5 C2 C4 D9")
-    for k, text in enumerate(["H4 JK H6 H7", "H3 D3 S3", "D5 D6 D7 D8"]):
-        state.table[k] = parse_table_meld(text)
-        state.table[k, T_OWNER] = 1
-    state.ints[SI_N_TABLE] = 3
-    state.ints[SI_DOWN_TURN_SEAT] = 1
-    state.ints[SI_OWN_TURNS_SEAT] = 1
-    to_play(state, 0)
+    Ruling 3.1: "took D8 this turn" is named while the seat holds D8 (or a copy), not once laid."""
+    state = shanghai_down("H5 C2 C4 D9", ["H4 JK H6 H7", "H3 D3 S3", "D5 D6 D7 D8"],
+                          ShanghaiRules(decks=decks, jokers=2))
     text = describe(state, 0)
     assert f"1: H4 JK H6 H7 [seat 1] takes {takes};" in text
     with pytest.raises(MoveError, match=rf"C2 does not fit meld 1 \(H4 JK H6 H7; it takes {takes}\)"):
