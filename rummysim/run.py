@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 from . import __version__
 from .analysis.summary import add_state, summary_state
-from .results import (SCHEMA_VERSION, Chunk, ChunkError, ChunkStore, hold_results_dir, write_json_atomic)
+from .results import (LOCK_FILE, SCHEMA_VERSION, Chunk, ChunkError, ChunkStore, hold_results_dir,
+                      write_json_atomic)
 from .rules import RULES_VERSION
 from .strategy import Strategy, params_matrix
 from .variants import NAMES, UnknownVariant, Variant, variant_named
@@ -545,6 +546,8 @@ def resumable_record(out_dir: Path, file: str, names: tuple[str, ...], what: str
     its options checked against the hash it was started with (``ResumeError`` if it cannot be resumed;
     ``OSError``/``ValueError`` if it cannot be read)."""
     where = f"--resume {out_dir}"
+    if not out_dir.is_dir():
+        raise ResumeError(f"{where}: no such directory")
     record = json.loads((out_dir / file).read_text())
     if not isinstance(record, dict):
         raise ValueError("not a JSON object")
@@ -558,16 +561,29 @@ def resumable_record(out_dir: Path, file: str, names: tuple[str, ...], what: str
 def resume_run(out_dir: Path, workers: int | None = None, on_chunk=None, client=None) -> dict:
     """Finish an interrupted (or killed) run in ``out_dir``: play exactly its missing or damaged chunks."""
     out_dir = Path(out_dir)
+    refuse_before_holding(out_dir, _resumable_run)
     with hold_results_dir(out_dir):
-        try:
-            record = resumable_record(out_dir, "run.json", OPTION_FIELDS, "the run")
-            spec = spec_of_record(record)
-            size = record["chunk_size"]
-        except ResumeError:
-            raise
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            raise ResumeError(f"--resume {out_dir}: not a resumable rummysim run ({_line(e)})") from None
+        spec, size = _resumable_run(out_dir)
         return run_to_dir(spec, out_dir, workers, size, on_chunk, client, resume=True)
+
+
+def refuse_before_holding(out_dir: Path, check: Callable[[Path], object]) -> None:
+    """``check(out_dir)`` (``ResumeError`` if ``out_dir`` cannot be resumed) before the directory is held,
+    when holding it would write its lock file: a --resume that refuses writes nothing. A directory held
+    before keeps its lock file; it is checked once held (a busy one says so, whatever was asked)."""
+    if not (out_dir / LOCK_FILE).exists():
+        check(out_dir)
+
+
+def _resumable_run(out_dir: Path) -> tuple[RunSpec, int]:
+    """The spec and chunk size of the unfinished run in ``out_dir``; ``ResumeError`` (one line) if none."""
+    try:
+        record = resumable_record(out_dir, "run.json", OPTION_FIELDS, "the run")
+        return spec_of_record(record), record["chunk_size"]
+    except ResumeError:
+        raise
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ResumeError(f"--resume {out_dir}: not a resumable rummysim run ({_line(e)})") from None
 
 
 def _line(e: BaseException) -> str:

@@ -5,9 +5,15 @@ random steps through ``Batch`` with its invariants after every step.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 import numpy as np
 import pytest
+import reference as ref
+import shanghai_reference as SR
 
+from rummysim.cards import JOKER
 from rummysim.run import RunSpec, UsageError, play_chunk
 from rummysim.strategy import params_matrix, seat_strategies
 from rummysim.variants.basic import moves as MV
@@ -416,3 +422,258 @@ def test_batch_refuses_an_illegal_action_and_plays_nothing(variant, players, bad
         b.step(actions[:4])
     assert np.array_equal(b.mask, before)
     assert all(np.array_equal(x, y) for x, y in zip(state, b.state(0)))
+
+
+# ------------------------------------------------------------------------------ observation decoded
+# Every block of an observation read back into cards (layouts in the env cores' docstrings) and compared
+# with the state: the hand, each table meld, the pile, the upcard, what is known of the others, and the
+# counters. A table meld is also checked to be a meld of the rules (the plain references) and the melds
+# together to be every card on the table (Basic: the table mask; Shanghai: the deck less the hands, the
+# pile and the stock), so a card written in the wrong place cannot pass.
+
+HIGH_ACES = 0x2000200020002000   # bit 13 of every lane: a Basic run's ace above the king
+
+
+def _obs_blocks(core, players, obs):
+    """The observation cut into its blocks ``{name: float32[rows, columns]}`` (``core.layout``)."""
+    blocks, o = {}, 0
+    for name, rows, cols in core.layout(players):
+        blocks[name] = obs[o:o + rows * cols].reshape(rows, cols)
+        o += rows * cols
+    assert o == obs.size == core.obs_size(players)
+    return blocks
+
+
+def _slot_card(i):
+    """Observation slot (13 * suit + rank, 52 the joker) -> card id (16 * suit + rank, 63 the joker)."""
+    return JOKER if i == 52 else 16 * (i // 13) + i % 13
+
+
+def _slot_counts(row):
+    """A block of card slots as a Counter of card ids (whole counts)."""
+    assert (row >= 0).all() and (row == np.round(row)).all()
+    return Counter({_slot_card(int(i)): int(row[i]) for i in np.flatnonzero(row)})
+
+
+def _slot_cards(row):
+    """A Basic block of 52 card slots (each 0 or 1) as a set of card ids."""
+    assert set(np.unique(row)) <= {0.0, 1.0}
+    return set(_slot_counts(row))
+
+
+def _mask_cards(mask):
+    return {c for c in range(64) if int(mask) >> c & 1}
+
+
+def _stored_meld_cards(ext):
+    """A Basic table meld as the state stores it (a run in extended space: bit 13 of a lane is its high ace)."""
+    return {c - 13 if c % 16 == 13 else c for c in _mask_cards(ext)}
+
+
+def _one_hot(n, i):
+    return [float(j == i) for j in range(n)]
+
+
+def _check_basic_observation(obs, state, scores, p, seen):
+    """Seat ``p``'s Basic observation ``obs`` decoded and compared with ``state`` (masks, ints, pile,
+    t_mask) and ``scores`` (the game's, by seat)."""
+    from rummysim.env import basic_core
+    masks, ints, pile, t_mask = state
+    players = int(ints[S.I_PLAYERS])
+    ace_high = seen["ace_high"]
+    b = _obs_blocks(basic_core, players, obs)
+    seat = [(p + r) % players for r in range(players)]
+    assert _slot_cards(b["hand"][0]) == _mask_cards(masks[S.M_HAND + p])
+    n_table = int(ints[S.I_N_TABLE])
+    melds = [_slot_cards(row) for row in b["table"]]
+    for k in range(n_table):
+        assert melds[k] == _stored_meld_cards(t_mask[k]), f"table meld {k}"
+        assert ref.is_meld(melds[k], ace_high), f"table meld {k}: {sorted(melds[k])}"
+    assert not any(melds[n_table:]), "a row past the table's melds"
+    assert set().union(*melds) == _mask_cards(masks[S.M_TABLE])
+    assert sum(map(len, melds)) == len(_mask_cards(masks[S.M_TABLE]))
+    n_pile = int(ints[S.I_PILE_N])
+    assert _slot_cards(b["pile"][0]) == {int(c) for c in pile[:n_pile]} == _mask_cards(masks[S.M_PILE])
+    assert _slot_cards(b["upcard"][0]) == ({int(pile[n_pile - 1])} if n_pile else set())
+    for r in range(1, players):
+        known = _slot_cards(b["known"][r - 1])
+        assert known == _mask_cards(masks[S.M_HELD + seat[r]])
+        assert known <= _mask_cards(masks[S.M_HAND + seat[r]])
+    assert list(b["counts"][0]) == [len(_mask_cards(masks[S.M_HAND + q])) for q in seat]
+    assert b["stock"][0, 0] == ints[S.I_STOCK_N]
+    assert list(b["phase"][0]) == _one_hot(4, int(ints[S.I_PHASE]))
+    assert list(b["scores"][0]) == [float(scores[q]) for q in seat]
+    seen["states"] += 1
+    seen["high aces"] += any(int(t_mask[k]) & HIGH_ACES for k in range(n_table))
+
+
+def _observed_meld(row, ace_high):
+    """A Shanghai table row of the observation (present, then the meld's columns) as ``(owner, naturals,
+    jokers)``: a set's naturals by suit, a run's from its positions less its jokers' (13 the high ace)."""
+    assert row[0] == 1.0
+    m = row[1:].astype(np.int64)
+    assert (m == row[1:]).all()
+    if m[SS.T_KIND] == SS.MELD_SET:
+        naturals = [16 * s + int(m[SS.T_RANK]) for s in range(4) for _ in range(m[SS.T_SUIT_COUNT + s])]
+    else:
+        assert m[SS.T_KIND] == SS.MELD_RUN and 0 <= m[SS.T_LO] < m[SS.T_HI] <= (13 if ace_high else 12)
+        naturals = [16 * int(m[SS.T_SUIT]) + pos % 13 for pos in range(m[SS.T_LO], m[SS.T_HI] + 1)
+                    if not m[SS.T_JOKER_POS] >> pos & 1]
+    assert len(naturals) == m[SS.T_NATURALS]
+    return int(m[SS.T_OWNER]), naturals, int(m[SS.T_JOKERS])
+
+
+def _check_shanghai_observation(obs, state, totals, p, seen):
+    """Seat ``p``'s Shanghai observation ``obs`` decoded and compared with ``state`` (hands, ints, stock,
+    pile, table, held, rules) and ``totals`` (the game's, by seat)."""
+    from rummysim.env import shanghai_core
+    hands, ints, stock, pile, table, held, rules = state
+    players = hands.shape[0]
+    ace_high = bool(rules[SS.SR_ACE_HIGH])
+    b = _obs_blocks(shanghai_core, players, obs)
+    seat = [(p + r) % players for r in range(players)]
+    counts = lambda a: Counter({c: int(n) for c, n in enumerate(a) if n})   # noqa: E731
+    assert _slot_counts(b["hand"][0]) == counts(hands[p])
+    n_table, n_pile, n_stock = int(ints[SS.SI_N_TABLE]), int(ints[SS.SI_PILE_N]), int(ints[SS.SI_STOCK_N])
+    on_table = Counter()
+    for k in range(n_table):
+        owner, naturals, jokers = _observed_meld(b["table"][k], ace_high)
+        assert owner == (table[k, SS.T_OWNER] - p) % players, f"table meld {k}"
+        assert SR.is_meld(naturals, jokers, "high_or_low" if ace_high else "low"), f"table meld {k}"
+        on_table.update(naturals + [JOKER] * jokers)
+        seen["high aces"] += table[k, SS.T_KIND] == SS.MELD_RUN and table[k, SS.T_HI] == 13
+        seen["jokers"] += jokers
+    assert not b["table"][n_table:].any(), "a row past the table's melds"
+    deck = Counter({c: int(rules[SS.SR_DECKS]) for c in range(64) if c % 16 < 13}) + \
+        Counter({JOKER: int(rules[SS.SR_JOKERS])})
+    elsewhere = sum((counts(h) for h in hands), Counter()) + Counter(map(int, pile[:n_pile])) + \
+        Counter(map(int, stock[:n_stock]))
+    assert on_table == deck - elsewhere and not elsewhere - deck
+    assert _slot_counts(b["pile"][0]) == Counter(map(int, pile[:n_pile]))
+    assert _slot_counts(b["upcard"][0]) == (Counter([int(pile[n_pile - 1])]) if n_pile else Counter())
+    for r in range(1, players):
+        known = _slot_counts(b["known"][r - 1])
+        assert known == counts(held[seat[r]])
+        assert not known - counts(hands[seat[r]])
+    assert list(b["counts"][0]) == [int(hands[q].sum()) for q in seat]
+    assert b["stock"][0, 0] == n_stock
+    assert list(b["phase"][0]) == _one_hot(5, int(ints[SS.I_PHASE]))
+    assert b["round"][0, 0] == ints[SS.SI_ROUND]
+    assert list(b["down"][0]) == [float(ints[SS.SI_DOWN_TURN_SEAT + q] > 0) for q in seat]
+    assert list(b["buys"][0]) == [float(ints[SS.SI_BUYS_SEAT + q]) for q in seat] + [float(ints[SS.SI_BUYS])]
+    assert list(b["scores"][0]) == [float(totals[q]) for q in seat]
+    seen["states"] += 1
+    seen["copies"] += any(n > 1 for c, n in on_table.items() if c != JOKER)
+
+
+def _game_view(variant, episode):
+    """The state arrays the observation check reads, of an environment's game (``games.Episode``)."""
+    s = episode.state
+    if variant == "basic":
+        return (s.masks, s.ints, s.pile, s.t_mask), episode.game.scores
+    return (s.hands, s.ints, s.stock, s.pile, s.table, s.held, s.rules), episode.game.scores
+
+
+def _batch_view(variant, b, i):
+    t = b.state(i)
+    if variant == "basic":
+        return (t[0], t[1], t[3], t[4]), t[11]
+    return (t[0], t[1], t[2], t[3], t[4], t[8], b.rules.to_array(b.players)), t[9]
+
+
+def _observations_decode(variant, rules, steps, seen):
+    """Random play through the AEC environment (every seat's observation at every decision), ``single``
+    (the agent's after each step) and ``Batch`` (every table's after each step), each observation decoded
+    and checked."""
+    check = _check_basic_observation if variant == "basic" else _check_shanghai_observation
+    make = basic_v0.raw_env if variant == "basic" else shanghai_v0.raw_env
+    players = 3 if variant == "basic" else 4
+    env = make(players=players, rules=rules)
+    env.reset(seed=3)
+
+    def every_seat(env):
+        state, scores = _game_view(variant, env.game)
+        for agent in env.agents:
+            check(env.observe(agent)["observation"], state, scores, env.possible_agents.index(agent), seen)
+
+    random_walk(env, 5, steps, every_seat)
+
+    one = single(variant=variant, opponents=["random"], players=2 if variant == "basic" else 3, rules=rules, seat=1)
+    rng = np.random.default_rng(6)
+    obs, _ = one.reset(seed=4)
+    for _ in range(steps // 2):
+        if one.game.over:
+            obs, _ = one.reset()
+            continue
+        check(obs["observation"], *_game_view(variant, one.game), one.seat, seen)
+        obs, _, _, _, _ = one.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+    b = Batch(variant, 16, 4 if variant == "basic" else 3, seed=8, rules=rules)
+    for _ in range(steps // 8):
+        out = b.observe()
+        for i in range(b.n_tables):
+            check(out[i], *_batch_view(variant, b, i), int(b.seat[i]), seen)
+        b.step(b.random_actions(rng))
+
+
+@pytest.mark.parametrize("rules", [{"ace": "low"}, {"ace": "high_or_low"}])
+def test_basic_observation_decodes_to_the_state(rules):
+    """Basic, aces low and high (docs/rules.md 1.7 ``ace``): every block of every observation along
+    random play in ``basic_v0``, ``single`` and ``Batch`` decodes to the state's cards; with high aces
+    Q-K-A runs were on the table (their ace was written one slot past the king: HQ HK HA showed as
+    HQ HK SA)."""
+    seen = Counter(ace_high=rules["ace"] == "high_or_low")
+    _observations_decode("basic", rules, 600, seen)
+    assert seen["states"] > 3000
+    assert (seen["high aces"] > 0) == seen["ace_high"]
+
+
+@pytest.mark.parametrize("rules, high_aces", [({}, None), ({"ace": "low", "jokers": 4}, False), ({"jokers": 0}, None),
+                                              ({"decks": 1, "jokers": 4}, True), ({"decks": 3, "jokers": 2}, None)])
+def test_shanghai_observation_decodes_to_the_state(rules, high_aces):
+    """Shanghai under every option that changes which cards there are (docs/rules.md 2.8: ``ace``,
+    ``jokers``, ``decks``): every block of every observation along random play in ``shanghai_v0``,
+    ``single`` and ``Batch`` decodes to the state's cards, the table's melds to the cards on it. Runs
+    ending in a high ace were on the table where ``high_aces`` says so (four jokers make runs common)."""
+    seen = Counter()
+    _observations_decode("shanghai", rules, 400, seen)
+    assert seen["states"] > 2000
+    if high_aces is not None:
+        assert (seen["high aces"] > 0) == high_aces
+    assert (seen["jokers"] > 0) == (rules.get("jokers") != 0)
+    assert (seen["copies"] > 0) == (rules.get("decks") != 1)
+
+
+@pytest.mark.parametrize("make", [lambda: basic_v0.raw_env(players=3),
+                                  lambda: shanghai_v0.raw_env(players=3, rules={"decks": 1})])
+def test_describe_hints_can_be_true(make):
+    """Issue 23: along random play, every card a table meld "takes" in ``describe`` may still be laid off
+    (some copy of it is not on the table: docs/rules.md 1.1, 2.1) and "took X this turn" names a card the
+    seat holds (ruling 3.1)."""
+    from rummysim.cards import card_id
+    from rummysim.variants.shanghai.table import table_counts
+    env = make()
+    env.reset(seed=2)
+    seen = Counter()
+
+    def check(env):
+        state, p = env.game.state, env.game.seat
+        text = env.describe(env.agent_selection)
+        if "masks" in state._fields:
+            melded = Counter(_mask_cards(state.masks[S.M_TABLE]))
+            copies, held = 1, _mask_cards(state.masks[S.M_HAND + p])
+        else:
+            counts = np.zeros(64, dtype=np.int64)
+            table_counts(state.table, state.ints[SS.SI_N_TABLE], counts)
+            melded = Counter({c: int(n) for c, n in enumerate(counts) if n and c != JOKER})
+            copies, held = int(state.rules[SS.SR_DECKS]), {c for c in range(64) if state.hands[p, c]}
+        for cards in re.findall(r"takes ([^;)\n]+)", text):
+            for name in cards.split():
+                assert melded[card_id(name, allow_joker=True)] < copies, (name, text)
+                seen["takes"] += 1
+        for name in re.findall(r"took (\S+) this turn", text):
+            assert card_id(name, allow_joker=True) in held, text
+            seen["took"] += 1
+
+    random_walk(env, 3, 1500, check)
+    assert seen["takes"] > 100 and seen["took"] > 10

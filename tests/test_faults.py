@@ -308,10 +308,11 @@ import json  # noqa: E402
 
 import pandas as pd  # noqa: E402
 
+from rummysim.analysis.compare import COMPARE_FIELDS  # noqa: E402
 from rummysim.analysis.compare import compare as compare_api  # noqa: E402
-from rummysim.results import ChunkStore, prepare_out_dir  # noqa: E402
-from rummysim.rules import parse_rule_options  # noqa: E402
-from rummysim.run import RunSpec, run_to_dir  # noqa: E402
+from rummysim.results import LOCK_FILE, SCHEMA_VERSION, ChunkStore, prepare_out_dir  # noqa: E402
+from rummysim.rules import RULES_VERSION, parse_rule_options  # noqa: E402
+from rummysim.run import OPTION_FIELDS, RunSpec, options_digest, run_to_dir  # noqa: E402
 from rummysim.strategy import load_strategy, seat_strategies  # noqa: E402
 
 
@@ -473,6 +474,32 @@ def test_resume_refuses_a_run_started_by_another_rummysim(field, tmp_path, capsy
     one_line(code, err, f"({field} {record[field]}, this rummysim writes {record[field] + 1})",
              "finish it with that version or start anew")
     assert snapshot(cut) == before
+
+
+@pytest.mark.parametrize("command, file", [("run", "run.json"), ("compare", "compare.json")])
+@pytest.mark.parametrize("where, words", [("missing", "no such directory"), ("empty", "not a resumable rummysim"),
+                                          ("damaged", "not a resumable rummysim"),
+                                          ("complete", "already complete"), ("held before", "already complete")])
+def test_resume_that_refuses_writes_nothing(command, file, where, words, tmp_path, capsys):
+    """Issue 23: --resume of a directory that holds no unfinished run (comparison) said so in one line
+    but created the directory and its .rummysim.lock (the lock was taken before the record was read).
+    A directory held before (its lock file there) is read once held, and is left as it was."""
+    target = tmp_path / "results"
+    if where != "missing":
+        target.mkdir()
+    if where == "held before":
+        (target / LOCK_FILE).touch()
+        where = "complete"
+    if where == "damaged":
+        (target / file).write_text('{"players": 2')
+    if where == "complete":   # a finished record, whole: its options hash and versions are checked first
+        record = {"status": "complete", "schema_version": SCHEMA_VERSION, "rules_version": RULES_VERSION}
+        record["options_sha256"] = options_digest(record, OPTION_FIELDS if command == "run" else COMPARE_FIELDS)
+        (target / file).write_text(json.dumps(record))
+    before = snapshot(tmp_path)
+    code, _, err = run_cli([command, "--resume", target], capsys)
+    one_line(code, err, f"--resume {target}: ", words)
+    assert snapshot(tmp_path) == before
 
 
 HOLDER = """

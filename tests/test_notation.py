@@ -5,18 +5,24 @@ Positions: hands dealt by the kernels and played by uniform random legal moves, 
 whole move list round-tripped. Hand-built positions for the reasons (docs/rules.md numbers cited).
 """
 
+import re
+from collections import Counter
+
 import numpy as np
 import pytest
 
 from rummysim.cards import card_id, mask_of
 from rummysim.notation import MoveError, describe, legal_move_names, move_name, parse_move
+from rummysim.strategy import params_matrix, seat_strategies
 from rummysim.variants.basic import kernel as BK
 from rummysim.variants.basic import melds as BM
 from rummysim.variants.basic import moves as BMV
 from rummysim.variants import variant_named
 from rummysim.variants.basic.rules import BasicRules
 from rummysim.cards import card_name
-from rummysim.variants.basic.state import I_N_TABLE, I_PHASE, I_SEAT, M_HAND, M_LAYABLE, M_PILE, PH_DISCARD, PH_PLAY
+from rummysim.variants.basic.state import (
+    I_N_TABLE, I_PHASE, I_SEAT, M_HAND, M_LAYABLE, M_PILE, M_TABLE, PH_DISCARD, PH_PLAY,
+)
 from rummysim.variants.shanghai import bots as SB
 from rummysim.variants.shanghai import kernel as SK
 from rummysim.variants.shanghai import moves as SMV
@@ -24,8 +30,8 @@ from rummysim.variants.shanghai.notation import meld_words
 from rummysim.variants.shanghai.replay import parse_table_meld
 from rummysim.variants.shanghai.rules import ShanghaiRules
 from rummysim.variants.shanghai.state import (
-    I_PHASE as S_PHASE, I_PROPOSAL_N, I_SEAT as S_SEAT, PH_BUY, PH_PLAY as S_PLAY, SI_DOWN_TURN_SEAT, SI_N_TABLE,
-    SI_OWN_TURNS_SEAT, T_OWNER,
+    I_PHASE as S_PHASE, I_PROPOSAL_N, I_SEAT as S_SEAT, PH_BUY, PH_PLAY as S_PLAY, SI_DOWN_TURN_SEAT, SI_DRAWN,
+    SI_N_TABLE, SI_OWN_TURNS_SEAT, T_OWNER,
 )
 
 pytestmark = pytest.mark.engine
@@ -176,6 +182,7 @@ def basic_position(hand, table=(), upcard="D2", drawn=None, ace="low", must_disc
     for k, text in enumerate(table):
         kind, tm = BM.table_meld_of(mask_of(text), ace_high)
         state.t_kind[k], state.t_mask[k] = kind, np.uint64(tm)
+        state.masks[M_TABLE] |= mask_of(text)
         state.t_lay[k] = BM.layoff_cards(np.uint64(tm), np.int64(kind), ace_high)
     state.ints[I_N_TABLE] = len(table)
     state.masks[M_LAYABLE] = BM.table_layoffs(state.t_mask, state.t_kind, len(table), ace_high)
@@ -266,6 +273,23 @@ def test_basic_describe_names_cards_taken_from_the_pile_until_shown():
     assert "took from the pile" not in describe(game.state, 1 - first)
 
 
+def test_basic_hints_name_only_what_may_still_be_laid_off():
+    """Issue 23, docs/rules.md 1.1 (one deck) and 1.3: a table meld's hint named cards already melded
+    elsewhere (``C9 C10 CJ (takes C8 CQ)`` with C8 in a set); ruling 3.1: "took HQ this turn: may not
+    throw it" stayed after HQ was melded."""
+    state = basic_position("H3 H4 H5 CQ S2", table=["C8 D8 H8", "C9 C10 CJ"])
+    assert "Table melds: 1: C8 D8 H8 (takes S8); 2: C9 C10 CJ (takes CQ)\n" in describe(state, 0)
+    with pytest.raises(MoveError, match=r"S2 does not fit meld 2 \(C9 C10 CJ; it takes CQ\)"):
+        parse_move(state, "layoff S2 2")
+    state = basic_position("C7 D7 H7 S7", table=["C8 D8 H8 S8", "C9 C10 CJ CQ CK"])
+    assert "Table melds: 1: C8 D8 H8 S8; 2: C9 C10 CJ CQ CK\n" in describe(state, 0)   # C8 is on meld 1
+
+    state = basic_position("HJ HQ HK C2 D2", drawn="HQ")
+    assert "(took HQ this turn: may not throw it)" in describe(state, 0)
+    BMV.apply(state, parse_move(state, "meld HJ HQ HK"))
+    assert "took HQ" not in describe(state, 0) and "Your hand (2): C: 2  D: 2\n" in describe(state, 0)
+
+
 def test_shanghai_reasons():
     state = shanghai_state(4, seed=0, round_no=2)
     set_hand(state, 0, "H3 H4 JK H6 S9 C9 D9 CK D2 S5 C7 D8")
@@ -282,18 +306,24 @@ def test_shanghai_reasons():
         parse_move(state, "buy")
 
 
-def test_shanghai_swap_and_layoff_words():
-    """2.5: a natural for the joker standing for it; the freed joker laid off at once."""
-    state = shanghai_state(4, seed=0, round_no=1)
-    set_hand(state, 0, "H5 C2 C3 D9")
-    table = ["H4 JK H6 H7", "S9 C9 JK", "D3 D4 D5"]
+def shanghai_down(hand, table, rules=None):
+    """Seat 0 of 4, down already, in its play step of round 1 holding ``hand`` (and the card it drew), with
+    seat 1's melds ``table`` on the table."""
+    state = shanghai_state(4, seed=0, round_no=1, rules=rules)
+    set_hand(state, 0, hand)
     for k, text in enumerate(table):
         state.table[k] = parse_table_meld(text)
         state.table[k, T_OWNER] = 1
-    state.ints[SI_N_TABLE] = 3
+    state.ints[SI_N_TABLE] = len(table)
     state.ints[SI_DOWN_TURN_SEAT] = 1
     state.ints[SI_OWN_TURNS_SEAT] = 1
     to_play(state, 0)
+    return state
+
+
+def test_shanghai_swap_and_layoff_words():
+    """2.5: a natural for the joker standing for it; the freed joker laid off at once."""
+    state = shanghai_down("H5 C2 C3 D9", ["H4 JK H6 H7", "S9 C9 JK", "D3 D4 D5"])
     assert move_name(state, parse_move(state, "swap H5 1 JK 3")) == "swap H5 1 JK 3"
     assert move_name(state, parse_move(state, "swap H5 into 1 joker to 1")) == "swap H5 1 JK 1"
     with pytest.raises(MoveError, match=r"meld 2 \(C9 S9 JK\) has no joker standing for H5"):
@@ -301,3 +331,55 @@ def test_shanghai_swap_and_layoff_words():
     with pytest.raises(MoveError, match=r"C3 does not fit meld 3 \(D3 D4 D5; it takes D2 D6 JK\)"):
         parse_move(state, "layoff C3 3")
     assert "1: H4 JK H6 H7 [seat 1] takes H3 H8 JK" in describe(state, 0)
+
+
+@pytest.mark.parametrize("decks, takes", [(1, "H8 JK"), (2, "H3 H8 JK")])
+def test_shanghai_hints_name_only_what_may_still_be_laid_off(decks, takes):
+    """Issue 23, docs/rules.md 2.1 (a copy of each card a deck) and 2.5: a table meld's hint named a
+    natural whose every copy was on the table already; a joker may still come, freed by a swap.
+    Ruling 3.1: "took D8 this turn" is named while the seat holds D8 (or a copy), not once laid."""
+    state = shanghai_down("H5 C2 C4 D9", ["H4 JK H6 H7", "H3 D3 S3", "D5 D6 D7 D8"],
+                          ShanghaiRules(decks=decks, jokers=2))
+    text = describe(state, 0)
+    assert f"1: H4 JK H6 H7 [seat 1] takes {takes};" in text
+    with pytest.raises(MoveError, match=rf"C2 does not fit meld 1 \(H4 JK H6 H7; it takes {takes}\)"):
+        parse_move(state, "layoff C2 1")
+    state.ints[SI_DRAWN] = card_id("D8")   # taken as the upcard this turn and laid off on meld 3
+    assert "took D8" not in describe(state, 0)
+    state.ints[SI_DRAWN] = card_id("D9")   # taken as the upcard this turn, still held
+    assert "(took D9 this turn: may not throw it)" in describe(state, 0)
+
+
+# ------------------------------------------------------------------ one meld number for people
+@pytest.mark.parametrize("variant, players, options", [("basic", 3, {}), ("shanghai", 3, {"jokers": 4})])
+def test_a_replay_lines_meld_number_is_the_one_play_takes(variant, players, options):
+    """Issue 23: the text replay numbered table melds from 0, ``play`` and ``describe`` from 1, so
+    "seat 0 lays off C8 on meld 1" typed as ``layoff C8 1`` named another meld. Along games of the
+    shipped bots, each lay-off and joker swap is named in ``play``'s words, which parse back to the move
+    before it is played; the replay lines of its events (the text replay, the page's move text) give
+    the same meld numbers, and the JSON's ``meld`` is that number less one (an index)."""
+    v = variant_named(variant)
+    rules = v.rules(**options).to_array(players)
+    params = params_matrix(seat_strategies(["expert", "greedy", "expert"], players, variant))
+    game = v.game(players, rules, log=True)
+    seen = Counter()
+    for g in range(6):
+        game.reset(7, g)
+        while not game.over:
+            while not game.unit_over:
+                move = game.bot_move(params)
+                words = move_name(game.state, move) if move >= 0 else ""
+                if not words.startswith(("layoff", "swap")):
+                    game.play(move)
+                    continue
+                assert parse_move(game.state, words) == move
+                events = [e for e in game.play(move) if "meld" in e]
+                lines = [v.format_event(e) for e in events]
+                numbers = [int(w) for w in words.split()[1:] if w.isdigit()]
+                assert [int(n) for line in lines for n in re.findall(r"meld (\d+)", line)] == numbers, (words, lines)
+                assert [e["meld"] + 1 for e in events] == numbers
+                seen[words.split()[0]] += 1
+            game.finish()
+            if not game.over:
+                game.next_unit()
+    assert seen["layoff"] > 20 and (seen["swap"] > 0) == (variant == "shanghai")

@@ -5,6 +5,7 @@ row for row to ``rummysim run``'s game 0 (the person in seat 0 playing the hint 
 opponents in seats 1, 2... in order).
 """
 
+import io
 import json
 import os
 import re
@@ -180,6 +181,45 @@ def test_report_reads_a_played_game(tmp_path):
                        capture_output=True, text=True, timeout=600, check=False)
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "rep" / "report.html").is_file()
+
+
+@pytest.mark.parametrize("variant, args", [("basic", []), ("shanghai", ["--variant", "shanghai", "--players", "3"])])
+def test_a_game_quit_before_any_hand_ended_can_be_read(tmp_path, capsys, monkeypatch, variant, args):
+    """Issue 23: a game quit at its first question saved no hand (round); ``report`` died (Basic
+    ``KeyError: 'strategy'``, Shanghai "Axis limits cannot be NaN") and ``replay --from`` offered
+    "hands 0..-1". The report is a page that says no hand finished; replay says so in one line."""
+    from test_cli import run_cli
+
+    unit = variant_named(variant).unit
+    out = tmp_path / "quit"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    code, stdout, err = run_cli(["play", *args, "--seed", "3", "--out", str(out)], capsys)
+    assert code == 0 and f"saved: {out}" in stdout, err
+    assert record(out)[f"{unit}s_played"] == 0
+    code, stdout, err = run_cli(["report", str(out), "-o", str(tmp_path / "rep")], capsys)
+    assert code == 0 and err == "", err
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert f"<h2>No {unit} finished</h2>" in page and "<img" not in page
+    assert sorted(p.name for p in (tmp_path / "rep").iterdir()) == ["report.html"]
+    code, stdout, err = run_cli(["replay", "--from", str(out)], capsys)
+    assert code == 2 and stdout == ""
+    assert err == (f"rummysim: error: --{unit} {variant_named(variant).first_unit}: the game in {out} was stopped "
+                   f"before its first {unit} ended: nothing to replay\n")
+
+
+def test_a_shanghai_game_of_a_few_rounds_is_reported(tmp_path, capsys):
+    """Issue 23: one Shanghai game (a game quit after some rounds, or ``run --games 1``) has no interval
+    over games, and the win share figure took its nan bound for an axis limit. The report is written,
+    its win share panel scaled by the 1/k line."""
+    from test_cli import run_cli
+
+    out = tmp_path / "one"
+    code, _, err = run_cli(["run", "--variant", "shanghai", "--players", "3", "--games", "1", "--seed", "2",
+                            "--out", str(out)], capsys)
+    assert code == 0, err
+    code, stdout, err = run_cli(["report", str(out), "-o", str(tmp_path / "rep")], capsys)
+    assert code == 0 and err == "", err
+    assert (tmp_path / "rep" / "final_totals_by_seat.png").is_file()
 
 
 def test_shanghai_buy_typed(tmp_path):

@@ -3,6 +3,7 @@ browser (headless Chromium driven by Playwright; skipped only when no chromium i
 
 import json
 import os
+import re
 import shutil
 from collections import Counter
 
@@ -280,3 +281,23 @@ def test_viewer_shows_jokers_with_what_they_stand_for(browser, tmp_path, capsys)
     assert view.table() == [m["cards"] for m in expected]
     assert view.page.text_content("header").count("contract 1 set + 1 run of 10") == 1
     assert any("=" in c for m in expected for c in m["cards"]), "round 8 of game 3 ends with a joker on the table"
+
+
+def test_viewer_numbers_the_melds_as_the_move_text_does(browser, tmp_path, capsys):
+    """Issue 23: the page labelled the table melds #0, #1... while its move text (the text replay), ``play``
+    and ``describe`` count from 1. At each lay-off the meld it went to (highlighted) carries the number
+    the move's text names, the JSON's index plus one; every meld is labelled by its place from 1."""
+    events = replay_events(BASIC_HAND, capsys)
+    path = tmp_path / "replay.html"
+    run_cli(["replay", *BASIC_HAND, "--html", path], capsys)
+    view = Viewer(browser, path)
+    layoffs = [k for k, e in enumerate(events) if e["event"] == "layoff"]
+    assert len(layoffs) >= 2
+    for k in layoffs:
+        view.page.click(f"#moves li[data-frame='{k}']")
+        number = int(re.search(r"on meld (\d+)$", view.page.text_content("#move")).group(1))
+        assert number == events[k]["meld"] + 1
+        assert view.page.text_content(".meld.moved .owner").startswith(f"#{number} \u00b7 ")
+        labels = view.page.eval_on_selector_all(".meld .owner", "owners => owners.map(o => o.textContent)")
+        assert [label.split()[0] for label in labels] == [f"#{i}" for i in range(1, len(labels) + 1)]
+    assert view.errors == []

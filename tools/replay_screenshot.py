@@ -1,7 +1,7 @@
 """A screenshot of a replay page at one move, in headless Chromium (how reports/example/replay.png was made).
 
     rummysim replay --variant shanghai --game 3 --round 8 --html /tmp/replay.html
-    python tools/replay_screenshot.py /tmp/replay.html 226 reports/example/replay.png
+    python tools/replay_screenshot.py /tmp/replay.html 153 reports/example/replay.png
 
 Needs the system chromium and Playwright (the test extra).
 """

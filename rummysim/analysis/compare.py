@@ -462,26 +462,34 @@ def _compare(result: dict, strategies: list[Strategy], rules, workers, on_chunk,
 
 def resume_compare(out_dir: Path, workers: int | None = None, on_chunk=None) -> dict:
     """Finish an interrupted comparison in ``out_dir`` with its own options (``ResumeError`` if it cannot)."""
-    from ..run import ResumeError, _line, resumable_record, rules_of_record, strategies_of_record
+    from ..run import refuse_before_holding
 
     out_dir = Path(out_dir)
-    where = f"--resume {out_dir}"
+    refuse_before_holding(out_dir, lambda d: _resumable_compare(d, workers))
     with hold_results_dir(out_dir):
-        try:
-            record = resumable_record(out_dir, "compare.json", COMPARE_FIELDS, "the comparison")
-            variant = record["variant"]
-            strategies = strategies_of_record(record, "the comparison started")
-            games, hands = (record["count"], None) if record["mode"] == "games" else (None, record["count"])
-            sprt = record["sprt"]
-            args = (strategies, record["players"], record["seed"], rules_of_record(record), games, hands, workers,
-                    record["chunk_size"], None if sprt is None else (sprt["elo0"], sprt["elo1"]),
-                    *((sprt["alpha"], sprt["beta"]) if sprt else (0.05, 0.05)))
-        except ResumeError:
-            raise
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            raise ResumeError(f"{where}: not a resumable rummysim comparison ({_line(e)})") from None
+        args, variant, sprt = _resumable_compare(out_dir, workers)
         return compare(*args, out_dir=out_dir, on_chunk=on_chunk, variant=variant, resume=True,
                        elo_model=(sprt or {}).get("elo_model", "logistic"))
+
+
+def _resumable_compare(out_dir: Path, workers: int | None) -> tuple[tuple, str, dict | None]:
+    """``compare``'s arguments, variant and SPRT settings of the unfinished comparison in ``out_dir``;
+    ``ResumeError`` (one line) if there is none."""
+    from ..run import ResumeError, _line, resumable_record, rules_of_record, strategies_of_record
+
+    try:
+        record = resumable_record(out_dir, "compare.json", COMPARE_FIELDS, "the comparison")
+        strategies = strategies_of_record(record, "the comparison started")
+        games, hands = (record["count"], None) if record["mode"] == "games" else (None, record["count"])
+        sprt = record["sprt"]
+        args = (strategies, record["players"], record["seed"], rules_of_record(record), games, hands, workers,
+                record["chunk_size"], None if sprt is None else (sprt["elo0"], sprt["elo1"]),
+                *((sprt["alpha"], sprt["beta"]) if sprt else (0.05, 0.05)))
+        return args, record["variant"], sprt
+    except ResumeError:
+        raise
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ResumeError(f"--resume {out_dir}: not a resumable rummysim comparison ({_line(e)})") from None
 
 
 def _crosstable(strategies: list[Strategy], pairs: list[dict], players: int) -> dict:

@@ -11,7 +11,8 @@ Observation of seat ``p`` (float32[obs_size(players)]), seats counted from ``p``
 block          size                contents
 =============  ==================  =========================================================
 hand           52                  1 for each card in the observer's hand
-table          17 x 52             table meld k (in the order laid, the k of lay-off actions)
+table          17 x 52             the cards of table meld k (in the order laid, the k of lay-off
+                                   actions; a Q-K-A run's ace at the ace's index)
 pile           52                  1 for each card in the discard pile
 upcard         52                  1 for the top card of the discard pile
 known          (players - 1) x 52  cards each opponent (relative seat 1, 2, ...) took from the
@@ -86,7 +87,7 @@ def observe_in(masks, ints, pile, t_mask, scores, p, out):
     _cards(masks[M_HAND + p], out, 0)
     o = 52
     for k in range(ints[I_N_TABLE]):
-        _cards(t_mask[k], out, o + 52 * k)
+        _cards(M.to_cards(t_mask[k]), out, o + 52 * k)   # a run's high ace is stored as bit 13 of its lane
     o += 52 * MAX_TABLE
     _cards(masks[M_PILE], out, o)
     o += 52

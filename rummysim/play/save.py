@@ -66,6 +66,9 @@ def saved_events(out: Path, record: dict, unit: str, first: int, number: int) ->
     """The events of hand or round ``number`` of a played game whose first is ``first`` (``ValueError``,
     one line, if it has none)."""
     played = record.get(f"{unit}s_played", 0)
+    if not played:
+        raise ValueError(f"--{unit} {number}: the game in {out} was stopped before its first {unit} ended: "
+                         "nothing to replay")
     if not events_file(out, unit, number).is_file():
         raise ValueError(f"--{unit} {number}: the game in {out} has {unit}s {first}..{first + played - 1}")
     return [json.loads(line) for line in events_file(out, unit, number).read_text().splitlines()]

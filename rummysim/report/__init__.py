@@ -582,7 +582,8 @@ def fig_final_totals_by_seat(res: S.SavedResults, seats: pd.DataFrame) -> Figure
     xlabel = "seat (the deal rotates every round)"
     _seat_panel(axes[0], res, seats, "win_share", "share of the games won (%; a tie shares the win)", xlabel,
                 f"1/{res.players} = {100 / res.players:.1f}% (even share)", dodge=False)
-    top = max(100 * seats["win_share_hi"].max(), 100 / res.players) * 1.3  # room for the legend
+    # room for the legend; one game has no interval (nan), so the 1/k line sets the scale
+    top = np.nanmax([100 * seats["win_share_hi"].max(), 100 / res.players]) * 1.3
     axes[0].set_ylim(-0.03 * top, top)
     _seat_panel(axes[1], res, seats, "mean_total", "mean final total (points; lower is better)", xlabel, None,
                 scale=1, fmt="{:.1f}", dodge=False)
@@ -877,6 +878,14 @@ def _replay_sections(page: _Page, res: S.SavedResults) -> None:
     page.parts.append("</ul>")
 
 
+def _nothing_finished(page: _Page, res: S.SavedResults) -> None:
+    """The only section of results that hold no finished hand (Shanghai: round), such as a game of
+    ``rummysim play`` quit in its first: there is nothing to count, plot or replay."""
+    unit = res.unit
+    page.heading(f"No {unit} finished", f"These results hold no finished {unit} (status "
+                 f"{res.meta.get('status', 'complete')}): there is nothing to count, plot or replay.")
+
+
 def _seat_strategies(res: S.SavedResults, strategies: list, row: dict) -> list:
     """The strategy of each seat in the hand of ``row``: a run's seats; in a comparison, A (the pair's first)
     in the seat of the row's rotation and B in every other seat."""
@@ -913,10 +922,13 @@ def write_report(results: str | Path, out_dir: str | Path) -> Written:
         raise ReportError(f"report directory {out}: cannot write there ({e.strerror or e})") from None
     try:
         page = _Page(staged)
-        if res.kind == "compare":
-            _compare_sections(page, res)
-        SECTIONS[res.kind_of_game.report_sections](page, res)
-        _replay_sections(page, res)
+        if res.hands_played() == 0:
+            _nothing_finished(page, res)
+        else:
+            if res.kind == "compare":
+                _compare_sections(page, res)
+            SECTIONS[res.kind_of_game.report_sections](page, res)
+            _replay_sections(page, res)
         kind = "comparison" if res.kind == "compare" else "run"
         page.finish(f"rummysim report: {kind} {res.path.name}", _header(res))
         _put_in_place(staged, out)

@@ -15,7 +15,7 @@ from . import bots as B
 from . import melds as M
 from . import moves as MV
 from .state import (
-    I_DRAWN, I_MELDS_THIS_TURN, I_N_TABLE, I_PHASE, I_PILE_N, I_PLAYERS, I_SEAT, I_STOCK_N, M_HAND,
+    I_DRAWN, I_MELDS_THIS_TURN, I_N_TABLE, I_PHASE, I_PILE_N, I_PLAYERS, I_SEAT, I_STOCK_N, M_HAND, M_TABLE,
     PH_DISCARD, PH_DRAW, PH_OVER, PH_PLAY, R_ACE_HIGH, R_MAX_MELDS, R_MUST_DISCARD, R_TARGET, State,
 )
 
@@ -184,9 +184,8 @@ class _Parse:
                                                            else "there is none on the table"))
         k = int(args[1]) - 1
         if not int(state.t_lay[k]) >> card & 1:
-            fits = names(cards_of(state.t_lay[k]))
             raise MoveError(f"{card_name(card)} does not fit meld {k + 1} ({names(ext_cards(state.t_mask[k]))}; "
-                            f"it takes {fits or 'nothing more'})")
+                            f"it takes {names(takes(state, k)) or 'nothing more'})")
         return MV.layoff_move(card, k)
 
 
@@ -224,11 +223,17 @@ def hand_by_suit(hand: int) -> str:
     return "  ".join(parts) or "(empty)"
 
 
+def takes(state, k: int) -> list[int]:
+    """The cards that would extend table meld ``k`` and may still be laid off on it: not those on the
+    table already, in another meld (one deck, docs/rules.md 1.1)."""
+    return cards_of(int(state.t_lay[k]) & ~int(state.masks[M_TABLE]))
+
+
 def table_lines(state) -> list[str]:
-    """One line per table meld: its number (from 1), its cards and what would fit it."""
+    """One line per table meld: its number (from 1), its cards and what may still be laid off on it."""
     out = []
     for k in range(int(state.ints[I_N_TABLE])):
-        fits = names(cards_of(state.t_lay[k]))
+        fits = names(takes(state, k))
         out.append(f"{k + 1}: {names(ext_cards(state.t_mask[k]))}" + (f" (takes {fits})" if fits else ""))
     return out
 
@@ -249,7 +254,8 @@ def describe(state: State, seat: int, totals=None, taken=None) -> str:
     to_act = int(ints[I_SEAT])
     step = STEPS[_phase(state)] if to_act == seat else f"seat {to_act} to play"
     drawn = int(ints[I_DRAWN])
-    keep = f" (took {card_name(drawn)} this turn: may not throw it)" if to_act == seat and drawn >= 0 else ""
+    held = to_act == seat and drawn >= 0 and hand >> drawn & 1   # not once melded or laid off
+    keep = f" (took {card_name(drawn)} this turn: may not throw it)" if held else ""
     lines = [f"Basic Rummy, seat {seat}. Now: {step}",
              f"Your hand ({hand.bit_count()}): {hand_by_suit(hand)}{keep}",
              "Table melds: " + ("; ".join(table_lines(state)) or "none"),

@@ -136,7 +136,8 @@ def hands_in_game(seed: int, game: int, players: int, rules_array: np.ndarray, p
 
 
 def format_event(e: dict) -> str:
-    """One readable line per event."""
+    """One readable line per event; table melds numbered from 1, as ``play`` and the notation number
+    them (an event's ``meld`` is the index, from 0)."""
     kind = e["event"]
     if kind == "deal":
         lines = [f"deal: dealer seat {e['dealer']}, upcard {e['upcard']}, {len(e['stock'])} cards in stock"]
@@ -147,7 +148,7 @@ def format_event(e: dict) -> str:
     if kind == "meld":
         return f"seat {e['player']} melds {' '.join(e['cards'])}"
     if kind == "layoff":
-        return f"seat {e['player']} lays off {e['card']} on meld {e['meld']}"
+        return f"seat {e['player']} lays off {e['card']} on meld {e['meld'] + 1}"
     if kind == "discard":
         return f"seat {e['player']} discards {e['card']}"
     if kind == "reshuffle":

@@ -21,9 +21,9 @@ from .replay import parse_table_meld
 from .state import (
     I_PHASE, I_PROPOSAL_N, I_SEAT, I_TURN_SEAT, JOKER_SWAP_ANYONE, MAX_TABLE, PH_BUY, PH_DISCARD, PH_OVER, PH_PLAY,
     PH_UPCARD, SI_BUYS_SEAT, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE, SI_PILE_N, SI_ROUND, SI_STOCK_N,
-    SR_ACE_HIGH, SR_JOKER_SWAP, SR_MAX_BUYS, SR_MUST_DISCARD, T_OWNER, State,
+    SR_ACE_HIGH, SR_DECKS, SR_JOKER_SWAP, SR_MAX_BUYS, SR_MUST_DISCARD, T_OWNER, State,
 )
-from .table import FIT_NONE, contract_ok, fit, meld_listing, swap_position
+from .table import FIT_NONE, contract_ok, fit, meld_listing, swap_position, table_counts
 
 __all__ = ["State", "contract_words", "describe", "legal_move_names", "move_name", "parse_move"]
 
@@ -300,10 +300,14 @@ def _why_not(state, verb: str, action: int) -> str:
 
 # ------------------------------------------------------------------ the seat's view
 def fitting(state, k: int) -> list[int]:
-    """The cards (naturals, then the joker) that table meld ``k`` takes now."""
+    """The cards (naturals, then the joker) that table meld ``k`` takes now and may still be laid off on
+    it: not a natural whose every copy (one a deck, docs/rules.md 2.1) is on the table already; a joker
+    may come back from the table by a swap (2.5)."""
     ace_high = bool(state.rules[SR_ACE_HIGH])
-    return [c for c in [16 * s + r for s in range(4) for r in range(13)] + [JOKER]
-            if fit(state.table[k], c, ace_high) != FIT_NONE]
+    melded = np.zeros(64, dtype=np.int64)
+    table_counts(state.table, state.ints[SI_N_TABLE], melded)
+    left = [16 * s + r for s in range(4) for r in range(13) if melded[16 * s + r] < state.rules[SR_DECKS]]
+    return [c for c in left + [JOKER] if fit(state.table[k], c, ace_high) != FIT_NONE]
 
 
 def hand_by_suit(counts) -> str:
@@ -339,7 +343,8 @@ def describe(state: State, seat: int, totals=None, taken=None) -> str:
     max_buys = int(state.rules[SR_MAX_BUYS])
     counts = state.hands[seat]
     drawn = int(ints[SI_DRAWN])
-    keep = f" (took {card_name(drawn)} this turn: may not throw it)" if to_act == seat and drawn >= 0 else ""
+    held = to_act == seat and drawn >= 0 and counts[drawn] > 0   # it or a copy (3.1), not once all laid
+    keep = f" (took {card_name(drawn)} this turn: may not throw it)" if held else ""
     buys_left = max_buys - int(ints[SI_BUYS_SEAT + seat])
     lines = [f"Shanghai Rummy, seat {seat}, round {round_no} of 10: contract {contract_words(round_no)}. Now: {step}",
              f"Your hand ({int(counts.sum())}): {hand_by_suit(counts)}"

@@ -10,7 +10,9 @@ Events: those of Basic Rummy (``deal``, ``draw``, ``layoff``, ``discard``,
 ``{"event": "buy", "player": p, "card": c, "penalty": c2}``,
 ``{"event": "contract", "player": p, "melds": [[cards], ...], "stands_for": [[...], ...]}`` and
 ``{"event": "swap", "player": p, "meld": k, "card": c, "joker": "JK"}``.
-A joker is ``"JK"``; the card it stands for is given in a parallel field:
+An event's ``meld`` (and a contract's ``table_melds``) is a table meld's index, from 0 in the order
+laid; the readable lines number melds from 1. A joker is ``"JK"``; the card it stands for is given
+in a parallel field:
 ``stands_for`` (one entry per card of each meld, ``None`` for a natural) in a
 contract, ``stands_for`` in a joker's lay-off. In a run a joker stands for
 the card of its position (``"H9"``); in a set for a card of the set's rank,
@@ -257,7 +259,7 @@ def describe_deal(deal: dict) -> str:
 
 
 def format_event(e: dict) -> str:
-    """One readable line per event."""
+    """One readable line per event; table melds numbered from 1 (``basic.replay.format_event``)."""
     kind = e["event"]
     if kind == "deal":
         return f"round {e['round']} " + basic_format_event(e)
@@ -271,9 +273,9 @@ def format_event(e: dict) -> str:
             shown.append(" ".join(c if s is None else f"JK={s}" for c, s in zip(meld, stands)))
         return f"seat {e['player']} lays down its contract: " + " | ".join(shown)
     if kind == "layoff":
-        return f"seat {e['player']} lays off JK={e['stands_for']} on meld {e['meld']}"
+        return f"seat {e['player']} lays off JK={e['stands_for']} on meld {e['meld'] + 1}"
     if kind == "swap":
-        return f"seat {e['player']} swaps {e['card']} for the joker of meld {e['meld']}"
+        return f"seat {e['player']} swaps {e['card']} for the joker of meld {e['meld'] + 1}"
     if kind == "reshuffle":
         return f"stock ran out: the discard pile less its top card becomes the stock ({len(e['stock'])} cards)"
     left = "; ".join(f"seat {p}: {' '.join(h) or '-'}" for p, h in enumerate(e["hands"]))
