@@ -15,7 +15,7 @@ from rummysim.variants.basic.rules import BasicRules
 from rummysim.run import Chunk
 from rummysim.strategy import load_strategy
 
-from independent import ratio_interval, share_interval, share_ratio_interval, t_interval
+from independent import ratio_interval, share_interval, share_ratio_interval
 
 
 

@@ -6,7 +6,6 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats as sps
 
 from rummysim.variants.shanghai import stats as H
 from rummysim.analysis import stats as S
