@@ -13,7 +13,7 @@ hand's result (every-visit Monte Carlo: each value is the mean result of the han
     python examples/learn_draw.py                 # 30,000 hands (a few minutes), writes learn_draw.png
     python examples/learn_draw.py --hands 6000    # shorter
 
-The plot is the agent's share of the hands won in each block of training hands with its 95% Wilson
+The plot is the agent's share of the hands won in each block of training hands with its 95% exact
 interval, against greedy playing itself (one half, the line) and the share the agent reached.
 """
 
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rummysim.analysis.intervals import wilson
+from rummysim.analysis.intervals import proportion_ci
 from rummysim.env import single
 from rummysim.env.basic_core import layout
 from rummysim.variants.basic.moves import DRAW_STOCK, TAKE_DISCARD
@@ -97,10 +97,10 @@ def plot(wins: np.ndarray, played: np.ndarray, block: int, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     share = wins / played
-    lo, hi = wilson(wins, played)
+    lo, hi = proportion_ci(wins, played)
     x = (np.arange(len(wins)) + 1) * block
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.fill_between(x, lo, hi, alpha=0.25, label="95% Wilson interval")
+    ax.fill_between(x, lo, hi, alpha=0.25, label="95% exact (Clopper-Pearson) interval")
     ax.plot(x, share, marker="o", label="agent's share of the hands won")
     ax.axhline(0.5, color="grey", linestyle="--", label="one half (greedy against itself)")
     ax.set_xlabel("training hands")
@@ -114,7 +114,7 @@ def plot(wins: np.ndarray, played: np.ndarray, block: int, path: Path) -> None:
 
 def main(hands: int = 30_000, seed: int = 1, block: int = 2000, out: Path | None = None):
     q, wins, played = train(hands, seed, block)
-    lo, hi = wilson(wins, played)
+    lo, hi = proportion_ci(wins, played)
     for k, (w, n, a, b) in enumerate(zip(wins, played, lo, hi)):
         print(f"hands {k * block + 1:>6,}-{(k + 1) * block:>6,}: won {w / n:.3f} [{a:.3f}, {b:.3f}]")
     takes = int((q[:, 1] > q[:, 0]).sum())

@@ -762,9 +762,7 @@ def tune(strategy_file, knobs, against, trials, out_file, name, overwrite, repor
     console = Console()
     with _out(report_dir, overwrite, "tune", seed) as where:
         result = T.tune(base, parsed, field, players, seed, rules, games, hands, trials, workers, variant,
-                        on_trial=lambda r: console.print(
-                            f"trial {r['trial']}: {r['settings']} {r['score']['estimate']:+.4f} "
-                            f"[{r['score']['ci95'][0]:+.4f}, {r['score']['ci95'][1]:+.4f}]"))
+                        on_trial=lambda r: console.print(f"trial {r['trial']}: {r['settings']} {T.score_text(r['score'])}"))
         T.write_outputs(result, Path(where))
     digest = T.write_strategy(result, base, out, name or out.stem)
     console.print(T.description(result))

@@ -1,6 +1,7 @@
 """Duplicate matches: paired statistics by hand, SPRT decisions, reproducibility, the CLI."""
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ from rummysim.variants.basic.rules import BasicRules
 from rummysim.run import Chunk
 from rummysim.strategy import load_strategy
 
-from independent import ratio_interval, t_interval
+from independent import ratio_interval, share_interval, share_ratio_interval
 
 
 
@@ -38,7 +39,7 @@ def test_paired_statistics_on_a_hand_computed_example():
     1      seat 1 wins 20          *seat 1 wins 8          0 + 1      (-20 + 8) / 2 = -6
     2      *stalemate              seat 0 wins 12          1/2 + 0    (0 - 12) / 2  = -6
 
-    By who starts: A starts 1, 1, 1/2 (5/6), B starts 1, 0, 0 (1/3), each with the t-interval over
+    By who starts: A starts 1, 1, 1/2 (5/6), B starts 1, 0, 0 (1/3), each with the share interval over
     the 3 deals; by A's seat it would be 1, 0, 1/2 (1/2) and 1, 1, 0 (2/3), which hides that A wins
     more when it starts.
     """
@@ -46,17 +47,20 @@ def test_paired_statistics_on_a_hand_computed_example():
     blocks.add(*_chunk_blocks([chunk([0, 1, -1], [10, 20, 0]), chunk([1, 1, 0], [5, 8, 12])], 2, False))
     s = summarise_pair(blocks, 2)
     assert s["pentanomial"] == {"LL": 0, "LD": 1, "DD+WL": 1, "DW": 0, "WW": 1}
-    # win share: block means 1, 1/2, 1/4 -> 0.58333; sd 0.38188, se 0.22048, t(0.975, 2) = 4.3027
+    # win share: block means 1, 1/2, 1/4 -> 0.58333; sd 0.38188, se 0.22048; Korn and Graubard's interval:
+    # n_eff = .583333 * .416667 / .048611 = 5, times (1.959964 / t(.975, 2) = 4.302653)^2: 1.0375
     assert s["win_share"]["estimate"] == pytest.approx(0.583333, abs=1e-6)
-    assert s["win_share"]["ci95"] == pytest.approx([0.583333 - 0.948654, 0.583333 + 0.948654], abs=1e-4)
+    assert [s["win_share"]["estimate"], *s["win_share"]["ci95"]] == pytest.approx(share_interval([1, 0.5, 0.25]),
+                                                                                   rel=1e-9)
+    assert 0 < s["win_share"]["ci95"][0] < s["win_share"]["ci95"][1] < 1
     assert s["points_per_hand_diff"]["estimate"] == pytest.approx(-1.5)
     assert s["stalemate_rate"]["estimate"] == pytest.approx(1 / 6)
     assert "seat_split" not in s
     assert [(q["position"], q["who"]) for q in s["position_split"]] == [(1, "A starts"), (2, "B starts")]
     assert [s["position_split"][0]["estimate"], *s["position_split"][0]["ci95"]] == pytest.approx(
-        t_interval([1, 1, 0.5]), rel=1e-12)
+        share_interval([1, 1, 0.5]), rel=1e-9)
     assert [s["position_split"][1]["estimate"], *s["position_split"][1]["ci95"]] == pytest.approx(
-        t_interval([1, 0, 0]), rel=1e-12)
+        share_interval([1, 0, 0]), rel=1e-9)
     # unpaired: var of [1,0,1/2,1,1,0] / 6 = 0.040278; paired: var of blocks / 3 = 0.048611
     assert s["variance_reduction"] == pytest.approx(0.040278 / 0.048611, rel=1e-3)
     assert s["blocks"] == 3 and s["hands"] == 6
@@ -191,7 +195,7 @@ def test_compare_cli_json_and_saved_results(capsys, tmp_path):
     blocks = hands.groupby("game").agg(score=("score", "mean"), diff=("diff", "sum"), m=("diff", "size"))
     assert len(blocks) == 2000 and (blocks.m == 2).all()
     assert [result["win_share"]["estimate"], *result["win_share"]["ci95"]] == pytest.approx(
-        t_interval(blocks.score), rel=1e-9)
+        share_interval(blocks.score), rel=1e-9)
     assert [result["points_per_hand_diff"]["estimate"], *result["points_per_hand_diff"]["ci95"]] == pytest.approx(
         ratio_interval(blocks["diff"], blocks.m), rel=1e-9)
     pair = blocks.score * 2                              # 0, 1/2, 1, 3/2, 2: LL, LD, DD+WL, DW, WW
@@ -233,7 +237,7 @@ class _Named:
 
 
 def _pair(a, b, ai, bi, p, ws, half=0.05):
-    return {"a": a, "b": b, "a_index": ai, "b_index": bi, "p_value": p,
+    return {"a": a, "b": b, "a_index": ai, "b_index": bi, "p_value": p, "test": "t", "blocks": 400,
             "win_share": {"estimate": ws, "ci95": [ws - half, ws + half], "n": 400}}
 
 
@@ -251,9 +255,9 @@ def test_crosstable_by_hand_holm_verdicts_direction_and_ranking():
     pairs = [_pair("X", "Y", 0, 1, 0.03, 0.58), _pair("X", "Z", 0, 2, 0.01, 0.35), _pair("Y", "Z", 1, 2, 0.04, 0.45)]
     out = _crosstable(names, pairs, 2)
     assert [p["p_holm"] for p in pairs] == pytest.approx([0.06, 0.03, 0.06], abs=1e-15)
-    assert [p["verdict"] for p in pairs] == ["no significant difference (Holm-adjusted p = 0.06)",
-                                           "Z is better (Holm-adjusted p = 0.03)",
-                                           "no significant difference (Holm-adjusted p = 0.06)"]
+    assert [p["verdict"] for p in pairs] == ["no significant difference (Holm-adjusted p = 0.06, t-test over 400 blocks)",
+                                           "Z is better (Holm-adjusted p = 0.03, t-test over 400 blocks)",
+                                           "no significant difference (Holm-adjusted p = 0.06, t-test over 400 blocks)"]
     assert [(r["rank"], r["name"]) for r in out["ranking"]] == [(1, "Z"), (2, "X"), (3, "Y")]
     assert [r["mean_edge"] for r in out["ranking"]] == pytest.approx([0.10, -0.035, -0.065], abs=1e-12)
     ws = out["crosstable"]["win_share"]
@@ -344,10 +348,13 @@ def test_shanghai_duplicate_match_by_hand():
     s = summarise_pair(blocks, 3)
     t = sps.t.ppf(0.975, 1)
     assert s["blocks"] == 2 and s["hands"] == 12
-    assert [s["win_share"]["estimate"], *s["win_share"]["ci95"]] == pytest.approx(
-        [5 / 9, 5 / 9 - t / 18, 5 / 9 + t / 18], abs=1e-12)
+    # the t-interval, 5/9 +- 12.706/18 = [-0.15, 1.26], left [0, 1]; the share interval does not
+    assert [s["win_share"]["estimate"], *s["win_share"]["ci95"]] == pytest.approx(share_interval([11 / 18, 1 / 2]),
+                                                                                   rel=1e-9)
+    assert 0 <= s["win_share"]["ci95"][0] < s["win_share"]["ci95"][1] <= 1
     assert s["win_share_minus_fair"]["estimate"] == pytest.approx(2 / 9, abs=1e-12)
-    assert s["p_value"] == pytest.approx(2 * sps.t.sf(4, 1), rel=1e-9)
+    # 2 blocks at 3 players: no p-value (a t-test on 2 blocks gave p = 0.156)
+    assert s["p_value"] is None and s["test"] == "no test: 2 blocks, fewer than 30"
     assert s["points_per_hand_diff"]["estimate"] == pytest.approx(-102.5 / 12, abs=1e-12)
     pg = np.array([-27.5 / 3, -25.0])
     half = t * pg.std(ddof=1) / np.sqrt(2)
@@ -359,7 +366,7 @@ def test_shanghai_duplicate_match_by_hand():
     assert [(q["position"], q["who"]) for q in split] == [(1, "starter"), (2, "2nd to play"),
                                                           (3, "dealer (plays last)")]
     for q, (y, m) in zip(split, [([4 / 3, 2], [2, 2]), ([4 / 3, 2], [2, 2]), ([0, 0], [2, 2])]):
-        assert [q["estimate"], *q["ci95"]] == pytest.approx(ratio_interval(y, m), rel=1e-12, abs=1e-15)
+        assert [q["estimate"], *q["ci95"]] == pytest.approx(share_ratio_interval(y, m), rel=1e-9, abs=1e-15)
     assert "pentanomial" not in s and "elo" not in s   # 3 players: no pairs of two games
 
 
@@ -398,7 +405,7 @@ def test_position_split_recomputed_from_the_rows(saved_matches, name):
     for q in p["position_split"]:
         at = hands[hands.position == q["position"] - 1].groupby("game").agg(y=("score", "sum"), m=("score", "size"))
         assert len(at) == p["blocks"]
-        assert [q["estimate"], *q["ci95"]] == pytest.approx(ratio_interval(at.y, at.m), rel=1e-9)
+        assert [q["estimate"], *q["ci95"]] == pytest.approx(share_ratio_interval(at.y, at.m), rel=1e-9)
     if k == 2:   # every deal once with each starter: the two halves average to the headline
         split = [q["estimate"] for q in p["position_split"]]
         assert np.mean(split) == pytest.approx(p["win_share"]["estimate"], rel=1e-12)
@@ -459,7 +466,7 @@ def test_convergence_is_in_deal_order_and_ends_on_the_headline(saved_matches, na
         a_won = hands.winner == hands.rotation
         blocks = hands.assign(s=np.where(a_won, 1.0, np.where(hands.winner < 0, 1 / k, 0.0))).groupby("game").s.mean()
     for row in c.itertuples():
-        assert [row.estimate, row.lo, row.hi] == pytest.approx(t_interval(blocks.iloc[:row.deals]), rel=1e-9)
+        assert [row.estimate, row.lo, row.hi] == pytest.approx(share_interval(blocks.iloc[:row.deals]), rel=1e-9)
     assert len(c) > 10
 
 
@@ -467,8 +474,8 @@ def test_convergence_is_in_deal_order_and_ends_on_the_headline(saved_matches, na
 @pytest.mark.parametrize("name", ["p2", "p3"])
 def test_report_rates_of_a_comparison_are_over_deals(saved_matches, name):
     """by_strategy, hand_endings, starter_advantage and going_rummy of a comparison: every rate is a
-    ratio over duplicate blocks (a deal or game in all its rotations) with the delta-method t-interval,
-    recomputed here from the rows; the pooled Wilson interval over the hands is not it."""
+    share over duplicate blocks (a deal or game in all its rotations) with Korn and Graubard's interval,
+    recomputed here from the rows; the pooled exact interval over the hands is not it."""
     import pandas as pd
 
     from rummysim.analysis import stats as S
@@ -492,11 +499,12 @@ def test_report_rates_of_a_comparison_are_over_deals(saved_matches, name):
         # the blocks the rate rests on: those with a nonzero denominator (rummy's share of wins: the
         # deals where the strategy won a hand), and their number is the estimate's n
         y, m = np.asarray(y, dtype=float), np.asarray(m, dtype=float)
-        want = ratio_interval(y[m != 0], m[m != 0])
-        assert [got[0], max(got[1], 0), got[2]] == pytest.approx([want[0], max(want[1], 0), want[2]], rel=1e-9)
+        want = share_ratio_interval(y[m != 0], m[m != 0])
+        assert list(got[:3]) == pytest.approx(want, rel=1e-9, abs=1e-12)
+        assert 0 <= got[1] <= got[2] <= 1
         assert got[3] == np.count_nonzero(m)
-        lo, hi = I.wilson(count, n)
-        assert got[1] != pytest.approx(lo, rel=1e-4) or got[2] != pytest.approx(hi, rel=1e-4)   # not pooled
+        lo, hi = I.proportion_ci(count, n)
+        assert got[1] != pytest.approx(lo, rel=1e-6) or got[2] != pytest.approx(hi, rel=1e-6)   # not pooled
 
     by = S.by_strategy(saved_matches / name).set_index("strategy")
     rummy = S.going_rummy(saved_matches / name).set_index("strategy")
@@ -505,7 +513,7 @@ def test_report_rates_of_a_comparison_are_over_deals(saved_matches, name):
         row = by.loc[s]
         check(estimate(row, "win_rate"), blk.w, blk.m, row.wins, row.hands)
         rr = rummy.loc[s]
-        check(estimate(rr, "rummy_rate_per_hand"), blk.r, blk.m, rr.rummy_wins, rr.hands)
+        check(estimate(rr, "rummy_rate_per_seat_hand"), blk.r, blk.m, rr.rummy_wins, rr.hands)
         check(estimate(rr, "rummy_share_of_wins"), blk.r, blk.w, rr.rummy_wins, rr.wins)
     ends = S.hand_endings(saved_matches / name).set_index("ending")
     per = hands.assign(out=hands.outcome == "win", stale=hands.outcome == "stalemate_stock").groupby("game").agg(
@@ -526,3 +534,82 @@ def test_report_rates_of_a_comparison_are_over_deals(saved_matches, name):
             m = games.groupby("game").size() * (1 if s == a else k - 1)
             row = by.loc[s]
             check(estimate(row, "game_win_rate"), y, m, row.game_wins, int(m.sum()))
+
+
+# --- issue 24: figures honest at any sample size; degenerate comparisons said as such ---
+
+def _compare_text(args, capsys) -> str:
+    try:
+        main(["compare", *args])
+    except SystemExit as e:
+        assert e.code == 0
+    return " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.engine
+def test_twelve_deals_won_print_honest_bounds_an_exact_test_and_no_infinity(capsys, tmp_path):
+    """compare expert random --hands 12 --seed 3: expert won all 24 hands. It printed
+    ``1.0000 [1.0000, 1.0000] n=12``, ``+inf [+inf, +inf]`` and ``p < 1e-16``; now the share's interval
+    is one-sided (Clopper-Pearson on 12 deals: 0.025^(1/12) = 0.7354), the Elo is unbounded in words
+    from the image of that bound (+177.5), and the test is the exact sign test, 2 / 4096."""
+    result = compare([load_strategy("expert"), load_strategy("random")], 2, 3, BasicRules(), None, 12)
+    text = _printed(result)
+    assert "1.0000 [0.7354, 1.0000] n=12" in text
+    assert "unbounded [+177.5, unbounded] n=12" in text
+    assert "0.00% [0.00%, 26.46%] n=12" in text                 # no stalemate: one-sided, not [0.00, 0.00]
+    assert "expert is better (Holm-adjusted p = 0.000488, exact sign test over 12 pairs)" in text
+    assert "n/a: every block scored the same" in text           # not "infx"
+    assert "inf " not in text.replace("unbounded", "") and "1e-16" not in text
+
+
+@pytest.mark.engine
+def test_twelve_deals_with_a_loss_stay_inside_0_1(capsys, tmp_path):
+    """compare expert random --hands 12 --seed 2 printed 0.8958 [0.7109, 1.0808], a stalemate rate of
+    4.17% [-5.00, 13.34] and Elo +373.8 [+180.0, +inf]: every share now stays in [0, 1] and the Elo is
+    the image of the share's interval (elo(0.5603) = +42.1)."""
+    text = _compare_text(["expert", "random", "--hands", "12", "--seed", "2", "--json", "--out",
+                          str(tmp_path / "c")], capsys)
+    p = json.loads(text)["pairs"][0]
+    for est in [p["win_share"], p["stalemate_rate"], *p["position_split"]]:
+        assert 0 <= est["ci95"][0] < est["estimate"] < est["ci95"][1] <= 1
+    assert p["elo"]["ci95"] == pytest.approx([I.elo(x) for x in p["win_share"]["ci95"]], rel=1e-12)
+    assert math.isfinite(p["elo"]["ci95"][1]) and "unbounded" not in p["elo"]
+
+
+@pytest.mark.engine
+def test_a_strategy_against_a_copy_of_itself_declares_nothing(capsys, tmp_path):
+    """greedy against greedy2.toml (greedy.toml under another name) at 3 players: every block scores
+    exactly 1/3 but for rounding. It printed "greedy2 is better (Holm-adjusted p < 1e-16)" and a
+    variance reduction of 2.4e31x; with a third copy a ranking and a rating list with "LOS over next
+    >99.9%" and "-0.0 [-0.0, -0.0]". Now one line says there is no difference, and nothing is
+    declared, ranked or rated."""
+    src = open("strategies/greedy.toml").read()
+    for name in ("greedy2", "greedy3"):
+        (tmp_path / f"{name}.toml").write_text(src.replace('name = "greedy"', f'name = "{name}"'))
+    copies = [str(tmp_path / "greedy2.toml"), str(tmp_path / "greedy3.toml")]
+    text = _compare_text(["greedy", copies[0], "--players", "3", "--hands", "300", "--seed", "1", "--out",
+                          str(tmp_path / "c2")], capsys)
+    assert "no difference: every deal played identically" in text
+    assert "is better" not in text and "e+" not in text and "infx" not in text and "nanx" not in text
+    assert "n/a: every block scored the same" in text
+    text = _compare_text(["greedy", *copies, "--players", "3", "--hands", "300", "--seed", "1", "--json", "--out",
+                          str(tmp_path / "c3")], capsys)
+    result = json.loads(text)
+    assert result["no_difference"] == "no difference: every deal played identically"
+    assert all(p["verdict"] == "no difference: every deal played identically" and p["identical"]
+               for p in result["pairs"])
+    assert "rating" not in result and {r["rank"] for r in result["ranking"]} == {1}
+    assert all(p["variance_reduction"] is None for p in result["pairs"])
+
+
+def test_points_at_three_players_say_whose_mean_they_subtract():
+    """At 3+ players the points row is A minus the mean of B's seats (README said "all of A's points
+    minus B's", which reads as the sum: -3.62 where +4.81 is printed)."""
+    blocks = Blocks()
+    blocks.add({"score": np.array([0.5, 0.25]), "points_diff": np.array([3.0, -1.0]), "block_hands": np.full(2, 3.0),
+                "block_stalemates": np.zeros(2), "by_seat": np.array([[1, 0.5, 0], [0, 0.25, 0.5]]),
+                "position_score": np.ones((2, 3)), "position_units": np.ones((2, 3))}, 6)
+    s = summarise_pair(blocks, 3)
+    text = _printed({"players": 3, "variant": "basic", "mode": "hands", "reproduce": "r",
+                     "pairs": [{"a": "A", "b": "B", **s}]})
+    assert "points per hand, A minus the mean of B's 2 seats" in " ".join(text.split())

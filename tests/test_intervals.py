@@ -1,11 +1,14 @@
-"""Hand-worked checks of rummysim.intervals (z = 1.959964 at 95%)."""
+"""Hand-worked checks of rummysim.intervals (z = 1.959964 at 95%); the exact intervals are written
+out with scipy's beta quantiles, not the package's own code."""
 
 import math
 
 import numpy as np
 import pytest
+from scipy import stats as sps
 
 from rummysim.analysis.intervals import (
+    MIN_T_BLOCKS,
     PAIR_BINS,
     block_bootstrap_ci,
     elo,
@@ -14,36 +17,95 @@ from rummysim.analysis.intervals import (
     mean_ci,
     pentanomial,
     pentanomial_score,
+    proportion_ci,
+    ratio_ci,
+    share_ci,
+    share_ratio_ci,
+    share_test,
+    sign_test_p,
     sprt_bounds,
     sprt_decision,
     sprt_llr,
     two_sided_p,
     variance_reduction,
-    wilson,
 )
 
 Z = 1.959964
 
 
-def test_wilson_8_of_10():
-    # p = .8, z^2/n = .384146, denom = 1.384146
-    # centre = (.8 + .192073) / denom = .716738
-    # half = z/denom * sqrt(.016 + z^2/400 = .025604) = .226578
-    lo, hi = wilson(8, 10)
-    assert lo == pytest.approx(0.4902, abs=1e-4)
-    assert hi == pytest.approx(0.9433, abs=1e-4)
+def clopper_pearson(k, n):
+    """The exact 95% interval, written out: beta quantiles."""
+    lo = 0.0 if k == 0 else sps.beta.ppf(0.025, k, n - k + 1)
+    hi = 1.0 if k == n else sps.beta.ppf(0.975, k + 1, n - k)
+    return lo, hi
+
+
+def test_proportion_ci_8_of_10_is_clopper_pearson():
+    # Beta(8, 3) at 2.5% and Beta(9, 2) at 97.5%
+    lo, hi = proportion_ci(8, 10)
+    assert (lo, hi) == pytest.approx((0.44390, 0.97479), abs=1e-5)
+    assert (lo, hi) == pytest.approx(clopper_pearson(8, 10), rel=1e-10)
     assert isinstance(lo, float)
 
 
-def test_wilson_zero_successes_and_vectorised():
-    # k = 0: lo = 0, hi = z^2 / (n + z^2) = 3.841459 / 13.841459 = .27753
-    lo, hi = wilson(np.array([0, 8, 0]), np.array([10, 10, 0]))
-    assert lo[0] == 0.0 and hi[0] == pytest.approx(0.2775, abs=1e-4)
-    assert (lo[1], hi[1]) == pytest.approx((0.4902, 0.9433), abs=1e-4)
-    assert math.isnan(lo[2]) and math.isnan(hi[2])
-    assert all(math.isnan(x) for x in wilson(0, 0))
+def test_proportion_ci_zero_successes_is_one_sided_and_vectorised():
+    # k = 0: lo = 0, hi = 1 - 0.025 ** (1/10) = .30850 (k = n mirrors it); n = 0: no interval
+    lo, hi = proportion_ci(np.array([0, 8, 10, 0]), np.array([10, 10, 10, 0]))
+    assert lo[0] == 0.0 and hi[0] == pytest.approx(1 - 0.025 ** 0.1, rel=1e-10) and hi[0] > 0
+    assert (lo[1], hi[1]) == pytest.approx((0.44390, 0.97479), abs=1e-5)
+    assert hi[2] == 1.0 and lo[2] == pytest.approx(0.025 ** 0.1, rel=1e-10)
+    assert math.isnan(lo[3]) and math.isnan(hi[3])
     with pytest.raises(ValueError):
-        wilson(11, 10)
+        proportion_ci(11, 10)
+
+
+def test_share_ci_by_hand():
+    """Korn and Graubard's interval: 12 pair scores / 2 (10 won, 1 DW, 1 LL), mean .895833; the
+    sample variance .084754 over 12 is .0070629; n_eff = .895833 * .104167 / .0070629 = 13.212,
+    times (1.959964 / t(.975, 11) = 2.200985)^2 = .79297: 10.477; Clopper-Pearson on 9.386 of 10.477."""
+    v = np.array([1.0] * 10 + [0.75, 0.0])
+    m, lo, hi = share_ci(v)
+    n_eff = m * (1 - m) / (v.var(ddof=1) / 12) * (sps.norm.ppf(0.975) / sps.t.ppf(0.975, 11)) ** 2
+    assert n_eff == pytest.approx(10.477, abs=1e-3)
+    x = m * n_eff
+    assert (lo, hi) == pytest.approx((sps.beta.ppf(0.025, x, n_eff - x + 1), sps.beta.ppf(0.975, x + 1, n_eff - x)),
+                                     rel=1e-9)
+    assert 0 < lo < m < hi < 1
+
+
+# --- issue 24, item 1: no interval of a share leaves [0, 1] ---
+
+def test_a_share_interval_never_leaves_0_1():
+    """The t-interval of these 12 deals was [0.7109, 1.0808] (compare expert random --hands 12 --seed
+    2) and of 2 Shanghai games [-2.9266, 3.4266]: a share's interval now stays in [0, 1]."""
+    for v in ([1.0] * 10 + [0.75, 0.0], [0.0, 0.5], [0.0, 1.0], [1 / 3] * 5 + [1.0], [0.0] * 7 + [0.25]):
+        _, lo, hi = share_ci(v)
+        assert 0 <= lo <= hi <= 1, v
+    # a ratio of block totals (a stalemate rate: 1 stalemated hand of 24 in 12 deals) too
+    y, m = np.array([1.0] + [0.0] * 11), np.full(12, 2.0)
+    r, lo, hi = share_ratio_ci(12, y.sum(), m.sum(), y @ y, y @ m, m @ m)
+    assert r == pytest.approx(1 / 24) and 0 <= lo < r < hi <= 1
+
+
+# --- item 2: a count of zero has a one-sided interval; one unit has none ---
+
+def test_a_share_of_zero_or_one_has_a_one_sided_interval_over_the_blocks():
+    # 12 blocks all 0: Clopper-Pearson on 12 blocks, [0, 1 - .025^(1/12)] = [0, .26465]
+    assert share_ci(np.zeros(12)) == pytest.approx((0.0, 0.0, 1 - 0.025 ** (1 / 12)), rel=1e-10)
+    assert share_ci(np.ones(12)) == pytest.approx((1.0, 0.025 ** (1 / 12), 1.0), rel=1e-10)
+    y, m = np.zeros(12), np.full(12, 2.0)
+    assert share_ratio_ci(12, 0.0, m.sum(), 0.0, 0.0, m @ m)[2] == pytest.approx(1 - 0.025 ** (1 / 12), rel=1e-10)
+
+
+def test_one_unit_or_no_spread_gives_no_interval():
+    for ci in (share_ci, mean_ci):
+        m, lo, hi = ci([0.5])
+        assert m == 0.5 and math.isnan(lo) and math.isnan(hi)
+    # a mean whose every unit is 3 (3 hands in every game): no interval, not [3, 3]
+    m, lo, hi = mean_ci([3.0, 3.0, 3.0])
+    assert m == 3.0 and math.isnan(lo) and math.isnan(hi)
+    # the same from running sums: 3 games of 3 hands
+    assert all(math.isnan(x) for x in ratio_ci(3, 9.0, 3.0, 27.0, 9.0, 3.0)[1:])
 
 
 def test_mean_ci_hand():
@@ -51,8 +113,43 @@ def test_mean_ci_hand():
     mean, lo, hi = mean_ci([1, 2, 3, 4])
     assert mean == 2.5
     assert (lo, hi) == pytest.approx((0.4457, 4.5543), abs=1e-4)
-    m, lo, hi = mean_ci([3.0])
-    assert m == 3.0 and math.isnan(lo) and math.isnan(hi)
+
+
+# --- item 3: below MIN_T_BLOCKS blocks an exact sign test over pairs, or no p-value ---
+
+def test_twelve_won_deals_get_the_exact_sign_test_not_p_below_1e_16():
+    # 12 of 12 pairs won: 2 * 0.5^12 = 0.000488
+    p, test = share_test(np.ones(12), 0.5, pairs=True)
+    assert test == "sign" and p == pytest.approx(2 * 0.5 ** 12, rel=1e-12)
+    # 11 above, 1 below: 2 * (1 + 12) / 4096
+    p, _ = share_test(np.array([1.0] * 10 + [0.75, 0.0]), 0.5, pairs=True)
+    assert p == pytest.approx(2 * 13 / 4096, rel=1e-12)
+    assert sign_test_p(0, 0) == 1.0 and sign_test_p(3, 3) == 1.0
+
+
+def test_few_blocks_at_three_players_get_no_p_value():
+    p, why = share_test(np.array([1.0, 2 / 3, 1 / 3] * 5), 1 / 3, pairs=False)
+    assert p is None and why == f"no test: 15 blocks, fewer than {MIN_T_BLOCKS}"
+    # enough blocks: Student-t
+    v = np.array([1.0, 2 / 3, 1 / 3, 0.0] * 10)
+    p, test = share_test(v, 1 / 3, pairs=False)
+    assert test == "t" and p == pytest.approx(2 * sps.t.sf(abs(v.mean() - 1 / 3) / (v.std(ddof=1) / 40 ** 0.5), 39))
+
+
+# --- item 4: blocks all alike up to rounding are no evidence ---
+
+def test_blocks_of_one_third_up_to_rounding_test_nothing():
+    """Every block of greedy against a copy of itself scores 1/3 but for the last bit: the t-test
+    used to find p = 1.5e-152 in it; there is no spread, so no test at 3 players, and p = 1 (no
+    untied pair) at 2."""
+    rng = np.random.default_rng(0)
+    v = np.full(1000, 1 / 3) + rng.choice([0.0, 5.551115123125783e-17], 1000)
+    assert np.ptp(v) > 0 and v.std() > 0
+    assert share_test(v, 1 / 3, pairs=False) == (None, "no test: every block scored the same")
+    assert share_test(np.full(1000, 0.5) + rng.choice([0.0, 1.1e-16], 1000), 0.5, pairs=True) == (1.0, "sign")
+    # nor a width: the interval of no spread rests on the blocks alone (Clopper-Pearson at 1/3 of 1000)
+    _, lo, hi = share_ci(v)
+    assert hi - lo > 0.05
 
 
 def test_bootstrap_two_blocks_by_hand():
@@ -90,14 +187,11 @@ def test_pentanomial_counts():
             pentanomial(bad)
 
 
-def test_pentanomial_score_hand():
-    # counts [1,1,4,2,2] over per-game values 0,.25,.5,.75,1, N = 10 pairs
-    # mean = (.25 + 2 + 1.5 + 2) / 10 = .575
-    # var = (.330625 + .105625 + 4*.005625 + 2*.030625 + 2*.180625)/10 = .088125
-    # half = z * sqrt(.0088125) = .183992
+def test_pentanomial_score_is_the_share_interval_over_the_pairs():
+    # counts [1,1,4,2,2] over per-game values 0,.25,.5,.75,1, N = 10 pairs, mean .575
     mean, lo, hi = pentanomial_score([1, 1, 4, 2, 2])
     assert mean == pytest.approx(0.575)
-    assert (lo, hi) == pytest.approx((0.3910, 0.7590), abs=1e-4)
+    assert (mean, lo, hi) == share_ci([0, 0.25, 0.5, 0.5, 0.5, 0.5, 0.75, 0.75, 1, 1])
 
 
 def _penta_vs_independent(first, second):
@@ -143,12 +237,17 @@ def test_elo_values():
     assert elo(np.array([0.25, 0.75])) == pytest.approx([-190.849, 190.849], abs=1e-3)
 
 
-def test_elo_ci_maps_endpoints():
-    # score (.575, .391009, .758991) from the hand example above:
-    # elo(.575) = -400*log10(.425/.575) = 52.51
-    # elo(.391009) = -400*log10(.608991/.391009) = -76.97
-    # elo(.758991) = -400*log10(.241009/.758991) = 199.28
-    assert elo_ci([1, 1, 4, 2, 2]) == pytest.approx((52.51, -76.97, 199.28), abs=0.01)
+def test_elo_ci_is_the_image_of_the_win_share_interval():
+    """Item 5: the Elo interval is the printed win share's interval mapped through ``elo``, so they
+    agree; at 12 deals (10 won, 1 DW, 1 LL) the share's lower bound .5603 is +42.1 Elo, and a clean
+    sweep is unbounded above."""
+    share = share_ci([1.0] * 10 + [0.75, 0.0])
+    est, lo, hi = elo_ci(share)
+    assert (est, lo, hi) == pytest.approx(tuple(-400 * math.log10(1 / s - 1) for s in share), rel=1e-12)
+    assert lo == pytest.approx(42.1, abs=0.05)
+    sweep = elo_ci(share_ci(np.ones(12)))
+    assert sweep[0] == math.inf and sweep[2] == math.inf and math.isfinite(sweep[1])
+    assert sweep[1] == pytest.approx(elo(0.025 ** (1 / 12)))
 
 
 def test_sprt_llr_hand():
@@ -182,7 +281,9 @@ def test_variance_reduction_hand():
     # games 1,0 | 0,1 | 1,0 | 1,1: (1.875/7/8) / (.1875/3/4) = 15/7
     games = [1, 0, 0, 1, 1, 0, 1, 1]
     assert variance_reduction([0.5, 0.5, 0.5, 1], games) == pytest.approx(15 / 7)
-    assert variance_reduction([0.5, 0.5], [1, 0, 0, 1]) == math.inf
+    # every block alike (each pair split): the ratio says nothing, not "infx"
+    assert math.isnan(variance_reduction([0.5, 0.5], [1, 0, 0, 1]))
+    assert math.isnan(variance_reduction([1 / 3, 1 / 3 + 5.6e-17, 1 / 3], [1, 0, 0, 0, 1, 0, 0, 0, 1]))
 
 
 def test_holm_hand():
@@ -192,6 +293,9 @@ def test_holm_hand():
     assert adj == pytest.approx([0.03, 0.06, 0.06, 0.02])
     # 2*.6 = 1.2 capped at 1, then .9 lifted to 1 by monotonicity
     assert holm_adjust([0.9, 0.6]).tolist() == [1.0, 1.0]
+    # a match with no test stays nan and is not counted: 2 * .01, 1 * .04
+    adj = holm_adjust([0.01, None, 0.04])
+    assert adj[0] == pytest.approx(0.02) and math.isnan(adj[1]) and adj[2] == pytest.approx(0.04)
 
 
 def test_two_sided_p():
@@ -199,3 +303,6 @@ def test_two_sided_p():
     assert two_sided_p(3.1824, 1.0, 3) == pytest.approx(0.05, abs=1e-4)
     assert two_sided_p(-1.96, 1.0) == pytest.approx(0.05, abs=1e-4)
     assert two_sided_p(np.array([0.0, 1.96]), 1.0) == pytest.approx([1.0, 0.05], abs=1e-4)
+    # far tails are kept, not cut at 1e-16: t = 10 on 1000 degrees of freedom
+    p = two_sided_p(10.0, 1.0, 1000)
+    assert p == pytest.approx(2 * sps.t.sf(10, 1000), rel=1e-9) and p < 1e-20

@@ -183,3 +183,39 @@ def test_tables_print_the_units_beside_an_estimate_on_fewer_than_100():
     assert list(shown.columns) == ["strategy", "points per rummy win (95% CI)"]
     assert list(shown["points per rummy win (95% CI)"]) == ["119.00 [98.44, 139.56] n=8", "38.25 [37.76, 38.75]"]
     assert "| greedy | 119.00 [98.44, 139.56] n=8 |" in markdown(df)
+
+
+# --- issue 24, item 7: one figure, one wording, one unit in terminal and report ---
+
+def test_report_tables_word_figures_as_the_terminal_does():
+    """The rating list's LOS read 100.00% in the report and >99.9% in the terminal, a mean edge +3.50 pp
+    in the report and (+0.0350) in the terminal; a clean sweep's Elo, null in JSON, read "nan"."""
+    from rich.console import Console
+
+    from rummysim.analysis import rating as RL
+    from rummysim.analysis.compare import _render_crosstable
+    from rummysim.report import display
+
+    shown = display(pd.DataFrame({"strategy": ["a", "b"], "los_over_next": [0.99995, float("nan")],
+                                  "mean_edge": [0.035, -0.035]}))
+    assert list(shown["los over next"]) == [RL.los_text(0.99995), ""] == [">99.9%", ""]
+    assert list(shown["mean edge"]) == ["+3.50 pp", "-3.50 pp"]
+    console = Console(record=True, width=200)
+    _render_crosstable({"crosstable": {"names": ["a", "b"], "win_share": [[None, None], [None, None]]},
+                        "pairs": [], "ranking": [{"rank": 1, "name": "a", "mean_edge": 0.035},
+                                                 {"rank": 2, "name": "b", "mean_edge": -0.035}]}, console)
+    assert "1. a (+3.50 pp), 2. b (-3.50 pp)" in console.export_text()
+    elo = display(pd.DataFrame({"elo": [float("inf")], "elo_lo": [177.53], "elo_hi": [float("inf")], "elo_n": [12],
+                                "points_per_hand_diff": [82.79], "points_per_hand_diff_lo": [65.15],
+                                "points_per_hand_diff_hi": [100.43], "points_per_hand_diff_n": [12]}))
+    assert elo["elo (95% CI)"][0] == "unbounded [+177.5, unbounded] n=12"      # as compare prints it
+    assert elo["points per hand diff (95% CI)"][0] == "+82.79 [+65.15, +100.43] n=12"
+
+
+def test_a_sweep_read_back_from_json_keeps_its_unbounded_elo(tmp_path):
+    """compare.json holds a clean sweep's infinite Elo as null; the headline gets it back, marked."""
+    from rummysim.analysis.stats import _unbounded
+
+    assert _unbounded({"estimate": None, "ci95": [177.5, None], "unbounded": "above"}) == (
+        float("inf"), 177.5, float("inf"))
+    assert _unbounded({"estimate": 12.0, "ci95": [1.0, 20.0]}) == (12.0, 1.0, 20.0)

@@ -6,12 +6,11 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats as sps
 
 from rummysim.variants.shanghai import stats as H
 from rummysim.analysis import stats as S
 from rummysim.cli import main
-from independent import ratio_interval, t_interval
+from independent import clopper_pearson, ratio_interval, share_interval, share_ratio_interval, t_interval
 from test_report import check_replays, check_self_contained, expected_files, run_cli, sample_rows
 
 FIGURES_RUN = ["final_totals_by_seat", "final_totals", "per_round", "per_round_by_strategy"]
@@ -42,12 +41,9 @@ def read(directory, table):
     return pd.read_parquet(directory / f"{table}.parquet")
 
 
-def wilson(k, n):
-    """Wilson's 95% score interval, written out (not the package's own function)."""
-    z = sps.norm.ppf(0.975)
-    p, d = k / n, 1 + z * z / n
-    centre, half = (p + z * z / (2 * n)) / d, z / d * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return [max(centre - half, 0.0), min(centre + half, 1.0)]
+def exact(k, n):
+    """The exact (Clopper-Pearson) 95% interval, written out (not the package's own function)."""
+    return list(clopper_pearson(k, n))
 
 
 
@@ -98,10 +94,10 @@ def test_shanghai_compare_report_has_headline_forest_crosstable_and_rounds_by_st
         g = games[games["pair"] == i].groupby("game").agg(share=("share", "mean"), gdiff=("gdiff", "mean"))
         pr = per_round.loc[i].groupby("game").agg(y=("diff", "sum"), m=("diff", "size"), stale=("stale", "sum"))
         assert len(g) == len(pr) == 12 and (pr["m"] == 30).all()
-        for ours, want in (("win_share", t_interval(g["share"])),
+        for ours, want in (("win_share", share_interval(g["share"])),
                            ("penalty_per_game_diff", t_interval(g["gdiff"])),
                            ("penalty_per_round_diff", ratio_interval(pr["y"], pr["m"])),
-                           ("no_winner_rate", ratio_interval(pr["stale"], pr["m"]))):
+                           ("no_winner_rate", share_ratio_interval(pr["stale"], pr["m"]))):
             assert [row[ours], row[f"{ours}_lo"], row[f"{ours}_hi"]] == pytest.approx(list(want), rel=1e-9, abs=1e-12), ours
     assert "points_per_hand_diff" not in head.columns and "stalemate_rate" not in head.columns
 
@@ -110,7 +106,7 @@ def test_shanghai_compare_report_has_headline_forest_crosstable_and_rounds_by_st
 def test_shanghai_position_split_by_round_from_the_rows(shanghai):
     """Who starts moves every round: A's share of the rounds it played at each position after the
     round's dealer (1: A starts the round; went out 1, no winner 1/3, else 0), per game over all
-    rotations, with the delta-method t over games: in compare.json and the headline table."""
+    rotations, with the share interval over games: in compare.json and the headline table."""
     record = json.loads((shanghai / "cmp" / "compare.json").read_text())
     head = pd.read_csv(shanghai / "rep-cmp" / "headline.csv")
     rounds = read(shanghai / "cmp", "rounds")
@@ -124,7 +120,7 @@ def test_shanghai_position_split_by_round_from_the_rows(shanghai):
             at = rounds[(rounds["pair"] == i) & (rounds["position"] == q["position"] - 1)]
             g = at.groupby("game").agg(y=("score", "sum"), m=("score", "size"))
             assert len(g) == 12 and (g["m"] == 10).all()   # 10 rounds x 3 rotations: once at each position per round
-            want = ratio_interval(g["y"], g["m"])
+            want = share_ratio_interval(g["y"], g["m"])
             assert [q["estimate"], *q["ci95"]] == pytest.approx(want, rel=1e-9, abs=1e-12)
             assert [head[column][i], head[f"{column}_lo"][i], head[f"{column}_hi"][i]] == pytest.approx(
                 want, rel=1e-9, abs=1e-12)
@@ -145,7 +141,7 @@ def test_per_round_table_matches_pandas(shanghai):
                            ("went_out_rate", (rr["winner"] >= 0).sum(), len(rr)),
                            ("one_turn_bonus_rate", (rr["bonus"] != "none").sum(), len(rr)),
                            ("no_winner_rate", (rr["outcome"] != "win").sum(), len(rr))):
-            assert [row[name], row[f"{name}_lo"], row[f"{name}_hi"]] == pytest.approx([k / n, *wilson(k, n)], abs=1e-12)
+            assert [row[name], row[f"{name}_lo"], row[f"{name}_hi"]] == pytest.approx([k / n, *exact(k, n)], abs=1e-12)
         for outcome in ("stalemate_stock", "stalemate_blocked", "turn_limit"):
             assert row[outcome] == (rr["outcome"] == outcome).sum()
         # means: t-intervals over games (one round r per game), lower bounds clipped at 0
@@ -155,13 +151,14 @@ def test_per_round_table_matches_pandas(shanghai):
                            ("reshuffles_per_round", rr["reshuffles"], np.ones(40)),
                            ("turns_per_round", rr["turns"], np.ones(40))):
             est, lo, hi = ratio_interval(y, m)
-            assert [row[name], row[f"{name}_lo"], row[f"{name}_hi"]] == pytest.approx([est, max(lo, 0), hi], rel=1e-9)
+            assert [row[name], row[f"{name}_lo"], row[f"{name}_hi"]] == pytest.approx([est, max(lo, 0), hi], rel=1e-9,
+                                                                                      nan_ok=True)
         assert row["mean_penalty"] == pytest.approx(ss.loc[~ss["out"], "score"].mean())
 
 
 @pytest.mark.engine
 def test_round_endings_count_every_outcome_apart(shanghai):
-    # run: one row per outcome; compare: one block per match (pair). Wilson rates over the rounds.
+    # run: one row per outcome; compare: one block per match (pair). exact rates over the rounds.
     for kind, by in (("run", None), ("cmp", "pair")):
         rounds = read(shanghai / kind, "rounds")
         table = pd.read_csv(shanghai / f"rep-{kind}" / "round_endings.csv")
@@ -173,7 +170,7 @@ def test_round_endings_count_every_outcome_apart(shanghai):
             for _, row in part.iterrows():
                 k, n = int((rr["outcome"] == row["ending"]).sum()), len(rr)
                 assert (row["count"], row["rounds"]) == (k, n)
-                assert [row["rate"], row["rate_lo"], row["rate_hi"]] == pytest.approx([k / n, *wilson(k, n)], abs=1e-12)
+                assert [row["rate"], row["rate_lo"], row["rate_hi"]] == pytest.approx([k / n, *exact(k, n)], abs=1e-12)
 
 
 @pytest.mark.engine
@@ -190,9 +187,8 @@ def test_final_totals_match_pandas(shanghai):
         assert row["tied_wins"] == (best[:, q] & (games["tied"] > 1)).sum()
         assert [row["mean_total"], row["mean_total_lo"], row["mean_total_hi"]] == pytest.approx(
             t_interval(totals[:, q]))
-        lo_hi = t_interval(share[:, q])
         assert [row["win_share"], row["win_share_lo"], row["win_share_hi"]] == pytest.approx(
-            [lo_hi[0], max(lo_hi[1], 0), min(lo_hi[2], 1)])
+            share_interval(share[:, q]), rel=1e-9, abs=1e-12)
     greedy = pd.read_csv(shanghai / "rep-run" / "by_strategy.csv").set_index("strategy").loc["greedy"]
     assert greedy["games"] == 80  # two seats: a game is one block of two seat-games
     assert [greedy["mean_total"], greedy["mean_total_lo"], greedy["mean_total_hi"]] == pytest.approx(

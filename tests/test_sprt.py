@@ -97,13 +97,13 @@ def simulate_sprt(true_elo: float, runs: int, rng, elo0=0.0, elo1=10.0, alpha=0.
 
 
 def _holds_its_error_rate(count: int, runs: int, rate: float = 0.05) -> bool:
-    """The observed error ``count`` of ``runs`` is consistent with at most ``rate`` (its 95% Wilson
+    """The observed error ``count`` of ``runs`` is consistent with at most ``rate`` (its 95% exact
     interval reaches down to ``rate``) and not far below it (the interval reaches 0.6 * ``rate``).
 
     Not "the interval holds ``rate``": Wald's bounds ignore the overshoot of the LLR past them, and
     a look every 100 pairs overshoots, so the true error rates are below the nominal ones: 4.14%
     (+-0.3%) for both at alpha = beta = 0.05, SPRT (0, 10), in 16,000 simulated SPRTs per side."""
-    lo, hi = I.wilson(count, runs)
+    lo, hi = I.proportion_ci(count, runs)
     return lo <= rate and hi >= 0.6 * rate
 
 
@@ -133,7 +133,10 @@ def test_sprt_words_say_what_was_tested_not_an_estimate():
     words = sprt_words(s, "expert", "greedy")
     assert words.startswith("H0 accepted") and "the data favour 0 over +10" in words and "-0" not in words
     s.update(decision="continue", elo_model="normalized", llr=0.5)
-    assert "normalized Elo" in sprt_words(s, "a", "b") and "no decision yet" in sprt_words(s, "a", "b")
+    assert "normalized Elo" in sprt_words(s, "a", "b") and sprt_words(s, "a", "b").startswith("undecided (")
+    # item 6: at the end of the match, an SPRT that decided nothing says it reached its cap
+    assert sprt_words(s, "a", "b", 20000).startswith("undecided at the cap of 20,000 deals (")
+    assert "neither hypothesis accepted" in sprt_words(s, "a", "b", 20000)
 
 
 def run_main(args):
@@ -230,14 +233,17 @@ def test_a_stopped_sprt_marks_the_fixed_sample_statistics():
     console = Console(record=True, width=400)
     render(result, console)
     text = console.export_text()
-    assert ("stopped by the SPRT: the intervals and p-values above assume a fixed number of deals and are too "
-            "narrow/optimistic; the SPRT decision is the result") in text
+    assert ("stopped by the SPRT: the estimates above are biased away from zero (the match stopped because the "
+            "data looked decisive) and their intervals and p-values assume a fixed number of deals (too narrow); "
+            "the SPRT decision is the result") in text
 
 
 # --- item 5: p-values that underflow, and no "-0.0" ---
 
 def test_p_values_that_underflow_and_negative_zero():
-    assert _p_text(0.0) == "p < 1e-16" and _p_text(1e-300) == "p < 1e-16"
+    # item 7: the value where doubles hold it (p = 2.7e-19 was printed "p < 1e-16"), a bound where not
+    assert _p_text(0.0) == "p < 1e-300" and _p_text(1e-310) == "p < 1e-300"
+    assert _p_text(2.7e-19) == "p = 2.7e-19"
     assert _p_text(0.0123) == "p = 0.0123"
     assert _fmt({"estimate": -0.0, "ci95": [-0.04, 0.0]}, digits=1) == "+0.0 [+0.0, +0.0]"
     # equal strategies: Elo 0 exactly, which -400 * log10(1) makes -0.0
@@ -256,4 +262,40 @@ def test_p_values_that_underflow_and_negative_zero():
     pairs = [{"a": "x", "b": "y", "a_index": 0, "b_index": 1, **summarise_pair(_stopped_blocks(False), 2),
               "p_value": 0.0}]
     _crosstable([S("x"), S("y")], pairs, 2)
-    assert pairs[0]["verdict"] == "x is better (Holm-adjusted p < 1e-16)"
+    assert pairs[0]["verdict"] == "x is better (Holm-adjusted p < 1e-300, t-test over 300 blocks)"
+
+
+# --- issue 24, item 6: an SPRT at its cap says so; the crosstable after a stop is flagged ---
+
+class _Named:
+    def __init__(self, name):
+        self.name = name
+
+
+def test_an_sprt_that_reaches_its_cap_undecided_says_so_not_the_fixed_sample_verdict():
+    """300 pairs scoring 0.708 on average: the fixed-sample t-test finds A better (p < 1e-9), but an
+    SPRT (145, 165) looked at them and decided nothing; its verdict is that, not the t-test's."""
+    s = summarise_pair(_stopped_blocks(False), 2, (145, 165))
+    assert s["sprt"]["decision"] == "continue" and s["p_value"] < 1e-9
+    pairs = [{"a": "x", "b": "y", "a_index": 0, "b_index": 1, **s}]
+    _crosstable([_Named("x"), _Named("y")], pairs, 2)
+    assert pairs[0]["verdict"] == ("undecided: the SPRT reached the cap of 300 deals without accepting either "
+                                   "hypothesis")
+    # and the LLR is named for what it is
+    assert s["sprt"]["llr_method"] == "normal approximation of the GSPRT (fishtest LLR_alt2), not the exact LLR_logistic"
+
+
+def test_the_crosstable_after_an_sprt_stop_is_flagged():
+    from rich.console import Console
+
+    pairs = [{"a": "x", "b": "y", "a_index": 0, "b_index": 1, **summarise_pair(_stopped_blocks(True), 2, (0, 10))}]
+    result = {"players": 2, "mode": "hands", "pairs": pairs, "reproduce": "r",
+              **_crosstable([_Named("x"), _Named("y")], pairs, 2)}
+    console = Console(record=True, width=400)
+    render(result, console)
+    text = console.export_text()
+    assert "0.708 [0.682, 0.734]*" in text and "0.292 [0.266, 0.318]*" in text
+    assert ("* stopped early by its SPRT: the share is biased away from the fair share and its interval too "
+            "narrow; the SPRT decision is the result") in text
+    # a stopped match's p-value claims nothing: it is not in the Holm family
+    assert pairs[0]["p_holm"] is None

@@ -16,7 +16,9 @@ import pytest
 
 from rummysim.analysis import stats as S
 from rummysim.variants.basic import kernel as K
-from rummysim.analysis.intervals import mean_ci, ratio_ci, wilson
+from rummysim.analysis.intervals import mean_ci, ratio_ci
+
+from independent import clopper_pearson as exact, share_interval, share_ratio_interval
 from rummysim.engine.codes import OUTCOMES
 from rummysim.results import Chunk
 from rummysim.variants.basic.schema import tables as basic_tables
@@ -164,7 +166,7 @@ def test_by_seat_of_a_run(run_dir):
     # seat 0: won (0,0) and (0,2); stalemates (1,0), (1,2); lost the other 3
     assert (a.hands, a.wins, a.losses, a.stalemates) == (7, 2, 3, 2)
     assert (b.hands, b.wins, b.losses, b.stalemates) == (7, 3, 2, 2)
-    assert (a.win_rate, a.win_rate_lo, a.win_rate_hi) == pytest.approx((2 / 7, *wilson(2, 7)))
+    assert (a.win_rate, a.win_rate_lo, a.win_rate_hi) == pytest.approx((2 / 7, *exact(2, 7)))
     # seat 0 points per hand: 110 / 7 = 15.714; blocks are games: (y, m) = (110, 3), (0, 4)
     # residuals y - R m = 62.857, -62.857; var = 2/1 * 7902.04 / 7^2 = 322.53; se 17.959; half 12.7062 * se = 228.19
     assert a.points_per_hand == pytest.approx(110 / 7)
@@ -177,7 +179,7 @@ def test_by_seat_of_a_run(run_dir):
     assert b.points_per_hand == pytest.approx(20.0) and b.points_per_game == pytest.approx(70.0)
     # game wins from games.parquet: one each of 2
     assert (a.game_wins, a.game_win_rate) == (1, 0.5)
-    assert (a.game_win_rate_lo, a.game_win_rate_hi) == pytest.approx(wilson(1, 2))
+    assert (a.game_win_rate_lo, a.game_win_rate_hi) == pytest.approx(exact(1, 2))
 
 
 def test_by_strategy_of_a_run_groups_seats_of_one_strategy(run_dir):
@@ -201,8 +203,8 @@ def test_going_rummy_of_a_run(run_dir):
     t = S.going_rummy(run_dir)
     a, b = row(t, strategy="alpha"), row(t, strategy="beta")
     assert (a.wins, a.rummy_wins, b.wins, b.rummy_wins) == (2, 1, 3, 1)
-    assert (a.rummy_rate_per_hand, a.rummy_share_of_wins, b.rummy_share_of_wins) == pytest.approx((1 / 7, 1 / 2, 1 / 3))
-    assert (a.rummy_share_of_wins_lo, a.rummy_share_of_wins_hi) == pytest.approx(wilson(1, 2))
+    assert (a.rummy_rate_per_seat_hand, a.rummy_share_of_wins, b.rummy_share_of_wins) == pytest.approx((1 / 7, 1 / 2, 1 / 3))
+    assert (a.rummy_share_of_wins_lo, a.rummy_share_of_wins_hi) == pytest.approx(exact(1, 2))
     # alpha: one rummy win of 90, one ordinary of 20, all in game 0 (game 1 adds 0 / 0): one unit, no interval
     assert a.points_per_rummy_win == 90 and a.points_per_rummy_win_n == 1
     assert np.isnan(a.points_per_rummy_win_lo) and np.isnan(a.points_per_rummy_win_hi)
@@ -211,8 +213,11 @@ def test_going_rummy_of_a_run(run_dir):
     assert b.points_per_ordinary_win == pytest.approx(35)
     assert b.points_per_ordinary_win_hi == pytest.approx(35 + T1 * 5, abs=1e-3)
     # beta rummy share of points 70 / 140 = 0.5; blocks (0, 30), (70, 110): residuals -15, 15,
-    # var = 2 * 450 / 140^2 = 0.0459, half = 12.7062 * 0.2143 = 2.72: clipped to [0, 1]
-    assert (b.rummy_share_of_points, b.rummy_share_of_points_lo, b.rummy_share_of_points_hi) == (0.5, 0.0, 1.0)
+    # var = 2 * 450 / 140^2 = 0.0459: the t-interval's half-width 12.7062 * 0.2143 = 2.72 left [0, 1]
+    # (it was clipped); the share interval stays inside, and on 2 blocks this far apart spans nearly all of it
+    assert [b.rummy_share_of_points, b.rummy_share_of_points_lo, b.rummy_share_of_points_hi] == pytest.approx(
+        share_ratio_interval([0, 70], [30, 110]), rel=1e-9, abs=1e-12)
+    assert 0 <= b.rummy_share_of_points_lo < 0.01 and 0.99 < b.rummy_share_of_points_hi <= 1
 
 
 # A 2-player run of 6 independent hands (--hands: a block is a hand): alpha (seat 0) goes rummy in 3
@@ -255,7 +260,7 @@ def test_ratio_intervals_rest_on_the_units_with_a_nonzero_denominator(tmp_path):
     assert b.points_per_ordinary_win_n == 2
     assert b.points_per_ordinary_win_hi == pytest.approx(25 + sps.t.ppf(0.975, 1) * np.sqrt(2 * 50) / 2, rel=1e-12)
     # rates rest on their trials: the rummy rate per hand on the 6 hands, its share of wins on alpha's 4 wins
-    assert (a.rummy_rate_per_hand_n, a.rummy_share_of_wins_n) == (6, 4)
+    assert (a.rummy_rate_per_seat_hand_n, a.rummy_share_of_wins_n) == (6, 4)
     # points per hand rest on every hand alpha played
     p = row(S.by_strategy(tmp_path), strategy="alpha")
     assert p.points_per_hand_n == 6 and p.win_rate_n == 6
@@ -267,12 +272,12 @@ def test_hand_endings_and_starter_of_a_run(run_dir):
                                                "stalemate_blocked": 1, "turn_limit": 0}
     assert (t.hands == 7).all()
     r = row(t, ending="stalemate_stock")
-    assert (r.rate, r.rate_lo, r.rate_hi) == pytest.approx((1 / 7, *wilson(1, 7)))
+    assert (r.rate, r.rate_lo, r.rate_hi) == pytest.approx((1 / 7, *exact(1, 7)))
     # position of the winner from the dealer's left: (0,0) (0,1) (0,2) the starter; (1,1), (1,3) the dealer
     s = S.starter_advantage(run_dir)
     assert list(s.position) == [1, 2] and list(s.who) == ["starter", "dealer"]
     assert list(s.wins) == [3, 2] and list(s.hands) == [7, 7]
-    assert (s.win_rate[0], s.win_rate_lo[0], s.win_rate_hi[0]) == pytest.approx((3 / 7, *wilson(3, 7)))
+    assert (s.win_rate[0], s.win_rate_lo[0], s.win_rate_hi[0]) == pytest.approx((3 / 7, *exact(3, 7)))
 
 
 def counts(df):
@@ -304,7 +309,7 @@ def test_convergence_of_a_run(run_dir):
     c = S.convergence(run_dir, points=7, first=1)
     assert list(c.hands) == [1, 2, 3, 5, 7]
     assert list(c.estimate) == pytest.approx([1, 1 / 2, 2 / 3, 2 / 5, 2 / 7])
-    assert (c.lo.iloc[-1], c.hi.iloc[-1]) == pytest.approx(wilson(2, 7))
+    assert (c.lo.iloc[-1], c.hi.iloc[-1]) == pytest.approx(exact(2, 7))
 
 
 def test_tables_of_a_comparison(compare_dir):
@@ -333,11 +338,11 @@ def test_tables_of_a_comparison(compare_dir):
     assert len(S.distribution(res, "hands_per_game")) == 0
     # A's score by deal: deal 0 (1 + 1) / 2 = 1, deal 1 (0 + 1/2) / 2 = 1/4: running means 1, 5/8 over
     # deals in deal order (not 1, 0, 1, 1/2 in file order: rotation 0 of every deal first); the band is
-    # the t-interval over deals, as the headline's
+    # the share interval over deals, as the headline's
     c = S.convergence(res, points=10, first=1)
     assert list(c.deals) == [1, 2]
     assert list(c.estimate) == pytest.approx([1, 0.625])
-    assert (c.estimate.iloc[-1], c.lo.iloc[-1], c.hi.iloc[-1]) == pytest.approx(mean_ci([1, 0.25]))
+    assert [c.estimate.iloc[-1], c.lo.iloc[-1], c.hi.iloc[-1]] == pytest.approx(share_interval([1, 0.25]), rel=1e-9)
     head = S.headline(res)
     assert head.match[0] == "alpha vs beta" and head["pairs_LL/LD/DD+WL/DW/WW"][0] == "0 / 0 / 1 / 1 / 0"
     assert (head.win_share[0], head.win_share_lo[0]) == (0.75, 0.1)

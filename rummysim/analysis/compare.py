@@ -39,7 +39,7 @@ import pyarrow.compute as pc
 from .. import __version__
 from . import intervals as I
 from . import rating
-from .summary import units_note
+from .summary import estimate_text, pp_text, signed
 import numba
 
 from ..results import SCHEMA_VERSION, ChunkStore, hold_results_dir, write_json_atomic
@@ -163,12 +163,14 @@ def _blocks_of_table(table) -> dict:
     return part
 
 
-def _ratio(y: np.ndarray, m: np.ndarray) -> tuple[float, float, float, int]:
-    """sum(y) / sum(m) over blocks with its delta-method t-interval (``intervals.ratio_ci``) over the
-    blocks with a nonzero ``m``, and their number."""
+def _ratio(y: np.ndarray, m: np.ndarray, share: bool = False) -> tuple[float, float, float, int]:
+    """sum(y) / sum(m) over blocks with its interval over the blocks with a nonzero ``m``, and their
+    number: ``intervals.share_ratio_ci`` for a ``share`` (0 <= y <= m: a rate), else the delta-method
+    t-interval of ``intervals.ratio_ci``."""
     n = I.contributing_units(m)
-    return (*I.ratio_ci(n, float(y.sum()), float(m.sum()), float((y * y).sum()), float((y * m).sum()),
-                        float((m * m).sum())), n)
+    ci = I.share_ratio_ci if share else I.ratio_ci
+    return (*ci(n, float(y.sum()), float(m.sum()), float((y * y).sum()), float((y * m).sum()),
+                float((m * m).sum())), n)
 
 
 def _estimate(x: float, lo: float, hi: float, n: int) -> dict:
@@ -176,47 +178,90 @@ def _estimate(x: float, lo: float, hi: float, n: int) -> dict:
     return {"estimate": float(x) + 0.0, "ci95": [float(lo) + 0.0, float(hi) + 0.0], "n": int(n)}   # + 0.0: never -0.0
 
 
+#: what a comparison whose every block scored the fair share and every points difference 0 says instead of a verdict
+IDENTICAL = "no difference: every deal played identically"
+
+
+def played_identically(score: np.ndarray, points_diff: np.ndarray, players: int) -> bool:
+    """Whether every block scored the fair share ``1/players`` and A's points equalled B's, up to
+    rounding (``intervals.no_spread``): what two copies of one strategy do, deal after deal."""
+    return (len(score) > 0 and I.no_spread(score) and abs(float(score.mean()) - 1 / players) <= I.TIE
+            and I.no_spread(points_diff))
+
+
 def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | None = None,
                    alpha: float = 0.05, beta: float = 0.05, elo_model: str = "logistic") -> dict:
     """Headline statistics of one pair from its blocks. When an SPRT stopped the match early,
-    ``"sequential": True`` marks the fixed-sample intervals and p-values as not valid as printed
-    (they assume the number of deals was fixed in advance)."""
+    ``"sequential": True`` marks the fixed-sample estimates as biased away from zero and their
+    intervals and p-values as not valid as printed (they assume the number of deals was fixed in
+    advance). ``"identical": True`` where the match was played identically (``played_identically``);
+    ``"test"`` names the test of ``"p_value"`` (``intervals.share_test``: None where there is none)."""
     score, pdiff, bhands, bstale, pg, single, pos_score, pos_units = blocks.arrays()
     k = players
     n = len(score)
     out: dict = {"blocks": n, "hands": blocks.hands,
-                 # the rotations of one deal are not independent: an interval over blocks, not Wilson
-                 "stalemate_rate": _estimate(*_ratio(bstale, bhands))}
-    m, lo, hi = I.mean_ci(score)
+                 # the rotations of one deal are not independent: an interval over blocks
+                 "stalemate_rate": _estimate(*_ratio(bstale, bhands, share=True))}
+    m, lo, hi = I.share_ci(score)
     out["win_share"] = _estimate(m, lo, hi, n)
     out["win_share_minus_fair"] = _estimate(m - 1 / k, lo - 1 / k, hi - 1 / k, n)
-    se = float(np.std(score, ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-    out["p_value"] = float(I.two_sided_p(m - 1 / k, se, n - 1)) if n > 1 and se > 0 else (1.0 if m == 1 / k else 0.0)
-    # all of A's points minus B's over all hands played: a ratio of block totals (blocks of games
-    # differ in length), with its interval by the delta method over blocks
+    out["p_value"], out["test"] = I.share_test(score, 1 / k, pairs=k == 2)
+    if played_identically(score, pdiff, k):
+        out["identical"] = True
+    # A's points minus the mean of B's seats (B's own at 2 players) over all hands played: a ratio
+    # of block totals (blocks of games differ in length), with its interval by the delta method
     out["points_per_hand_diff"] = _estimate(*_ratio(pdiff, bhands))
     if len(pg):
         out["points_per_game_diff"] = _estimate(*I.mean_ci(pg), len(pg))
-    out["variance_reduction"] = float(I.variance_reduction(score, single)) if n > 1 else math.nan
+    out["variance_reduction"] = float(I.variance_reduction(score, single))
     out["position_split"] = [{"position": q + 1, "who": position_words(q, k),
-                              **_estimate(*_ratio(pos_score[:, q], pos_units[:, q]))} for q in range(k)]
+                              **_estimate(*_ratio(pos_score[:, q], pos_units[:, q], share=True))} for q in range(k)]
     if k == 2:
         counts = I.pentanomial(score * 2)
         out["pentanomial"] = dict(zip(I.PAIR_BINS, (int(c) for c in counts)))
-        out["elo"] = _estimate(*I.elo_ci(counts), n)
+        out["elo"] = _elo_estimate(I.elo_ci((m, lo, hi)), n)
         if elo_model == "normalized":
             out["nelo"] = float(I.nelo(counts))
         if sprt is not None:
             llr = I.sprt_llr(counts, *sprt, model=elo_model)
             lower, upper = I.sprt_bounds(alpha, beta)
             out["sprt"] = {"elo0": sprt[0], "elo1": sprt[1], "alpha": alpha, "beta": beta, "elo_model": elo_model,
-                           "llr": float(llr), "bounds": [lower, upper], "decision": I.sprt_decision(llr, alpha, beta),
-                           "every": I.SPRT_EVERY}
+                           "llr": float(llr), "llr_method": LLR_METHOD, "bounds": [lower, upper],
+                           "decision": I.sprt_decision(llr, alpha, beta), "every": I.SPRT_EVERY}
             if blocks.stopped_at is not None:
                 out["sprt"]["stopped_after_blocks"] = blocks.stopped_at
                 out["sprt"]["stop_game"] = blocks.stop_game
                 out["sequential"] = True
     return out
+
+
+#: how the SPRT's log-likelihood ratio is computed, in the JSON and the README
+LLR_METHOD = "normal approximation of the GSPRT (fishtest LLR_alt2), not the exact LLR_logistic"
+
+
+def _elo_estimate(elo_lo_hi: tuple[float, float, float], n: int) -> dict:
+    """The Elo as JSON (``_estimate``), with ``"unbounded": "above"`` (``"below"``) where the win share
+    is 1 (0), so its Elo and its interval's upper (lower) bound are infinite: JSON has no infinity, and
+    the report must say what the terminal says (``elo_text``)."""
+    est, lo, hi = elo_lo_hi
+    out = _estimate(est, lo, hi, n)
+    if est == math.inf or hi == math.inf:
+        out["unbounded"] = "above"
+    elif est == -math.inf or lo == -math.inf:
+        out["unbounded"] = "below"
+    return out
+
+
+def elo_text(d: dict) -> str:
+    """The Elo of ``_elo_estimate`` in words: ``"+52.5 [-77.0, +199.3]"``; where A won (lost) every pair
+    the estimate and the upper (lower) bound are infinite, and print as such: ``"unbounded [+177.5,
+    unbounded]"``."""
+    return estimate_text(d, elo_number)
+
+
+def elo_number(x: float) -> str:
+    """One Elo figure: ``"+52.5"``, never ``"-0.0"``; an infinite one (a clean sweep) ``"unbounded"``."""
+    return "unbounded" if math.isinf(x) else signed(x, 1)
 
 
 def position_words(q: int, k: int) -> str:
@@ -240,9 +285,10 @@ def _elo_text(x: float) -> str:
     return f"{_no_negative_zero(x):+g}" if x != 0 else "0"
 
 
-def sprt_words(s: dict, a: str, b: str) -> str:
+def sprt_words(s: dict, a: str, b: str, blocks: int | None = None) -> str:
     """The SPRT verdict in words: which hypothesis the data favour at which error rates, not an
-    estimate of the difference (an SPRT tests Elo1 against Elo0; it does not bound the Elo)."""
+    estimate of the difference (an SPRT tests Elo1 against Elo0; it does not bound the Elo). A match
+    whose SPRT decided nothing by its last deal (``blocks``) says it reached its cap undecided."""
     model = s.get("elo_model", "logistic")
     what = (f"Elo1 = {_elo_text(s['elo1'])} vs Elo0 = {_elo_text(s['elo0'])}, {model} Elo of {a} over {b}, "
             f"alpha = {s['alpha']:g}, beta = {s['beta']:g}")
@@ -252,8 +298,9 @@ def sprt_words(s: dict, a: str, b: str) -> str:
     if s["decision"] == "H0":
         return (f"H0 accepted ({what}): the data favour {_elo_text(s['elo0'])} over {_elo_text(s['elo1'])}; "
                 f"this is not an estimate of the difference (LLR {s['llr']:.2f} <= {s['bounds'][0]:.2f})")
-    return (f"no decision yet ({what}): LLR {s['llr']:.2f} within "
-            f"[{s['bounds'][0]:.2f}, {s['bounds'][1]:.2f}]")
+    cap = f" at the cap of {blocks:,} deals" if blocks is not None else ""
+    return (f"undecided{cap} ({what}): LLR {s['llr']:.2f} within "
+            f"[{s['bounds'][0]:.2f}, {s['bounds'][1]:.2f}]; neither hypothesis accepted")
 
 
 def _truncate(part: dict, keep: int) -> dict:
@@ -450,7 +497,7 @@ def _compare(result: dict, strategies: list[Strategy], rules, workers, on_chunk,
     if len(strategies) == 2:  # the headline estimates at the top level too
         p = result["pairs"][0]
         result.update({k: p[k] for k in ("win_share", "points_per_hand_diff", "elo") if k in p})
-    if len(strategies) >= 3:
+    if len(strategies) >= 3 and "no_difference" not in result:   # identical play rates nothing
         result["rating"] = rating.rating_list([s.name for s in strategies], matches, players, result["seed"])
     result["reproduce"] = reproduce_line(result)
     if out_dir is not None:
@@ -492,20 +539,37 @@ def _resumable_compare(out_dir: Path, workers: int | None) -> tuple[tuple, str, 
         raise ResumeError(f"--resume {out_dir}: not a resumable rummysim comparison ({_line(e)})") from None
 
 
+def verdict(p: dict, p_holm: float, players: int) -> str:
+    """One match's verdict in words, from its summary (``summarise_pair``) and Holm-adjusted p-value:
+    the SPRT's decision where one ran (or that it reached the cap undecided), "no difference" where
+    the match was played identically, no verdict where there is no test, else the test's."""
+    if "sprt" in p and p.get("sequential"):   # stopped early: the fixed-sample p-value claims nothing
+        return f"decided by SPRT: {p['sprt']['decision']} accepted"
+    if "sprt" in p and p["sprt"]["decision"] == "continue":
+        return (f"undecided: the SPRT reached the cap of {p['blocks']:,} deals without accepting either "
+                f"hypothesis")
+    if p.get("identical"):
+        return IDENTICAL
+    if p.get("p_value") is None or math.isnan(p_holm):
+        return f"none ({p.get('test', 'no test')})"
+    test = (f"exact sign test over {p['blocks']:,} pairs" if p.get("test") == "sign"
+            else f"t-test over {p['blocks']:,} blocks")
+    if p_holm < 0.05:
+        better = p["a"] if p["win_share"]["estimate"] > 1 / players else p["b"]
+        return f"{better} is better (Holm-adjusted {_p_text(p_holm)}, {test})"
+    return f"no significant difference (Holm-adjusted {_p_text(p_holm)}, {test})"
+
+
 def _crosstable(strategies: list[Strategy], pairs: list[dict], players: int) -> dict:
-    """Crosstable of win shares, Holm-corrected verdicts and an overall ranking."""
+    """Crosstable of win shares, Holm-corrected verdicts (``verdict``; a match stopped by its SPRT is
+    left out of the family: its p-value claims nothing) and an overall ranking; ``"no_difference"``
+    when every match was played identically."""
     m = len(strategies)
-    adjusted = I.holm_adjust([p["p_value"] for p in pairs])
+    adjusted = I.holm_adjust([None if p.get("sequential") else p.get("p_value") for p in pairs])
     table = [[None] * m for _ in range(m)]
     for p, adj in zip(pairs, adjusted):
-        p["p_holm"] = float(adj)
-        if p.get("sequential"):   # an SPRT stopped it: the fixed-sample p-value claims nothing
-            p["verdict"] = f"decided by SPRT: {p['sprt']['decision']} accepted"
-        elif adj < 0.05:
-            better = p["a"] if p["win_share"]["estimate"] > 1 / players else p["b"]
-            p["verdict"] = f"{better} is better (Holm-adjusted {_p_text(adj)})"
-        else:
-            p["verdict"] = f"no significant difference (Holm-adjusted {_p_text(adj)})"
+        p["p_holm"] = None if math.isnan(adj) else float(adj)
+        p["verdict"] = verdict(p, adj, players)
         ws = p["win_share"]
         table[p["a_index"]][p["b_index"]] = ws
         if players == 2:  # B's share against A is the rest (with 3+ players A faces a field of B: no mirror)
@@ -521,10 +585,16 @@ def _crosstable(strategies: list[Strategy], pairs: list[dict], players: int) -> 
                 edges.append(d)
             elif p["b_index"] == s:  # B fills k-1 seats: each of them gives up its share of A's edge
                 edges.append(-d / (players - 1))
-        scores.append(float(np.mean(edges)))
-    order = sorted(range(m), key=lambda s: -scores[s])
-    ranking = [{"rank": i + 1, "name": strategies[s].name, "mean_edge": scores[s]} for i, s in enumerate(order)]
-    return {"crosstable": {"names": [s.name for s in strategies], "win_share": table}, "ranking": ranking}
+        scores.append(float(np.mean(edges)) + 0.0)
+    # edges equal up to rounding share a rank (two copies of one strategy are not ranked one above the
+    # other), and are listed in the order given
+    rank = [1 + sum(x > scores[s] + I.TIE for x in scores) for s in range(m)]
+    ranking = [{"rank": rank[s], "name": strategies[s].name, "mean_edge": scores[s]}
+               for s in sorted(range(m), key=lambda s: (rank[s], s))]
+    out = {"crosstable": {"names": [s.name for s in strategies], "win_share": table}, "ranking": ranking}
+    if pairs and all(p.get("identical") for p in pairs):
+        out["no_difference"] = IDENTICAL
+    return out
 
 
 def reproduce_line(result: dict) -> str:
@@ -554,22 +624,40 @@ def _no_negative_zero(x: float) -> float:
     return x + 0.0
 
 
-def _signed(x: float, digits: int) -> str:
-    """``x`` with a sign and ``digits`` decimals, never "-0.0..." (a value that rounds to zero prints +0.0)."""
-    text = f"{x:+.{digits}f}"
-    return "+" + text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def _p_text(p: float) -> str:
-    """A p-value as "p = 0.0123", or "p < 1e-16" where it underflowed (doubles hold no smaller tail)."""
-    return "p < 1e-16" if p < 1e-16 else f"p = {p:.3g}"
+    """A p-value as "p = 0.0123" or "p = 2.7e-19"; "p < 1e-300" where it is smaller still (0 once it
+    underflows a double)."""
+    return "p < 1e-300" if p < 1e-300 else f"p = {p:.3g}"
 
 
 def _fmt(d: dict, scale: float = 1.0, digits: int = 2, unit: str = "") -> str:
-    """A signed estimate with its interval, and ``n=...`` if it rests on few units (``units_note``)."""
-    lo, hi = d["ci95"]
-    return (f"{_signed(d['estimate'] * scale, digits)}{unit} "
-            f"[{_signed(lo * scale, digits)}, {_signed(hi * scale, digits)}]{units_note(d)}")
+    """A signed estimate with its interval (``summary.estimate_text``: where there is none, why), and
+    ``n=...`` if it rests on few units."""
+    return estimate_text(d, lambda x: signed(x * scale, digits) + unit)
+
+
+def _share_text(d: dict, digits: int = 4) -> str:
+    """A share (a fraction of 1) with its interval: ``"0.8958 [0.5603, 0.9966] n=12"``."""
+    return estimate_text(d, lambda x: f"{x:.{digits}f}")
+
+
+def _points_who(p: dict, players: int) -> str:
+    """Whose points the points rows subtract: B's at 2 players, else the mean of B's seats."""
+    return f"{p['a']} minus {p['b']}" if players == 2 else f"{p['a']} minus the mean of {p['b']}'s {players - 1} seats"
+
+
+SEQUENTIAL_WARNING = ("stopped by the SPRT: the estimates above are biased away from zero (the match stopped "
+                      "because the data looked decisive) and their intervals and p-values assume a fixed number "
+                      "of deals (too narrow); the SPRT decision is the result")
+
+
+def variance_reduction_text(x: float, blocks: int) -> str:
+    """The variance reduction pairing gave, ``"1.32x"``; where it says nothing, why."""
+    if x is not None and math.isfinite(x):
+        return f"{x:.2f}x"
+    return "n/a: fewer than 2 blocks" if blocks < 2 else "n/a: every block scored the same"
 
 
 def render(result: dict, console) -> None:
@@ -584,46 +672,60 @@ def render(result: dict, console) -> None:
                   show_header=False)
         t.add_column("what")
         t.add_column("value (95% interval)", justify="right")
-        ws = p["win_share"]
         share_what = "games" if result["mode"] == "games" else "hands"
-        t.add_row(f"win share of {p['a']} ({share_what}; fair = {1 / k:.3f})",
-                  f"{ws['estimate']:.4f} [{ws['ci95'][0]:.4f}, {ws['ci95'][1]:.4f}]{units_note(ws)}")
+        t.add_row(f"win share of {p['a']} ({share_what}; fair = {1 / k:.3f})", _share_text(p["win_share"]))
         if "elo" in p:
-            t.add_row(f"Elo difference (logistic, per {share_what[:-1]})", _fmt(p["elo"], digits=1))
+            t.add_row(f"Elo difference (logistic, per {share_what[:-1]})", elo_text(p["elo"]))
         if "nelo" in p:
-            t.add_row(f"normalized Elo difference (per {share_what[:-1]})", _signed(p["nelo"], 1))
-        t.add_row(f"points per {unit}, {p['a']} minus {p['b']}{lower}", _fmt(p["points_per_hand_diff"]))
+            t.add_row(f"normalized Elo difference (per {share_what[:-1]})", signed(p["nelo"], 1))
+        t.add_row(f"points per {unit}, {_points_who(p, k)}{lower}", _fmt(p["points_per_hand_diff"]))
         if "points_per_game_diff" in p:
-            t.add_row(f"points per game, {p['a']} minus {p['b']}{lower}", _fmt(p["points_per_game_diff"], digits=1))
-        sr = p["stalemate_rate"]
-        t.add_row(v.no_winner,
-                  f"{100 * sr['estimate']:.2f}% [{100 * sr['ci95'][0]:.2f}, {100 * sr['ci95'][1]:.2f}]{units_note(sr)}")
+            t.add_row(f"points per game, {_points_who(p, k)}{lower}", _fmt(p["points_per_game_diff"], digits=1))
+        t.add_row(v.no_winner, estimate_text(p["stalemate_rate"], lambda x: f"{100 * x:.2f}%"))
         if "pentanomial" in p:
             t.add_row("pairs " + " / ".join(p["pentanomial"]), " / ".join(f"{v:,}" for v in p["pentanomial"].values()))
-        t.add_row("variance reduction from pairing", f"{p['variance_reduction']:.2f}x")
+        t.add_row("variance reduction from pairing", variance_reduction_text(p["variance_reduction"], p["blocks"]))
         for s in p["position_split"]:
-            t.add_row(f"{p['a']}'s {unit} win share {_position_text(s, p, k)}",
-                      f"{s['estimate']:.4f} [{s['ci95'][0]:.4f}, {s['ci95'][1]:.4f}]{units_note(s)}")
+            t.add_row(f"{p['a']}'s {unit} win share {_position_text(s, p, k)}", _share_text(s))
         if "sprt" in p:
-            t.add_row("SPRT", sprt_words(p["sprt"], p["a"], p["b"]))
+            t.add_row("SPRT", sprt_words(p["sprt"], p["a"], p["b"], p["blocks"]))
         if "verdict" in p:
             t.add_row("verdict", p["verdict"])
         console.print(t)
+        if p.get("identical"):
+            console.print(IDENTICAL)
         if p.get("sequential"):
-            console.print("stopped by the SPRT: the intervals and p-values above assume a fixed number of deals "
-                          "and are too narrow/optimistic; the SPRT decision is the result")
+            console.print(SEQUENTIAL_WARNING)
     if "crosstable" in result:
-        names = result["crosstable"]["names"]
-        ct = Table(title="Crosstable: win share of the row strategy against the column (95% interval, "
-                         "each match's own: not adjusted for the number of matches; the verdicts are Holm-adjusted)")
-        ct.add_column("")
-        for n in names:
-            ct.add_column(n, justify="right")
-        for i, row in enumerate(result["crosstable"]["win_share"]):
-            ct.add_row(names[i], *("-" if c is None else f"{c['estimate']:.3f} [{c['ci95'][0]:.3f}, {c['ci95'][1]:.3f}]"
-                                   f"{units_note(c)}" for c in row))
-        console.print(ct)
-        console.print("ranking: " + ", ".join(f"{r['rank']}. {r['name']} ({r['mean_edge']:+.4f})" for r in result["ranking"]))
+        _render_crosstable(result, console)
     if "rating" in result:
         rating.render(result["rating"], console)
     console.print(f"reproduce: {result['reproduce']}")
+
+
+def _render_crosstable(result: dict, console) -> None:
+    """The crosstable, a cell of a match its SPRT stopped marked ``*`` (its estimate is biased), and the
+    ranking by mean edge in percentage points, or that every match was played identically."""
+    from rich.table import Table
+
+    names = result["crosstable"]["names"]
+    stopped = {(p["a_index"], p["b_index"]) for p in result["pairs"] if p.get("sequential")}
+    stopped |= {(j, i) for i, j in stopped}
+    ct = Table(title="Crosstable: win share of the row strategy against the column (95% interval, "
+                     "each match's own: not adjusted for the number of matches; the verdicts are Holm-adjusted)")
+    ct.add_column("")
+    for n in names:
+        ct.add_column(n, justify="right")
+    for i, row in enumerate(result["crosstable"]["win_share"]):
+        ct.add_row(names[i], *("-" if c is None else _share_text(c, 3) + ("*" if (i, j) in stopped else "")
+                               for j, c in enumerate(row)))
+    console.print(ct)
+    if stopped:
+        console.print("* stopped early by its SPRT: the share is biased away from the fair share and its interval "
+                      "too narrow; the SPRT decision is the result")
+    if "no_difference" in result:   # said under each match; once more for several, in place of a ranking
+        if len(result["pairs"]) > 1:
+            console.print(result["no_difference"])
+        return
+    console.print("ranking by mean edge (win share minus the fair share, over its matches): " + ", ".join(
+        f"{r['rank']}. {r['name']} ({pp_text(r['mean_edge'])})" for r in result["ranking"]))

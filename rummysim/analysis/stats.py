@@ -9,15 +9,18 @@ table streams the Parquet files batch by batch and column by column
 (``ParquetFile.iter_batches``), folding counts and sums, so memory does not
 grow with the number of hands.
 
-Intervals are 95%. Proportions of a run: Wilson. Means and ratios (points per
-hand, per game, per win; rummy's share of points), and every rate of a
-comparison: a t-interval over independent blocks by linearisation
-(``intervals.ratio_ci``), a block being one game in ``--games`` results, one
-hand in ``--hands`` results, and in a comparison the deal (or game) played in
-all its seat rotations (the rotations of one deal are not independent: pooling
-them as if they were would make the intervals too narrow or too wide); its
-degrees of freedom are those of the blocks the ratio rests on (a nonzero
-denominator: points per rummy win rests on the blocks with a rummy win). Every
+Intervals are 95% (``rummysim.analysis.intervals``). Proportions of a run's
+independent hands (and games): exact (Clopper-Pearson). Means and ratios of
+unbounded quantities (points per hand, per game, per win): a t-interval over
+independent blocks by linearisation (``intervals.ratio_ci``), a block being one
+game in ``--games`` results, one hand in ``--hands`` results, and in a
+comparison the deal (or game) played in all its seat rotations (the rotations
+of one deal are not independent: pooling them as if they were would make the
+intervals too narrow or too wide); its degrees of freedom are those of the
+blocks the ratio rests on (a nonzero denominator: points per rummy win rests
+on the blocks with a rummy win). Shares over blocks (every rate of a
+comparison, rummy's share of points) get ``intervals.share_ratio_ci``'s
+interval over the same blocks, which stays in [0, 1]. Every
 estimate ``x`` comes with ``x_lo``, ``x_hi`` and ``x_n``, the units it rests on
 (trials of a run's rate, blocks of a ratio or of a comparison's rate).
 """
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from pathlib import Path
 from typing import Iterator
 
@@ -34,8 +38,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .compare import position_words, sprt_words
-from .intervals import mean_ci, ratio_ci, wilson
+from .compare import SEQUENTIAL_WARNING, position_words, sprt_words
+from .intervals import proportion_ci, ratio_ci, share_ci, share_ratio_ci
 from ..engine.codes import OUTCOMES
 from ..variants import Variant, variant_named
 from ..variants.shanghai.schema import BONUSES
@@ -304,14 +308,17 @@ class _BlockMoments:
         """Total of a count value for group ``g``."""
         return int(round(self.s1[g, self.values.index(name)]))
 
-    def ratio(self, g: int, num: dict, den: str) -> tuple[float, float, float, int]:
+    def ratio(self, g: int, num: dict, den: str, share: bool = False) -> tuple[float, float, float, int]:
         """Ratio of a linear combination of the values (``{name: weight}``) to one value ``den``, with its
-        interval over the blocks where ``den`` is nonzero, and their number: ``(ratio, lo, hi, n)``."""
+        interval over the blocks where ``den`` is nonzero, and their number: ``(ratio, lo, hi, n)``. The
+        interval: ``intervals.share_ratio_ci`` for a ``share`` (a part of ``den`` in every block: a rate),
+        else the delta-method t-interval of ``intervals.ratio_ci``."""
         a = np.array([num.get(v, 0.0) for v in self.values])
         b = (np.array(self.values) == den).astype(float)
         s1, s2 = self.s1[g], self.s2[g]
         n = int(self.nonzero[g, self.values.index(den)])
-        return (*ratio_ci(n, a @ s1, b @ s1, a @ s2 @ a, a @ s2 @ b, b @ s2 @ b, LEVEL), n)
+        ci = share_ratio_ci if share else ratio_ci
+        return (*ci(n, a @ s1, b @ s1, a @ s2 @ a, a @ s2 @ b, b @ s2 @ b, LEVEL), n)
 
 
 def _block_key(res: SavedResults, h: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -383,20 +390,20 @@ def _estimate(row: dict, name: str, est_lo_hi_n: tuple[float, float, float, int]
 
 
 def _rate(k: int, n: int) -> tuple[float, float, float, int]:
-    """``(k / n, lo, hi, n)``: a proportion with its Wilson interval and its trials."""
-    lo, hi = wilson(k, n, LEVEL)
+    """``(k / n, lo, hi, n)``: a proportion of independent trials with its exact interval and its trials."""
+    lo, hi = proportion_ci(k, n, LEVEL)
     return (k / n if n else float("nan")), lo, hi, n
 
 
 def _share(res: SavedResults, acc: _BlockMoments, g: int, num: str, den: str) -> tuple[float, float, float, int]:
     """``(rate, lo, hi, n)``: the rate ``num`` / ``den`` (count values of ``acc``) of group ``g`` with its
-    95% interval and the units it rests on. A run: Wilson over the ``den`` trials. A comparison, whose
-    rotations of one deal are not independent: the t-interval of the ratio over the blocks (a deal or
-    game with all its rotations) with a nonzero ``den`` (``_BlockMoments.ratio``), clipped to [0, 1]."""
+    95% interval and the units it rests on. A run: the exact (Clopper-Pearson) interval over the ``den``
+    trials. A comparison, whose rotations of one deal are not independent: the share's interval over
+    the blocks (a deal or game with all its rotations) with a nonzero ``den`` (``_BlockMoments.ratio``
+    with ``share``: ``intervals.share_ratio_ci``)."""
     if res.kind != "compare":
         return _rate(acc.count(g, num), acc.count(g, den))
-    rate, lo, hi, n = acc.ratio(g, {num: 1}, den)
-    return rate, max(lo, 0.0), min(hi, 1.0), n
+    return acc.ratio(g, {num: 1}, den, share=True)
 
 
 def _player_rows(res: SavedResults, by: str) -> pd.DataFrame:
@@ -425,7 +432,7 @@ def _player_rows(res: SavedResults, by: str) -> pd.DataFrame:
 def by_seat(results: SavedResults | str | Path) -> pd.DataFrame:
     """Per seat (and strategy, when a seat held several, as in a comparison): hands, wins, losses,
     stalemates, hand win rate, points per hand and, with full games, points per game (t over
-    blocks) and game win rate (over seat-games). Rates: Wilson for a run, t over blocks for a
+    blocks) and game win rate (over seat-games). Rates: exact for a run, a share over blocks for a
     comparison (``_share``). ``*_lo``/``*_hi`` are 95% bounds."""
     return _player_rows(_as_results(results), "seat")
 
@@ -437,26 +444,27 @@ def by_strategy(results: SavedResults | str | Path) -> pd.DataFrame:
 
 
 def going_rummy(results: SavedResults | str | Path) -> pd.DataFrame:
-    """Per strategy: how often it goes rummy (per hand played and per hand won; ``_share``), mean points
-    of a rummy win and of an ordinary win, and rummy's share of all its points (t over blocks)."""
+    """Per strategy: how often it goes rummy (per seat-hand, a hand it played in one seat, and per hand
+    won; ``_share``), mean points of a rummy win and of an ordinary win (t over blocks), and rummy's
+    share of all its points (a share over blocks). A strategy in every seat of a 3-player run plays 3
+    seat-hands a hand: its rate per seat-hand is a third of the hands that ended in rummy."""
     res = _as_results(results)
     acc = _moments(res, "strategy")
     rows = []
     for g in np.flatnonzero(acc.n):
         hands, wins, rummy = acc.count(g, "hands"), acc.count(g, "wins"), acc.count(g, "rummy_wins")
         row = {"strategy": res.strategies[g], "hands": hands, "wins": wins, "rummy_wins": rummy}
-        _estimate(row, "rummy_rate_per_hand", _share(res, acc, g, "rummy_wins", "hands"))
+        _estimate(row, "rummy_rate_per_seat_hand", _share(res, acc, g, "rummy_wins", "hands"))
         _estimate(row, "rummy_share_of_wins", _share(res, acc, g, "rummy_wins", "wins"))
         _estimate(row, "points_per_rummy_win", acc.ratio(g, {"rummy_points": 1}, "rummy_wins"))
         _estimate(row, "points_per_ordinary_win", acc.ratio(g, {"ordinary_points": 1}, "ordinary_wins"))
-        share, lo, hi, n = acc.ratio(g, {"rummy_points": 1}, "points")
-        _estimate(row, "rummy_share_of_points", (share, max(lo, 0.0), min(hi, 1.0), n))  # a share: clipped to [0, 1]
+        _estimate(row, "rummy_share_of_points", acc.ratio(g, {"rummy_points": 1}, "points", share=True))
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 def hand_endings(results: SavedResults | str | Path) -> pd.DataFrame:
-    """How hands end (``ENDINGS``): count and rate with its interval (``_share``: Wilson for a run, t
+    """How hands end (``ENDINGS``): count and rate with its interval (``_share``: exact for a run, a share
     over duplicate blocks for a comparison); a comparison has one block of rows per match (column
     ``match``). Went out counts every win, going rummy included."""
     res = _as_results(results)
@@ -486,7 +494,7 @@ def hand_endings(results: SavedResults | str | Path) -> pd.DataFrame:
 
 def starter_advantage(results: SavedResults | str | Path) -> pd.DataFrame:
     """Hand win rate by position relative to the dealer (1 = the starter, on the dealer's left, ...,
-    ``players`` = the dealer), with its interval (``_share``: Wilson for a run, t over duplicate
+    ``players`` = the dealer), with its interval (``_share``: exact for a run, a share over duplicate
     blocks for a comparison) and the fair share 1/players."""
     res = _as_results(results)
     k = res.players
@@ -589,17 +597,17 @@ def summarise(dist: pd.DataFrame) -> dict:
 def convergence(results: SavedResults | str | Path, points: int = 300, first: int = 100) -> pd.DataFrame:
     """The main estimate after each number of hands (a comparison: deals) played, with its 95% band.
 
-    Run: the hand win rate of seat 0 after each number of hands, in the order played (Wilson band);
+    Run: the hand win rate of seat 0 after each number of hands, in the order played (exact band);
     columns hands, estimate, lo, hi. Comparison: the first match's win share of its candidate A after
     each number of duplicate blocks (deals; games with ``--games``) in deal order, every block with
-    all its rotations, and the t-interval over blocks of ``intervals.mean_ci``: after the last block,
+    all its rotations, and the interval over blocks of ``intervals.share_ci``: after the last block,
     exactly the headline's estimate and interval; columns deals, estimate, lo, hi. At about ``points``
     log-spaced counts from ``first`` to all of them.
     """
     res = _as_results(results)
     if res.kind == "compare":
         scores = block_scores(res)
-        rows = [(int(n), *mean_ci(scores[:n], LEVEL)) for n in _marks(len(scores), points, first)]
+        rows = [(int(n), *share_ci(scores[:n], LEVEL)) for n in _marks(len(scores), points, first)]
         return pd.DataFrame(rows, columns=["deals", "estimate", "lo", "hi"])
     total = res.hands_played()
     marks = _marks(total, points, first)
@@ -609,7 +617,7 @@ def convergence(results: SavedResults | str | Path, points: int = 300, first: in
         c1 = wins + np.cumsum(h["winner"] == 0)
         for mark in marks[(marks > seen) & (marks <= seen + len(c1))]:
             won = int(c1[mark - seen - 1])
-            rows.append((int(mark), won / mark, *wilson(won, mark, LEVEL)))
+            rows.append((int(mark), won / mark, *proportion_ci(won, mark, LEVEL)))
         seen += len(c1)
         if len(c1):
             wins = int(c1[-1])
@@ -681,19 +689,32 @@ def headline(results: SavedResults | str | Path) -> pd.DataFrame:
         for name in ("win_share", "win_share_minus_fair", "elo", "points_per_hand_diff", "points_per_game_diff",
                      "stalemate_rate"):
             if name in p:   # a record without "n" is older: every estimate of a pair rested on its blocks
-                _estimate(row, words.get(name, name), (p[name]["estimate"], *p[name]["ci95"],
-                                                       p[name].get("n", p["blocks"])))
+                _estimate(row, words.get(name, name), (*_unbounded(p[name]), p[name].get("n", p["blocks"])))
         if "pentanomial" in p:
             row["pairs_LL/LD/DD+WL/DW/WW"] = " / ".join(f"{v:,}" for v in p["pentanomial"].values())
         row["variance_reduction"] = p["variance_reduction"]
         for q in p.get("position_split", []):
             _estimate(row, position_column(res.unit, q["position"], res.players), (q["estimate"], *q["ci95"], q.get("n", p["blocks"])))
         if "sprt" in p:
-            row["sprt"] = sprt_words(p["sprt"], p["a"], p["b"])
+            row["sprt"] = sprt_words(p["sprt"], p["a"], p["b"], p["blocks"])
         if "verdict" in p:
             row["verdict"] = p["verdict"]
+        if p.get("sequential"):
+            row["note"] = SEQUENTIAL_WARNING
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _unbounded(d: dict) -> tuple:
+    """``(estimate, lo, hi)`` of a record's estimate; an Elo marked ``"unbounded"`` (a clean sweep, whose
+    infinities JSON holds as null) gets them back on that side."""
+    est, lo, hi = d["estimate"], *d["ci95"]
+    side = d.get("unbounded")
+    if side == "above":
+        est, hi = math.inf, math.inf
+    elif side == "below":
+        est, lo = -math.inf, -math.inf
+    return est, lo, hi
 
 
 def position_column(unit: str, position: int, players: int) -> str:

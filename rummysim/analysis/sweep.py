@@ -8,11 +8,12 @@ intervals, not adjusted for the number of values, and the output says so.
 from __future__ import annotations
 
 import csv
+import math
 from pathlib import Path
 
 from . import intervals as I
 from .compare import _p_text, play_pair, summarise_pair
-from .summary import units_note
+from .summary import estimate_text, signed
 from ..results import write_json_atomic
 from ..run import warm_up
 from ..variants import variant_named
@@ -31,9 +32,9 @@ def run_sweep(variants: list[Strategy], values: list[str], key: str, baseline: S
                               variant=variant)
         s = summarise_pair(blocks, players)
         rows.append({"value": value, "win_share": s["win_share"], "points_per_hand_diff": s["points_per_hand_diff"],
-                     "blocks": s["blocks"], "hands": s["hands"], "p_value": s["p_value"]})
+                     "blocks": s["blocks"], "hands": s["hands"], "p_value": s["p_value"], "test": s["test"]})
     for row, adjusted in zip(rows, I.holm_adjust([r["p_value"] for r in rows])):
-        row["p_holm"] = float(adjusted)
+        row["p_holm"] = None if math.isnan(adjusted) else float(adjusted)   # None: no test (intervals.share_test)
     result = {"variant": variant, "key": key, "baseline": baseline.name, "strategy": variants[0].source,
               "players": players,
               "seed": seed, "mode": "games" if games is not None else "hands",
@@ -89,8 +90,9 @@ def sweep_figure(result: dict):
         ax.legend(fontsize=8)
     unit = "deals" if result["mode"] == "hands" else "games"
     fig.suptitle(f"{result['strategy']} vs {result['baseline']}: {result['count']:,} {unit} x {result['players']} "
-                 f"seatings per value,\n{result['players']} players, seed {result['seed']}; 95% t-intervals over {unit}, "
-                 f"each value's own (not adjusted for the {len(rows)} comparisons)")
+                 f"seatings per value,\n{result['players']} players, seed {result['seed']}; 95% intervals over {unit} "
+                 f"(win share: the share interval; points: t),\neach value's own (not adjusted for the {len(rows)} "
+                 f"comparisons)")
     return fig
 
 
@@ -104,8 +106,9 @@ def render_sweep(result: dict, console) -> None:
         t.add_column(col, justify="right")
     for r in result["rows"]:
         ws, pp = r["win_share"], r["points_per_hand_diff"]
-        t.add_row(r["value"], f"{ws['estimate']:.4f} [{ws['ci95'][0]:.4f}, {ws['ci95'][1]:.4f}]{units_note(ws)}",
-                  f"{pp['estimate']:+.2f} [{pp['ci95'][0]:+.2f}, {pp['ci95'][1]:+.2f}]{units_note(pp)}",
-                  f"{r['blocks']:,}", _p_text(r["p_holm"]).removeprefix("p ").removeprefix("= "))
+        p = ("none: " + r.get("test", "no test").removeprefix("no test: ") if r["p_holm"] is None
+             else _p_text(r["p_holm"]).removeprefix("p ").removeprefix("= "))
+        t.add_row(r["value"], estimate_text(ws, lambda x: f"{x:.4f}"), estimate_text(pp, lambda x: signed(x, 2)),
+                  f"{r['blocks']:,}", p)
     console.print(t)
     console.print(result["multiple_comparisons"])

@@ -26,6 +26,7 @@ from ..strategy import Param, Strategy, parse_strategy, with_override
 from ..variants import variant_named
 from . import intervals as I
 from .compare import play_pair
+from .summary import estimate_text, signed
 
 INSTALL = "rummysim tune needs optuna: pip install 'rummysim[tune]'"
 #: mixed into the tuning seed to get the confirmation seed: deals no candidate was chosen on
@@ -149,8 +150,10 @@ def tune(base: Strategy, knobs: list[Knob], field: list[Strategy], players: int,
                                  rules, games, hands, workers, variant)}
 
 
-def _score_text(s: dict) -> str:
-    return f"{s['estimate']:+.4f} [{s['ci95'][0]:+.4f}, {s['ci95'][1]:+.4f}]"
+def score_text(s: dict) -> str:
+    """A field score or difference with its interval, ``"+0.0396 [-0.0031, +0.0822]"``; where it has none
+    (one block, or the blocks all alike: a candidate identical to the base), why (``summary.estimate_text``)."""
+    return estimate_text(s, lambda x: signed(x, 4))
 
 
 def description(result: dict) -> str:
@@ -160,10 +163,10 @@ def description(result: dict) -> str:
     return (f"{result['base']} tuned by rummysim tune ({result['sampler']}, {len(result['trials'])} trials, "
             f"{result['count']:,} duplicate {result['mode']} per match on seed {result['seed']}): {settings}.\n"
             f"Confirmed on fresh seed {c['seed']} against {', '.join(result['field'])} at {k} players: "
-            f"win share minus 1/{k}, averaged over the field, {_score_text(c['best'])} "
+            f"win share minus 1/{k}, averaged over the field, {score_text(c['best'])} "
             f"(95% t-interval over duplicate blocks); {result['base']} on the same deals: "
-            f"{_score_text(c['base'])}; tuned minus {result['base']}, paired by duplicate block: "
-            f"{_score_text(c['difference'])}.")
+            f"{score_text(c['base'])}; tuned minus {result['base']}, paired by duplicate block: "
+            f"{score_text(c['difference'])}.")
 
 
 def strategy_toml(name: str, variant: str, text: str, params: tuple) -> str:

@@ -34,8 +34,8 @@ from matplotlib.figure import Figure
 
 from ..analysis import rating as RL
 from ..analysis import stats as S
-from ..analysis.compare import rotation_seats
-from ..analysis.summary import units_note
+from ..analysis.compare import elo_number, rotation_seats
+from ..analysis.summary import estimate_text, pp_text, signed, units_note
 from ..variants.shanghai import stats as H
 from ..rules import rule_flags
 from ..strategy import BUILTIN_DIR
@@ -131,10 +131,16 @@ def _cell(column: str, x, whole: bool = True) -> str:
     if not isinstance(x, (float, np.floating)):
         return _num(x)
     if column.endswith(("minus_fair", "mean_edge")):
-        return "n/a" if math.isnan(x) else f"{100 * x:+.2f} pp"
-    if ("rate" in column or "share" in column or column.startswith("los_")) and not column.startswith("points"):
+        return pp_text(x)
+    if column.startswith("los_"):   # the terminal's words: never "100.00%"; none for the last (no next)
+        return "" if math.isnan(x) else RL.los_text(x)
+    if ("rate" in column or "share" in column) and not column.startswith("points"):
         return _pct(x)
-    return _num(x, 1 if column.startswith("elo") else 2, whole)
+    if column.startswith("elo"):   # signed, as in the terminal; a clean sweep's infinite Elo is "unbounded"
+        return "n/a" if math.isnan(x) else elo_number(x)
+    if column.endswith("_diff"):   # A minus B: signed, as in the terminal
+        return "n/a" if math.isnan(x) else signed(x, 2)
+    return _num(x, 2, whole)
 
 
 def _units(n) -> str:
@@ -200,9 +206,9 @@ def _even_label(k: int) -> str:
 
 
 def _rate_interval(res: S.SavedResults) -> str:
-    """How a rate's interval is made (``stats._share``): Wilson for a run; for a comparison, whose
-    rotations of one deal are not independent, a t-interval over duplicate deals."""
-    return "Wilson" if res.kind == "run" else f"t over duplicate {'games' if res.mode == 'games' else 'deals'}"
+    """How a rate's interval is made (``stats._share``): exact for a run; for a comparison, whose
+    rotations of one deal are not independent, the share interval over duplicate deals."""
+    return "exact" if res.kind == "run" else f"share interval over duplicate {'games' if res.mode == 'games' else 'deals'}"
 
 
 def _errorbar(ax, x, est, lo, hi, horizontal: bool = False, **kw) -> None:
@@ -331,12 +337,12 @@ def fig_convergence(res: S.SavedResults, conv: pd.DataFrame) -> Figure:
         played = "games" if res.mode == "games" else "deals"
         what = (f"Win share of {p['a']} against {p['b']} "
                 + ("(games won)" if res.mode == "games" else f"(win 1, stalemate 1/{res.players}, loss 0)"))
-        how = (f"band: 95% t-interval over duplicate {played} (all {res.players} rotations each); "
+        how = (f"band: 95% share interval over duplicate {played} (all {res.players} rotations each); "
                "last point: the headline")
         xlabel = f"{played} played, in {played[:-1]} order, each in every rotation (log scale)"
     else:
         what = f"Hand win rate of seat 0 ({res.meta['strategies'][0]['name']})"
-        how = "band: 95% Wilson interval"
+        how = "band: 95% exact (Clopper-Pearson) interval"
         xlabel = "hands played, in the order played (log scale)"
     x = conv["deals" if res.kind == "compare" else "hands"]
     ax.fill_between(x, 100 * conv["lo"], 100 * conv["hi"], alpha=0.25, color=COLORS[0], label="95% band")
@@ -410,8 +416,8 @@ def fig_going_rummy(res: S.SavedResults, rummy: pd.DataFrame) -> Figure:
         ax.set_ylim(0, ax.get_ylim()[1] * 1.3)
         ax.set_xlim(-0.75, len(x) - 0.25)
         ax.legend(fontsize=8, loc="upper center", ncols=2)
-    _title(fig, "The value of going rummy", res, f"95% intervals ({_rate_interval(res)} for wins; t over blocks "
-           "for points)")
+    _title(fig, "The value of going rummy", res, f"95% intervals ({_rate_interval(res)} for wins and the share of "
+           "points; t over blocks for points per win)")
     return fig
 
 
@@ -444,7 +450,7 @@ def fig_position_split(res: S.SavedResults) -> Figure:
     fig.legend(fontsize=8, loc="outside lower center", ncols=2)   # below the axes: never over a bar
     blocks = "games" if res.mode == "games" else "deals"
     _title(fig, f"Who starts: A's share of the {unit}s it played at each position", res,
-           f"win 1, no winner 1/{k}; 95% t-intervals over duplicate {blocks} (each in all {k} rotations)"
+           f"win 1, no winner 1/{k}; 95% share intervals over duplicate {blocks} (each in all {k} rotations)"
            f"{_unadjusted(len(pairs))}")
     return fig
 
@@ -457,26 +463,34 @@ def fig_forest(res: S.SavedResults, head: pd.DataFrame) -> Figure:
     v = res.kind_of_game
     points = v.headline_words.get("points_per_hand_diff", "points_per_hand_diff")
     won = "games" if res.mode == "games" else f"{v.unit}s"   # what the win share counts
+    others = " A minus B" if res.players == 2 else "\nA minus the mean of B's seats"   # on a line of its own
     panels = [("win_share", 100, -100 * fair, f"share of {won} won by A minus 1/{res.players} (percentage points)"),
-              (points, 1, 0.0, f"{'penalty ' if v.penalty else ''}points per {v.unit}, A minus B"
+              (points, 1, 0.0, f"{'penalty ' if v.penalty else ''}points per {v.unit},{others}"
                                f"{' (left of 0: A is better)' if v.penalty else ' (points)'}")]
     for ax, (col, scale, shift, xlabel) in zip(axes, panels):
         est = scale * head[col] + shift
         lo, hi = scale * head[f"{col}_lo"] + shift, scale * head[f"{col}_hi"] + shift
         _errorbar(ax, y, est, lo, hi, horizontal=True, color=COLORS[0])
-        for yi, e, l, h in zip(y, est, lo, hi):  # text above the point, running towards 0
-            ax.annotate(f"{e:+.2f} [{l:+.2f}, {h:+.2f}]", (e, yi), textcoords="offset points", xytext=(0, 9),
-                        ha="right" if e > 0 else "left", fontsize=8,
+        reach = np.abs(np.r_[lo, hi, est])
+        span = float(np.max(reach[np.isfinite(reach)], initial=0.0)) * 1.25 or 1.0
+        if col == "win_share":   # a share minus 1/k lies in [-100/k, 100 - 100/k]: the axis goes no further
+            ax.set_xlim(max(-span, -105 * fair), min(span, 105 * (1 - fair)))
+        else:
+            ax.set_xlim(-span, span)
+        middle = sum(ax.get_xlim()) / 2
+        for yi, e, l, h, n in zip(y, est, lo, hi, head[f"{col}_n"]):  # text above the point, towards the middle
+            text = estimate_text({"estimate": e, "ci95": [l, h], "n": n}, lambda x: f"{x:+.2f}")
+            ax.annotate(text, (e, yi), textcoords="offset points", xytext=(0, 9),
+                        ha="right" if e > middle else "left", fontsize=8,
                         bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 0.5})
         ax.axvline(0, color="grey", linestyle="--", linewidth=1)
         ax.set_yticks(y, [f"{a}\nvs {b}" for a, b in zip(head["a"], head["b"])])
         ax.set_ylim(len(head) - 0.4, -0.6)
-        span = float(np.nanmax(np.abs(np.r_[lo, hi]))) * 1.25 or 1.0
-        ax.set_xlim(-span, span)
         ax.set_xlabel(xlabel)
     blocks = "games" if res.mode == "games" else "deals"
     _title(fig, f"Each candidate A against B (paired duplicate {blocks}; win share per {won[:-1]})", res,
-           f"95% t-intervals over duplicate {blocks}{_unadjusted(len(head))}; "
+           f"95% intervals over duplicate {blocks} (win share: the share interval; points: t)"
+           f"{_unadjusted(len(head))}; "
            + ("A is better right of 0 in win share, left of 0 in penalty" if v.penalty else "right of 0: A is better"))
     return fig
 
@@ -571,7 +585,7 @@ def fig_per_round(res: S.SavedResults, rounds: pd.DataFrame) -> Figure:
             ax.set_xlabel("round and contract (S: a set of 3+, R4: a run of 4+)")
     pooled = "seats and matches" if res.kind == "compare" else "seats"
     what = "Per round" + ("" if groups == [None] else f" by strategy (over all its {pooled})")
-    _title(fig, what, res, "points: estimate; bars: 95% interval (Wilson for rates: rounds of one game are not "
+    _title(fig, what, res, "points: estimate; bars: 95% interval (exact for rates: rounds of one game are not "
            "fully independent, so a little narrow; t over games for means)")
     return fig
 
@@ -590,7 +604,7 @@ def fig_final_totals_by_seat(res: S.SavedResults, seats: pd.DataFrame) -> Figure
     for ax in axes:
         ax.set_xlim(-0.6, res.players - 0.1)  # room for the value beside the last seat's point
     _title(fig, "Win share and final total by seat (lowest total wins)", res,
-           "points: estimate, bars: 95% t-interval over games")
+           "points: estimate, bars: 95% interval over games (win share: the share interval; total: t)")
     return fig
 
 
@@ -760,16 +774,16 @@ def _compare_sections(page: _Page, res: S.SavedResults) -> None:
     several = (f" Each of the {matches} intervals is its match's own 95% interval, not adjusted for the {matches} "
                "comparisons; the verdicts' p-values are Holm-adjusted." if matches > 1 else "")
     page.figure("forest", fig_forest(res, head), "Forest plot of each candidate against its opponent: estimates "
-                "with 95% t-intervals over duplicate blocks" + several)
+                "with 95% intervals over duplicate blocks (the share interval for the win share, t for points)" + several)
     page.figure("position_split", fig_position_split(res), "Who starts: A's share by its position after the dealer")
     cross = S.crosstable(res)
     if len(cross):
         page.table("crosstable", "Crosstable with overall ranking (win share of strategy against opponent)", cross)
         page.figure("crosstable", fig_crosstable(res), "Crosstable heatmap: win share of the row strategy against the "
-                    "column with its 95% t-interval over duplicate blocks" + several)
+                    "column with its 95% share interval over duplicate blocks" + several)
     if "rating" in res.meta:
-        page.table("rating", "Rating list (logistic Elo, 95% bootstrap interval; los over next: likelihood of "
-                   "superiority over the next one)", RL.table(res.meta["rating"]))
+        page.table("rating", "Rating list (logistic Elo, 95% interval from the bootstrap; los over next: likelihood "
+                   "of superiority over the next one)", RL.table(res.meta["rating"]))
         page.figure("rating", RL.figure(res.meta["rating"], _scope(res)), RL.note(res.meta["rating"]))
 
 
@@ -820,7 +834,7 @@ def _shanghai_sections(page: _Page, res: S.SavedResults) -> None:
     if res.kind == "run":
         seats = H.final_totals(res, "seat")
         page.heading("Final totals and win shares", "After ten rounds the lowest total wins; seats tied at the "
-                     "lowest share the win. Means over games with 95% t-intervals.")
+                     "lowest share the win. Means over games with 95% intervals (t; the share interval for win shares).")
         page.table("by_seat", "Per seat: games won alone and tied, win share and mean final total", seats)
         page.table("by_strategy", "Per strategy, over all its seats (games = seat-games)",
                    H.final_totals(res, "strategy"))
@@ -832,19 +846,19 @@ def _shanghai_sections(page: _Page, res: S.SavedResults) -> None:
                    collapsed=True)
         rounds = H.per_round(res)
         page.heading("Per round", "Each game plays rounds 1-10, one contract each. Rates: of the rounds, or of "
-                     "the seat-rounds for the contract; Wilson intervals, a little narrow as the seats of one round "
+                     "the seat-rounds for the contract; exact intervals, a little narrow as the seats of one round "
                      "are not independent. Penalty: the points added to a seat that did not go out. Means: "
                      "t-intervals over games.")
         page.table("per_round", "Per round", rounds)
         page.figure("per_round", fig_per_round(res, rounds), "Per round measures")
     page.heading("How rounds end", "Went out, or no winner by cause: nothing left to draw (2.6), a blocked table "
-                 "(ruling 3.7) or the turn cap (ruling 3.6); Wilson intervals over rounds.")
+                 "(ruling 3.7) or the turn cap (ruling 3.6); exact intervals over rounds.")
     page.table("round_endings", "How rounds end", H.round_endings(res))
     if res.kind == "compare" or len(res.strategies) > 1:
         by = H.per_round(res, "strategy")
         page.heading("Per round by strategy", "Each strategy over all its seat-rounds" + (
             ", pooled over all its matches (A fills one seat, B the others)" if res.kind == "compare" else "")
-            + ": contract met, went out and one-turn bonus rates (Wilson, a little narrow: the rounds of one "
+            + ": contract met, went out and one-turn bonus rates (exact, a little narrow: the rounds of one "
             "game are not independent), the penalty of its seats that did not go out and buys per seat-round "
             "(t-intervals over games).")
         page.table("per_round_by_strategy", "Per round and strategy", by)

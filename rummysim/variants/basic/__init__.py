@@ -24,12 +24,15 @@ VARIANT = Variant(
     rotation_rows=summary.rotation_rows, report_sections="basic_sections",
     notation=notation, game=game.Game, rollout_bot_index=P_ROLLOUT_BOT,
     headline_words={},
-    interval_note="Every interval is 95%: Wilson for the proportions of a run; for points per hand, per game and "
-                  "per win, and for every rate of a comparison, a t-interval over independent blocks (a game with "
-                  "--games, a hand with --hands, the deal in all its seatings in a comparison), with the degrees of "
-                  "freedom of the blocks it rests on (points per rummy win: the blocks with a rummy win); \"n=8\" "
-                  "beside an estimate says it rests on fewer than 100 units.",
+    interval_note="Every interval is 95%: exact (Clopper-Pearson) for the proportions of a run; for points per "
+                  "hand, per game and per win a t-interval over independent blocks (a game with --games, a hand "
+                  "with --hands, the deal in all its seatings in a comparison), with the degrees of freedom of the "
+                  "blocks it rests on (points per rummy win: the blocks with a rummy win); for every rate and share "
+                  "of a comparison the share interval over the same blocks (Clopper-Pearson on their effective "
+                  "number of units), which stays within 0-100%; one unit, or a mean whose units are all alike, has "
+                  "none; \"n=8\" beside an estimate says it rests on fewer than 100 units.",
     compare_intro="Each match plays every {unit} once per seat rotation of the candidate A; the win share counts "
-                  "{mode} (a stalemate hand counts 1/{players}); intervals are over these duplicate blocks (from "
+                  "{mode} (a stalemate hand counts 1/{players}); points: A minus B at 2 players, A minus the mean of B's "
+                  "seats at more; intervals are over these duplicate blocks (from "
                   "compare.json).",
 )

@@ -1,10 +1,12 @@
 """Basic Rummy's end-of-run summary, accumulated chunk by chunk from the kernel's rows.
 
 Counts and sums only, so a run of any length summarises in constant memory.
-Proportions get a 95% Wilson interval, means a normal interval from the
-accumulated sum of squares (hands are independent; hands per game is a mean
-over games, which are). Every estimate carries ``"n"``, the units it rests on,
-printed beside it when fewer than ``analysis.summary.FEW_UNITS``.
+Proportions get a 95% exact (Clopper-Pearson) interval, means a Student-t
+interval from the accumulated sum of squares (hands are independent; hands per
+game is a mean over games, which are): ``analysis.intervals``. Every estimate
+carries ``"n"``, the units it rests on, printed beside it when fewer than
+``analysis.summary.FEW_UNITS``; one unit, or means with no spread, have no
+interval, and the text says so.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import math
 
 import numpy as np
 
-from ...analysis.summary import mean_from_sums, rate, units_note
+from ...analysis.summary import estimate_text, mean_from_sums, rate
 from ...engine.codes import OUTCOMES
 from . import schema as K
 
@@ -95,38 +97,38 @@ def render(summary: dict, console) -> None:
     from rich.table import Table
 
     def pct(d: dict) -> str:
-        lo, hi = d["ci95"]
-        return f"{100 * d['estimate']:.2f}%  [{100 * lo:.2f}, {100 * hi:.2f}]{units_note(d)}"
+        return estimate_text(d, lambda x: f"{100 * x:.2f}%")
 
     def mean(d: dict) -> str:
-        lo, hi = d["ci95"]
-        return f"{d['estimate']:.2f} [{lo:.2f}, {hi:.2f}]{units_note(d)}"
+        return estimate_text(d, lambda x: f"{x:.2f}")
 
-    seats = Table(title="Win rate per seat (95% Wilson interval)")
+    seats = Table(title="Win rate per seat (95% exact interval)")
     for col in ("seat", "strategy", "hands won", "win rate"):
         seats.add_column(col, justify="right" if col != "strategy" else "left")
     for s in summary["win_rate_by_seat"]:
         seats.add_row(str(s["seat"]), s["strategy"], f"{s['wins']:,}", pct(s))
     console.print(seats)
     if "game_win_rate_by_seat" in summary:
-        games = Table(title=f"Games won per seat ({summary['games']:,} games, 95% Wilson interval)")
+        games = Table(title=f"Games won per seat ({summary['games']:,} games, 95% exact interval)")
         games.add_column("seat", justify="right")
         games.add_column("game win rate", justify="right")
         for s in summary["game_win_rate_by_seat"]:
             games.add_row(str(s["seat"]), pct(s))
         console.print(games)
-    ends = Table(title=f"How {summary['hands']:,} hands ended")
+    ends = Table(title=f"How {summary['hands']:,} hands ended (the rows add up to every hand)")
     ends.add_column("outcome")
     ends.add_column("hands", justify="right")
     ends.add_column("rate (95% CI)", justify="right")
     for name, d in summary["outcomes"].items():
         ends.add_row(name.replace("_", " "), f"{d['count']:,}", pct(d))
-    ends.add_row("went rummy", f"{round(summary['going_rummy_rate']['estimate'] * summary['hands']):,}",
-                 pct(summary["going_rummy_rate"]))
     console.print(ends)
     p = summary["points_per_winning_hand"]
     t = summary["turns_per_hand"]
+    rummy = summary["going_rummy_rate"]
     lines = [
+        # a kind of going out, so apart from the endings above, which it would push past 100%
+        f"went rummy (a win, counted in \"win\" above): {round(rummy['estimate'] * summary['hands']):,} of "
+        f"{summary['hands']:,} hands, {pct(rummy)}",
         f"points per winning hand: {mean(p)}",
         f"turns per hand: {mean(t)}",
         f"starter wins: {pct(summary['starter_win_rate'])}",

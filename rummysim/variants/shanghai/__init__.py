@@ -28,15 +28,17 @@ VARIANT = Variant(
     notation=notation, game=game.Game, rollout_bot_index=SP_ROLLOUT_BOT,
     headline_words={"hands": "rounds", "points_per_hand_diff": "penalty_per_round_diff",
                     "points_per_game_diff": "penalty_per_game_diff", "stalemate_rate": "no_winner_rate"},
-    interval_note="Every interval is 95%: Wilson for rates over rounds and seat-rounds (the rounds of one game, the "
-                  "seats of one round and the rotations of one game in a comparison are not fully independent, so "
-                  "these are a little narrow); for means (final totals, win shares, penalty points, buys, reshuffles, "
-                  "turns) a t-interval over independent blocks (a game, in a comparison the game in all its "
-                  "seatings), with the degrees of freedom of the blocks it rests on; \"n=8\" beside an estimate "
-                  "says it rests on fewer than 100 units.",
+    interval_note="Every interval is 95%: exact (Clopper-Pearson) for rates over rounds and seat-rounds (the rounds "
+                  "of one game, the seats of one round and the rotations of one game in a comparison are not fully "
+                  "independent, so these are a little narrow); for means (final totals, penalty points, buys, "
+                  "reshuffles, turns) a t-interval over independent blocks (a game, in a comparison the game in all "
+                  "its seatings), with the degrees of freedom of the blocks it rests on; win shares the share "
+                  "interval over the same blocks (Clopper-Pearson on their effective number of units), which stays "
+                  "within 0-100%; one unit, or a mean whose units are all alike, has none; \"n=8\" beside an "
+                  "estimate says it rests on fewer than 100 units.",
     compare_intro="Each match plays every game once per seat rotation of the candidate A (A in one seat, B in the "
                   "others); the win share is A's share of the games won (lowest total after ten rounds; a tie "
-                  "shares the win), fair 1/{players}; penalty points: A minus B, lower is better; no winner: rounds "
+                  "shares the win), fair 1/{players}; penalty points: A minus the mean of B's seats, lower is better; no winner: rounds "
                   "that ended with nothing left to draw or at the turn limit; intervals are over these duplicate "
                   "blocks (from compare.json).",
 )

@@ -8,12 +8,13 @@ total wins, ties share) per seat or strategy, and the distribution of final
 totals. As in ``stats``, every table streams the Parquet files batch by batch
 and column by column, so memory does not grow with the number of games.
 
-Intervals are 95%. Rates over rounds and seat-rounds: Wilson; the rounds of
-one game, the seats of one round and, in a comparison, the rotations of one
-game are not fully independent, so these intervals are somewhat narrow. Means
-(penalty, buys, reshuffles, turns per round; final totals and win shares): a
-t-interval over independent blocks (a game, in a comparison the game in all
-its seat rotations) by linearisation, as ``stats`` does.
+Intervals are 95%. Rates over rounds and seat-rounds: exact (Clopper-Pearson);
+the rounds of one game, the seats of one round and, in a comparison, the
+rotations of one game are not fully independent, so these intervals are
+somewhat narrow. Means (penalty, buys, reshuffles, turns per round; final
+totals): a t-interval over independent blocks (a game, in a comparison the game
+in all its seat rotations) by linearisation, as ``stats`` does; win shares the
+share interval over the same blocks (``intervals.share_ratio_ci``).
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def _round_moments(res: S.SavedResults, by: str) -> S._BlockMoments:
 
 
 def per_round(results: S.SavedResults | str | Path, by: str = "round") -> pd.DataFrame:
-    """Per round number (``by="round"``): rounds; rates (Wilson) of seat-rounds that met the contract and of
+    """Per round number (``by="round"``): rounds; rates (exact) of seat-rounds that met the contract and of
     rounds that ended by going out, with the one-turn bonus, or with no winner (with the counts of rounds
     that ended with nothing left to draw, on a blocked table and at the turn limit); means (t over blocks)
     of the penalty of a seat that did not go out, buys per seat, reshuffles and turns per round.
@@ -124,7 +125,7 @@ ENDINGS = (
 
 
 def round_endings(results: S.SavedResults | str | Path) -> pd.DataFrame:
-    """How rounds end (``ENDINGS``): count and rate of the rounds with a Wilson interval; a comparison
+    """How rounds end (``ENDINGS``): count and rate of the rounds with a exact interval; a comparison
     has one block of rows per match (column ``match``)."""
     res = S._as_results(results)
     matches = res.matches() if res.kind == "compare" else [None]
@@ -189,8 +190,7 @@ def final_totals(results: S.SavedResults | str | Path, by: str = "seat") -> pd.D
         row = {} if seat is None else {"seat": int(seat)}
         row.update({"strategy": res.strategies[strategy], "games": acc.count(g, "games"),
                     "wins": acc.count(g, "wins"), "tied_wins": acc.count(g, "tied_wins")})
-        share, lo, hi, n = acc.ratio(g, {"share": 1}, "games")
-        S._estimate(row, "win_share", (share, max(lo, 0.0), min(hi, 1.0), n))  # a share: clipped to [0, 1]
+        S._estimate(row, "win_share", acc.ratio(g, {"share": 1}, "games", share=True))
         S._estimate(row, "mean_total", acc.ratio(g, {"total": 1}, "games"))
         rows.append(row)
     return pd.DataFrame(rows)

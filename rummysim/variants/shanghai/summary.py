@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ...analysis.summary import FEW_UNITS, mean_from_sums, rate, units_note
+from ...analysis.summary import FEW_UNITS, estimate_text, mean_from_sums, rate, share_from_sums
 from ...engine.codes import OUT_WIN, OUTCOMES
 from . import schema as K
 from .state import ROUNDS
@@ -18,7 +18,8 @@ def win_shares(totals: np.ndarray) -> np.ndarray:
 
 
 class _Moments:
-    """Count, sum and sum of squares, for a mean with a normal 95% interval."""
+    """Count, sum and sum of squares, for a mean with its 95% interval: Student-t, or for ``share``s
+    (values in [0, 1]) the share interval of ``analysis.intervals.share_ratio_ci``."""
 
     def __init__(self, shape=()):
         self.n = np.zeros(shape)
@@ -36,16 +37,17 @@ class _Moments:
             np.add.at(self.s, index, v)
             np.add.at(self.ss, index, v ** 2)
 
-    def estimate(self, i=()) -> dict:
-        return mean_from_sums(float(self.s[i]), float(self.ss[i]), int(self.n[i]))
+    def estimate(self, i=(), share: bool = False) -> dict:
+        return (share_from_sums if share else mean_from_sums)(float(self.s[i]), float(self.ss[i]), int(self.n[i]))
 
 
 class ShanghaiSummary:
     """The end-of-run summary of a Shanghai run, folded in chunk by chunk (constant memory).
 
-    Proportions of rounds get a Wilson interval (rounds of one game are not quite
-    independent, so per-round rates are slightly narrow); per-game figures (totals,
-    win shares) are means over independent games with a normal interval.
+    Proportions of rounds get an exact (Clopper-Pearson) interval (rounds of one game are
+    not quite independent, so per-round rates are slightly narrow); per-game figures are
+    means over independent games: totals with a Student-t interval, win shares (in [0, 1])
+    with the share interval, which never leaves [0, 1].
     """
 
     def __init__(self, players: int, strategy_names: list[str]):
@@ -112,7 +114,7 @@ class ShanghaiSummary:
             "rounds": rounds,
             "per_round": per_round,
             "by_seat": [{"seat": q, "strategy": self.strategy_names[q], "mean_total": self.totals.estimate(q),
-                         "win_share": self.shares.estimate(q)} for q in range(self.players)],
+                         "win_share": self.shares.estimate(q, share=True)} for q in range(self.players)],
             "outcomes": {name: {"count": int(self.outcomes[:, i].sum()),
                                 **rate(int(self.outcomes[:, i].sum()), rounds)}
                          for i, name in enumerate(OUTCOMES)},
@@ -126,12 +128,10 @@ def render(summary: dict, console) -> None:
     from rich.table import Table
 
     def pct(d: dict) -> str:
-        lo, hi = d["ci95"]
-        return f"{100 * d['estimate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]{units_note(d)}"
+        return estimate_text(d, lambda x: f"{100 * x:.1f}%")
 
     def mean(d: dict, digits: int = 1) -> str:
-        lo, hi = d["ci95"]
-        return f"{d['estimate']:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]{units_note(d)}"
+        return estimate_text(d, lambda x: f"{x:.{digits}f}")
 
     seats = Table(title=f"Per seat over {summary['games']:,} games (95% intervals; lowest total wins, ties share)")
     for col in ("seat", "strategy", "mean total", "win share"):
@@ -142,7 +142,10 @@ def render(summary: dict, console) -> None:
     def cell(d: dict, scale: float = 100.0, digits: int = 1) -> str:
         """The estimate over its 95% interval on a second line, narrow enough for 80 columns:
         the interval's bounds with one decimal fewer (none from 10 on); every quantity here is
-        >= 0, so a normal interval's lower bound below 0 is shown as 0."""
+        >= 0, so a t-interval's lower bound below 0 is shown as 0. Without an interval (one round,
+        or every value alike: ``analysis.summary.interval_text``) the second line says "no CI"."""
+        if any(x is None or math.isnan(x) for x in d["ci95"]):
+            return f"{scale * d['estimate']:.{digits}f}\nno CI"
         lo, hi = max(0.0, scale * d["ci95"][0]), scale * d["ci95"][1]
         k = max(digits - 1, 0) if hi < 10 else 0
         return f"{scale * d['estimate']:.{digits}f}\n[{lo:.{k}f},{hi:.{k}f}]"
@@ -152,7 +155,10 @@ def render(summary: dict, console) -> None:
     # folds to another line rather than being cut
     # the cells have no room for "n=6": a table of few games says it in its title
     few = f"; n={summary['games']:,} games per round" if summary["games"] < FEW_UNITS else ""
-    rounds = Table(title=f"Per round: rates in %, means; 95% intervals (no winner = 100 - went out){few}")
+    shown = ("contract_met_rate", "went_out_rate", "one_turn_bonus_rate", "mean_penalty", "buys_per_seat", "reshuffles")
+    bare = any(x is None or math.isnan(x) for r in summary["per_round"] for c in shown for x in r[c]["ci95"])
+    none = "; no CI: one round, or every value alike" if bare else ""
+    rounds = Table(title=f"Per round: rates in %, means; 95% intervals (no winner = 100 - went out){none}{few}")
     for col in ("round", "contract\nmet %", "went\nout %", "one-turn\nbonus %", "penalty\nof losers",
                 "buys\nper seat", "reshuffles"):
         rounds.add_column(col, justify="right", overflow="fold")
