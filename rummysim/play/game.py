@@ -10,8 +10,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-from ..notation import MoveError, legal_move_names, parse_move
-from .hints import reason
+from ..base.errors import MoveError
 from .render import HELP, View, end_lines
 
 
@@ -47,9 +46,9 @@ def decide(game, params, seat: int) -> Decision:
     """The hint strategy's move first (its stream moves as in ``run``), then the legal moves listed."""
     hint = game.choose(params, seat)
     kept = game.keep()
-    moves = legal_move_names(game.state)
+    moves = game.notation.legal_move_names(game.state)
     hint_name = next(name for action, name in moves if action == hint)
-    return Decision(moves, hint, hint_name, reason(game, seat, hint), kept)
+    return Decision(moves, hint, hint_name, game.hints.reason(game.state, seat, hint), kept)
 
 
 def ask(game, params, view: View, seat: int, interactive: bool) -> int:
@@ -85,7 +84,7 @@ def chosen(game, d: Decision, text: str) -> int:
         if not 1 <= i <= len(d.moves):
             raise MoveError(f"no move {i}: choose 1 to {len(d.moves)}")
         text = d.moves[i - 1][1]
-    return parse_move(game.state, text)
+    return game.notation.parse_move(game.state, text)
 
 
 def play(game, params, view: View, you: int, interactive: bool, on_unit=None) -> bool:

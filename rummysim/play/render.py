@@ -11,7 +11,6 @@ from rich.console import Console
 from rich.text import Text
 
 from ..cards import JOKER, SUITS, card_name
-from .hints import marks
 
 SUIT_STYLE = {"C": "green", "D": "red", "H": "red", "S": "blue"}
 HELP = ("Answer with a move's number or its words (draw stock, take, meld H3 H4 H5, layoff SQ 2, discard D9, "
@@ -77,7 +76,7 @@ class View:
                 self.say(f"{self.who(q)}: {game.count(q)} cards" + game.seat_note(q)
                          + (f", took {took} from the pile" if took else ""))
         line = Text(f"Your hand ({game.count(self.you)}; * in a meld, + in a partial meld):")
-        line.append_text(hand_line(game.hand(self.you), marks(game, self.you)))
+        line.append_text(hand_line(game.hand(self.you), game.hints.marks(game.state, self.you)))
         self.console.print(line, soft_wrap=True)
 
     def choices(self, moves: list[tuple[int, str]], step: str) -> None:

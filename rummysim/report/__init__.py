@@ -36,16 +36,19 @@ from ..analysis import rating as RL
 from ..analysis import stats as S
 from ..analysis.compare import elo_number, rotation_seats
 from ..analysis.summary import estimate_text, pp_text, signed, units_note
+from ..base.errors import UsageError
+from ..base.rules import rule_flags
+from ..replay_html import replay_page
+from ..run import ResumeError, rules_of_record, strategies_of_record
+from ..strategy import BUILTIN_DIR, params_matrix
 from ..variants.shanghai import stats as H
-from ..rules import rule_flags
-from ..strategy import BUILTIN_DIR
 
 DPI = 110
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 HIST_COVER = 0.999  # histograms show values up to this cumulative share and say how much they leave out
 
 
-class ReportError(ValueError):
+class ReportError(UsageError):
     """The report cannot be written where asked (one line naming the directory)."""
 
 
@@ -72,9 +75,9 @@ def reproduce_line(res: S.SavedResults) -> str:
     args = [_strategy_arg(s) for s in m["strategies"]]
     if len(set(args)) == 1:
         args = args[:1]
-    command = " ".join([f"rummysim run --variant {res.variant} --players {m['players']}",
+    command = " ".join([f"rummysim run --variant {res.variant.name} --players {m['players']}",
                         f"--{m['mode']} {m['count']} --seed {m['seed']}", *(f"--strategy {a}" for a in args),
-                        *rule_flags(m["rules"], m["players"], res.variant)])
+                        *rule_flags(res.variant, m["rules"], m["players"])])
     parts = [command, f"rummysim {m.get('rummysim_version', '?')}",
              f"rules {m['rule_hash']} (rules version {m.get('rules_version', '?')})",
              "strategies " + ", ".join(dict.fromkeys(f"{s['name']} {s['sha256']}" for s in m["strategies"]))]
@@ -460,7 +463,7 @@ def fig_forest(res: S.SavedResults, head: pd.DataFrame) -> Figure:
     fig, axes = _figure(10, 1.8 + 0.55 * len(head), 2)
     y = np.arange(len(head))
     fair = 1 / res.players
-    v = res.kind_of_game
+    v = res.variant
     points = v.headline_words.get("points_per_hand_diff", "points_per_hand_diff")
     won = "games" if res.mode == "games" else f"{v.unit}s"   # what the win share counts
     others = " A minus B" if res.players == 2 else "\nA minus the mean of B's seats"   # on a line of its own
@@ -759,7 +762,7 @@ def _header(res: S.SavedResults) -> str:
     if m.get("status", "complete") != "complete":
         lines.append(f"<p class=\"note\">This run is {html.escape(m['status'])}: the tables cover the "
                      f"{m.get('done', 0):,} {m['mode']} finished.</p>")
-    lines.append(f"<p>{res.kind_of_game.interval_note}</p>")
+    lines.append(f"<p>{res.variant.interval_note}</p>")
     lines.append(f"<p>To reproduce:</p><pre>{html.escape(reproduce_line(res))}</pre>")
     return "\n".join(lines)
 
@@ -767,7 +770,7 @@ def _header(res: S.SavedResults) -> str:
 def _compare_sections(page: _Page, res: S.SavedResults) -> None:
     """A comparison's headline per match, forest plot and crosstable (from compare.json)."""
     head = S.headline(res)
-    page.heading("Headline", res.kind_of_game.compare_intro.format(players=res.players, mode=res.mode,
+    page.heading("Headline", res.variant.compare_intro.format(players=res.players, mode=res.mode,
                                                                    unit=res.mode[:-1]))
     page.table("headline", "Headline per match", head)
     matches = len(head)
@@ -867,11 +870,7 @@ def _shanghai_sections(page: _Page, res: S.SavedResults) -> None:
 
 def _replay_sections(page: _Page, res: S.SavedResults) -> None:
     """Links to pages that replay a few hands (Shanghai: rounds) move by move: ``stats.sample_units``."""
-    from ..replay_html import replay_page
-    from ..run import ResumeError, rules_of_record, strategies_of_record
-    from ..strategy import params_matrix
-
-    v = res.kind_of_game
+    v = res.variant
     page.heading(f"Watch a {v.unit}", f"Each page replays one {v.unit} move by move, every hand and the table "
                  "after each move (arrow keys or buttons to step; self-contained, with a little script).")
     try:
@@ -881,7 +880,7 @@ def _replay_sections(page: _Page, res: S.SavedResults) -> None:
         return
     seed, players = int(res.meta["seed"]), res.players
     rules_array = rules_of_record(res.meta).to_array(players)
-    flags = rule_flags(res.meta["rules"], players, res.variant)
+    flags = rule_flags(res.variant, res.meta["rules"], players)
     page.parts.append("<ul>")
     for name, words, row in S.sample_units(res):
         seats = _seat_strategies(res, strategies, row)
@@ -941,7 +940,7 @@ def write_report(results: str | Path, out_dir: str | Path) -> Written:
         else:
             if res.kind == "compare":
                 _compare_sections(page, res)
-            SECTIONS[res.kind_of_game.report_sections](page, res)
+            SECTIONS[res.variant.report_sections](page, res)
             _replay_sections(page, res)
         kind = "comparison" if res.kind == "compare" else "run"
         page.finish(f"rummysim report: {kind} {res.path.name}", _header(res))

@@ -15,8 +15,8 @@ import numpy as np
 from numba import njit
 
 from ...results import Chunk
-from ..game import GameInPlay
-from . import kernel, moves, notation, policy, replay
+from ...base.game import GameInPlay
+from . import hints, kernel, moves, notation, policy, replay
 from .moves import apply, legal_moves
 from .state import (
     I_PHASE,
@@ -61,12 +61,11 @@ class Game(GameInPlay):
     are penalty points. ``rules`` int64[RULES_SIZE] (``ShanghaiRules.to_array``); ``log``: keep each
     move's events (``play`` returns them) and the deal's and end's (``deal_event``, ``end_event``)."""
 
-    variant = "shanghai"
     unit = "round"
     first_unit = 1
     num_actions = moves.NUM_ACTIONS
     I_SEAT, I_PHASE = I_SEAT, I_PHASE
-    policy, notation, replay = policy, notation, replay
+    policy, notation, replay, hints = policy, notation, replay, hints
 
     def __init__(self, players: int, rules: np.ndarray, log: bool = False):
         self.players, self.log = players, log

@@ -13,7 +13,7 @@ class GameInPlay:
 
     first_unit = 0
     I_SEAT = I_PHASE = -1          # the state's slots (``ints``) of the seat to act and its decision
-    policy = notation = replay = None
+    policy = notation = replay = hints = None   # the variant's modules
 
     def reset(self, seed: int, game: int) -> None:
         """Game ``game`` of ``seed`` from its start: its first hand (round) dealt."""
@@ -50,7 +50,7 @@ class GameInPlay:
         return self.n_legal == 0
 
     def describe(self, seat: int) -> str:
-        """What ``seat`` sees, as text (``rummysim.notation.describe``)."""
+        """What ``seat`` sees, as text (its notation's ``describe``)."""
         return self.notation.describe(self.state, seat, totals=self.scores, taken=self.taken())
 
     def step(self) -> str:
