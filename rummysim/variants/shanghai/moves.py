@@ -1,11 +1,12 @@
 """Shanghai Rummy moves as data: the legal-move layer of the compiled core (docs/rules.md 2.1-2.7,
-rulings 3.1, 3.4, 3.7, 3.8, 3.9). Legality is defined here once; the bots (``bots.py``) and the driver
+rulings 3.1, 3.4, 3.7-3.9, 3.12). Legality is defined here once; the bots (``bots.py``) and the driver
 (``kernel.py``) call into this module, never the other way round.
 
 A round is a ``state.State``; ``ints[I_PHASE]`` is the decision to take (``PH_*``) and
 ``ints[I_SEAT]`` the seat to act. Everything automatic (the stock draw after the upcard is
 left or bought, refills, the end of a turn, going out and scoring, stalemates (an empty stock,
-2.6; a blocked table, ruling 3.7, judged at the end of a turn that changed the table), the turn
+2.6; a blocked or dead table, rulings 3.7 and 3.12, judged when a round starts and at the end of
+a turn that changed the table), the turn
 limit, the event log, card-conservation checks with the rules' check flag) happens inside
 ``apply``.
 
@@ -77,7 +78,7 @@ from ...engine.codes import (EV_BUY, EV_CONTRACT, EV_DISCARD, EV_DRAW_DISCARD, E
                             OUT_WIN)
 from ...engine.deck import dealer_of
 from ...engine.rng import KIND_DEAL, KIND_RESHUFFLE, shuffle, stream_key
-from .contracts import MAX_RUN_CANDIDATES, RUN_COLS, first_contract
+from .contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, first_contract
 from .state import (
     BONUS_NO_JOKER, BONUS_NONE, BONUS_ONE_TURN, CARDS_DEALT, I_BONUS, I_DOWN_NOW, I_FIRST, I_GAME,
     I_JOKERS_DOWN, I_OUTCOME, I_PHASE, I_PROPOSAL_N, I_SEAT, I_SEED, I_SWAPPED_DOWN, I_TABLE_MOVED, I_TURN_SEAT,
@@ -211,7 +212,7 @@ def begin_round(state, first):
     state.ints[I_OUTCOME] = OUT_TURN_LIMIT
     state.ints[I_WINNER] = -1
     state.ints[I_BONUS] = BONUS_NONE
-    if all_down(state) and table_closed(state):
+    if table_blocked(state):
         _end(state, OUT_STALEMATE_BLOCKED, -1)
     else:
         _begin_turn(state, first)
@@ -324,11 +325,20 @@ def table_closed(state):
     when every joker is on the table and no natural off it can be laid off on a table meld or,
     with ``joker_swap``, swapped for a table joker whose freed joker has a home (2.5). The cards
     off the table are the deck less the table's, so this depends on the table alone."""
-    rules, table, counts = state.rules, state.table, state.counts
-    n_table = state.ints[SI_N_TABLE]
-    table_counts(table, n_table, counts)
+    rules, counts = state.rules, state.counts
+    table_counts(state.table, state.ints[SI_N_TABLE], counts)
     if counts[JOKER] < rules[SR_JOKERS]:
         return False
+    return not _natural_joins(state, counts, False)
+
+
+@njit(cache=True)
+def _natural_joins(state, counts, any_swap):
+    """Can a natural off the table (the table holds ``counts`` int64[64] of each card) be laid off on
+    a table meld or, with ``joker_swap``, swapped for a table joker whose freed joker has a home
+    (2.5)? With ``any_swap`` every swap counts, the freed joker going to the hand (ruling 3.8)."""
+    rules, table = state.rules, state.table
+    n_table = state.ints[SI_N_TABLE]
     ace_high = rules[SR_ACE_HIGH] != 0
     swap_rule = rules[SR_JOKER_SWAP] != 0
     for c in range(64):
@@ -336,12 +346,77 @@ def table_closed(state):
             continue
         for k in range(n_table):
             if fit(table[k], c, ace_high) != FIT_NONE:
-                return False
+                return True
             if swap_rule:
                 pos = swap_position(table[k], c)
-                if pos >= 0 and joker_home(table, n_table, k, pos, c, ace_high, state.row) >= 0:
-                    return False
+                if pos >= 0 and (any_swap or joker_home(table, n_table, k, pos, c, ace_high, state.row) >= 0):
+                    return True
+    return False
+
+
+@njit(cache=True)
+def table_dead(state):
+    """Ruling 3.12 (interpretation I.9), for a round with a seat not down: can the table never change
+    again? True when no card off it can join it (a joker that fits no table meld does not; a natural
+    as in ``table_closed``, and under ``joker_swap = anyone`` any natural a table joker stands for, 3.8)
+    and every seat not down is hopeless: it can never hold the contract's fewest cards (its hand now,
+    one card drawn, two for each buy left; one more to throw with ``must_discard_to_go_out``), or the
+    cards off the table hold no laying of the contract (``pool_lays_contract``)."""
+    rules, table, counts, ints = state.rules, state.table, state.counts, state.ints
+    n_table = ints[SI_N_TABLE]
+    ace_high = rules[SR_ACE_HIGH] != 0
+    table_counts(table, n_table, counts)
+    if counts[JOKER] < rules[SR_JOKERS]:
+        for k in range(n_table):
+            if fit(table[k], JOKER, ace_high) != FIT_NONE:
+                return False
+    if _natural_joins(state, counts, rules[SR_JOKER_SWAP] == JOKER_SWAP_ANYONE):
+        return False
+    round_no = ints[SI_ROUND]
+    need = 3 * CONTRACTS[round_no, 0] + CONTRACTS[round_no, 1] * CONTRACTS[round_no, 2]
+    if rules[SR_MUST_DISCARD] != 0:
+        need += 1
+    for p in range(state.hands.shape[0]):
+        if ints[SI_DOWN_TURN_SEAT + p] > 0:
+            continue
+        most = hand_size(state.hands[p]) + 1 + 2 * max(rules[SR_MAX_BUYS] - ints[SI_BUYS_SEAT + p], 0)
+        if most >= need:
+            return not pool_lays_contract(state, counts)   # the same cards for every such seat
     return True
+
+
+@njit(cache=True)
+def pool_lays_contract(state, counts):
+    """Ruling 3.12: do the cards off the table hold a laying of the round's contract? ``counts``
+    int64[64] holds the table's cards on entry and the cards off it (naturals) on return. An empty
+    table leaves the whole deck, and one deck lays every contract (a test checks it). The exact
+    solver (``contracts.first_contract``) tries the naturals alone first, then with the jokers off
+    the table (only when none of them fits a table meld, ``table_dead``); with more than 2 of those
+    the answer is yes without a search (its run list could outgrow ``MAX_RUN_CANDIDATES``)."""
+    rules = state.rules
+    jokers = rules[SR_JOKERS] - counts[JOKER]
+    for c in range(64):
+        counts[c] = rules[SR_DECKS] - counts[c] if (c & 15) < 13 else 0
+    if state.ints[SI_N_TABLE] == 0:
+        return True
+    round_no = state.ints[SI_ROUND]
+    ace_high = rules[SR_ACE_HIGH] != 0
+    if first_contract(counts, 0, round_no, ace_high, state.cand, state.chosen, state.ranks)[0] >= 0:
+        return True
+    if jokers == 0:
+        return False
+    if jokers > 2:
+        return True
+    return first_contract(counts, jokers, round_no, ace_high, state.cand, state.chosen, state.ranks)[0] >= 0
+
+
+@njit(cache=True)
+def table_blocked(state):
+    """Rulings 3.7 and 3.12: does the round end at once as ``stalemate_blocked``? Judged at the start
+    of a round and after a turn that moved the table (interpretation I.7)."""
+    if all_down(state):
+        return table_closed(state)
+    return table_dead(state)
 
 
 @njit(cache=True, inline="always")
@@ -888,9 +963,9 @@ def _discard(state, c):
 
 @njit(cache=True, inline="always")
 def _end_turn(state):
-    """The turn is over: going out (2.7, with the one-turn bonus), a blocked table (ruling 3.7: judged
-    only when every seat is down and this turn changed the table; a seat that could still go out by
-    its discard has just had that turn), the turn limit, or the next seat."""
+    """The turn is over: going out (2.7, with the one-turn bonus), a blocked table (rulings 3.7 and
+    3.12, ``table_blocked``: judged only when this turn changed the table; a seat that could still go
+    out by its discard has just had that turn), the turn limit, or the next seat."""
     ints = state.ints
     p = ints[I_TURN_SEAT]
     ints[SI_TURN] += 1
@@ -899,7 +974,7 @@ def _end_turn(state):
         if ints[I_DOWN_NOW] != 0:
             ints[I_BONUS] = BONUS_NO_JOKER if ints[I_JOKERS_DOWN] == 0 else BONUS_ONE_TURN
         _end(state, OUT_WIN, p)
-    elif ints[I_TABLE_MOVED] != 0 and all_down(state) and table_closed(state):
+    elif ints[I_TABLE_MOVED] != 0 and table_blocked(state):
         _end(state, OUT_STALEMATE_BLOCKED, -1)
     elif ints[SI_TURN] >= state.rules[SR_TURN_LIMIT]:
         _end(state, OUT_TURN_LIMIT, -1)
