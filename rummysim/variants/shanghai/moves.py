@@ -1,5 +1,5 @@
 """Shanghai Rummy moves as data: the legal-move layer of the compiled core (docs/rules.md 2.1-2.7,
-rulings 3.1, 3.4, 3.7-3.9, 3.12). Legality is defined here once; the bots (``bots.py``) and the driver
+rulings 3.1, 3.4, 3.7-3.9, 3.12, 3.13). Legality is defined here once; the bots (``bots.py``) and the driver
 (``kernel.py``) call into this module, never the other way round.
 
 A round is a ``state.State``; ``ints[I_PHASE]`` is the decision to take (``PH_*``) and
@@ -35,6 +35,14 @@ integers                         name                   meaning (phase)
                                                         and take the joker into the hand, to lay the
                                                         contract with it (PH_PLAY, seat not down,
                                                         ``joker_swap = anyone``, ruling 3.8)
+40006 + k                        ``JOKER_LOW_BASE``     lay off a joker at the low end of run k, which
+                                                        takes one at both ends (ruling 3.13; the lay-off
+                                                        ``LAYOFF_BASE + 63 * 24 + k`` puts it at the high
+                                                        end) (PH_PLAY, seat down)
+40030 + (c * 24 + k) * 24 + k2   ``SWAP_LOW_BASE``      the swap ``SWAP_BASE + ...`` with the freed joker
+                                                        at the low end of run k2, which takes one at both
+                                                        ends after the swap (ruling 3.13) (PH_PLAY, seat
+                                                        down)
 ===============================  =====================  ===========================================
 
 (24 = ``MAX_TABLE``.) The contract is one action, ``CONTRACT``, naming the laying in the state's
@@ -63,11 +71,18 @@ after ``CONTRACT`` the seat is down and its play step goes on).
 the driver's loop reads the state's arrays without a reference-count update per field read and
 per call (about 1.5x the rounds/s of plain calls).
 
+A joker laid off on a run that takes one at both ends stands for the card the player chooses
+(ruling 3.13): the plain lay-off and swap actions put it where ``table.fit`` does, the high end
+first (the only end of a run open at one end, any place in a set); ``JOKER_LOW_BASE`` and
+``SWAP_LOW_BASE`` put it at the low end and are legal only when both ends are open, so each way of
+playing has exactly one action.
+
 ``legal_moves`` lists in a fixed order: PH_UPCARD ``LEAVE, [TAKE]``; PH_BUY ``PASS, BUY``;
 PH_PLAY ``STOP`` then ``CONTRACT`` then the swaps (c, k) ascending (not down; after such a swap
 ``CONTRACT`` alone) or, for card c ascending, for meld k ascending,
-the lay-off (c, k) then the swaps (c, k, k2) for k2 ascending (down); PH_DISCARD the cards
-ascending. At most ``MAX_LEGAL`` moves.
+the lay-off (c, k) [then, for the joker, its low-end lay-off on k] then the swaps (c, k, k2) for
+k2 ascending, each [followed by its low-end twin] (down); PH_DISCARD the cards ascending. At most
+``MAX_LEGAL`` moves.
 """
 
 import numpy as np
@@ -90,8 +105,8 @@ from .state import (
     SR_MUST_DISCARD, SR_TURN_LIMIT, T_COLS, T_JOKERS, T_KIND, T_LO, T_RANK, State,
 )
 from .table import (
-    FIT_NONE, contract_ok, fit, hand_points, hand_size, lay_off, materialize, meld_cards_into, meld_listing, place,
-    swap_in, swap_position, table_counts,
+    FIT_LOW, FIT_NONE, contract_ok, fit, hand_points, hand_size, joker_both_ends, lay_off, materialize,
+    meld_cards_into, meld_listing, place, swap_in, swap_position, table_counts,
 )
 
 TAKE_UPCARD = 64
@@ -104,10 +119,13 @@ CONTRACT_BASE = CONTRACT
 LAYOFF_BASE = 70
 SWAP_BASE = LAYOFF_BASE + 64 * MAX_TABLE
 SWAP_DOWN_BASE = SWAP_BASE + 64 * MAX_TABLE * MAX_TABLE
-NUM_ACTIONS = SWAP_DOWN_BASE + 64 * MAX_TABLE
+JOKER_LOW_BASE = SWAP_DOWN_BASE + 64 * MAX_TABLE
+SWAP_LOW_BASE = JOKER_LOW_BASE + MAX_TABLE
+NUM_ACTIONS = SWAP_LOW_BASE + 64 * MAX_TABLE * MAX_TABLE
 #: room for every legal move at one decision: lay-offs are at most 5 per meld (a set takes 4
-#: naturals and a joker, a run 2 ends and a joker), swaps at most 4 cards per joker on the table
-#: times MAX_TABLE homes for it; 1024 is well above both (``legal_moves`` raises beyond it)
+#: naturals and a joker, a run a natural at each end and a joker at each), swaps at most 4 cards
+#: per table meld holding a joker (at most 4 such melds: ``jokers`` is at most 4) times MAX_TABLE
+#: homes times 2 ends: 1 + 5 * 24 + 4 * 4 * 24 * 2 = 889 < 1024 (``legal_moves`` raises beyond it)
 MAX_LEGAL = 1024
 
 # event log (replay): one row per event, int16[EV_WIDTH]: type, player, card, meld, n cards, cards...
@@ -294,7 +312,7 @@ def may_play(counts, card, drawn, must):
 @njit(cache=True)
 def joker_fits_after_swap(table, k, pos, card, k2, ace_high, row):
     """After swapping ``card`` into meld ``k`` at ``pos``, does meld ``k2`` take the freed joker?
-    (``row`` int64[T_COLS] scratch)"""
+    (``row`` int64[T_COLS] scratch: meld ``k2`` after the swap)"""
     row[:] = table[k2]
     if k2 == k:
         swap_in(row, card, pos)
@@ -574,20 +592,28 @@ def legal_moves(state, out):
             continue
         for k in range(n_table):
             if fit(table[k], c, ace_high) != FIT_NONE:
-                if n >= out.shape[0]:
-                    raise ValueError("more legal moves than MAX_LEGAL")
-                out[n] = LAYOFF_BASE + c * MAX_TABLE + k
-                n += 1
+                n = _listed(out, n, LAYOFF_BASE + c * MAX_TABLE + k)
+                if c == JOKER and joker_both_ends(table[k], ace_high):
+                    n = _listed(out, n, JOKER_LOW_BASE + k)
             if swap_rule:
                 pos = swap_position(table[k], c)
                 if pos >= 0:
                     for k2 in range(n_table):
                         if joker_fits_after_swap(table, k, pos, c, k2, ace_high, state.row):
-                            if n >= out.shape[0]:
-                                raise ValueError("more legal moves than MAX_LEGAL")
-                            out[n] = SWAP_BASE + (c * MAX_TABLE + k) * MAX_TABLE + k2
-                            n += 1
+                            i = (c * MAX_TABLE + k) * MAX_TABLE + k2
+                            n = _listed(out, n, SWAP_BASE + i)
+                            if joker_both_ends(state.row, ace_high):
+                                n = _listed(out, n, SWAP_LOW_BASE + i)
     return n
+
+
+@njit(cache=True, inline="always")
+def _listed(out, n, move):
+    """Append ``move`` to the ``n`` moves listed in ``out``; returns the new count."""
+    if n >= out.shape[0]:
+        raise ValueError("more legal moves than MAX_LEGAL")
+    out[n] = move
+    return n + 1
 
 
 @njit(cache=True)
@@ -639,20 +665,24 @@ def is_legal(state, move):
     down = ints[SI_DOWN_TURN_SEAT + p] > 0
     if move == CONTRACT:
         return not down and proposal_ok(state)
-    if SWAP_DOWN_BASE <= move < NUM_ACTIONS:
+    if SWAP_DOWN_BASE <= move < JOKER_LOW_BASE:
         return swap_down_ok(state, (move - SWAP_DOWN_BASE) // MAX_TABLE, (move - SWAP_DOWN_BASE) % MAX_TABLE)
     if not down or move < LAYOFF_BASE or move >= NUM_ACTIONS:
         return False
     rules = state.rules
     ace_high = rules[SR_ACE_HIGH] != 0
     n_table = ints[SI_N_TABLE]
-    if move < SWAP_BASE:
-        c = (move - LAYOFF_BASE) // MAX_TABLE
-        k = (move - LAYOFF_BASE) % MAX_TABLE
+    if move < SWAP_BASE or JOKER_LOW_BASE <= move < SWAP_LOW_BASE:
+        low = move >= JOKER_LOW_BASE
+        c = JOKER if low else (move - LAYOFF_BASE) // MAX_TABLE
+        k = move - JOKER_LOW_BASE if low else (move - LAYOFF_BASE) % MAX_TABLE
         if counts[c] == 0 or k >= n_table or fit(state.table[k], c, ace_high) == FIT_NONE:
             return False
+        if low and not joker_both_ends(state.table[k], ace_high):
+            return False
         return may_play(counts, c, ints[SI_DRAWN], rules[SR_MUST_DISCARD] != 0)
-    i = move - SWAP_BASE
+    low = move >= SWAP_LOW_BASE
+    i = move - (SWAP_LOW_BASE if low else SWAP_BASE)
     k2 = i % MAX_TABLE
     k = (i // MAX_TABLE) % MAX_TABLE
     c = i // (MAX_TABLE * MAX_TABLE)
@@ -660,6 +690,8 @@ def is_legal(state, move):
         return False
     pos = swap_position(state.table[k], c)
     if pos < 0 or not joker_fits_after_swap(state.table, k, pos, c, k2, ace_high, state.row):
+        return False
+    if low and not joker_both_ends(state.row, ace_high):
         return False
     return may_play(counts, c, ints[SI_DRAWN], rules[SR_MUST_DISCARD] != 0)
 
@@ -690,12 +722,17 @@ def apply(state, move):
         elif move == CONTRACT:
             _lay_contract(state, proposal)
         elif move < SWAP_BASE:
-            _lay_off(state, (move - LAYOFF_BASE) // MAX_TABLE, (move - LAYOFF_BASE) % MAX_TABLE)
-        elif move >= SWAP_DOWN_BASE:
-            _swap_down(state, (move - SWAP_DOWN_BASE) // MAX_TABLE, (move - SWAP_DOWN_BASE) % MAX_TABLE)
-        else:
+            _lay_off(state, (move - LAYOFF_BASE) // MAX_TABLE, (move - LAYOFF_BASE) % MAX_TABLE, False)
+        elif move < SWAP_DOWN_BASE:
             i = move - SWAP_BASE
-            _swap(state, i // (MAX_TABLE * MAX_TABLE), (i // MAX_TABLE) % MAX_TABLE, i % MAX_TABLE)
+            _swap(state, i // (MAX_TABLE * MAX_TABLE), (i // MAX_TABLE) % MAX_TABLE, i % MAX_TABLE, False)
+        elif move < JOKER_LOW_BASE:
+            _swap_down(state, (move - SWAP_DOWN_BASE) // MAX_TABLE, (move - SWAP_DOWN_BASE) % MAX_TABLE)
+        elif move < SWAP_LOW_BASE:
+            _lay_off(state, JOKER, move - JOKER_LOW_BASE, True)
+        else:
+            i = move - SWAP_LOW_BASE
+            _swap(state, i // (MAX_TABLE * MAX_TABLE), (i // MAX_TABLE) % MAX_TABLE, i % MAX_TABLE, True)
     elif phase == PH_DISCARD:
         _discard(state, move)
 
@@ -878,11 +915,14 @@ def _lay_contract(state, n):
 
 
 @njit(cache=True, inline="always")
-def _lay_off(state, c, k):
+def _lay_off(state, c, k, low):
+    """Card ``c`` onto table meld ``k``: where ``fit`` puts it, or with ``low`` (a joker, ruling 3.13)
+    at the run's low end."""
     ints = state.ints
     p = ints[I_SEAT]
     ints[SI_DISTANCE_SEAT + p] = 0
-    pos = lay_off(state.table[k], c, fit(state.table[k], c, state.rules[SR_ACE_HIGH] != 0))
+    where = FIT_LOW if low else fit(state.table[k], c, state.rules[SR_ACE_HIGH] != 0)
+    pos = lay_off(state.table[k], c, where)
     state.hands[p, c] -= 1
     _forget_held(state, p, c, 1)
     ints[SI_LAID_OFF_SEAT + p] += 1
@@ -895,14 +935,16 @@ def _lay_off(state, c, k):
 
 
 @njit(cache=True, inline="always")
-def _swap(state, c, k, k2):
+def _swap(state, c, k, k2, low):
+    """Natural ``c`` in place of a joker of meld ``k``; the freed joker onto meld ``k2`` where ``fit``
+    puts it, or with ``low`` at the run's low end (ruling 3.13)."""
     ints = state.ints
     p = ints[I_SEAT]
     table = state.table
     ints[SI_DISTANCE_SEAT + p] = 0
     pos = swap_position(table[k], c)
     swap_in(table[k], c, pos)
-    where = fit(table[k2], JOKER, state.rules[SR_ACE_HIGH] != 0)
+    where = FIT_LOW if low else fit(table[k2], JOKER, state.rules[SR_ACE_HIGH] != 0)
     state.hands[p, c] -= 1
     _forget_held(state, p, c, 1)
     ints[SI_SWAPS_SEAT + p] += 1
