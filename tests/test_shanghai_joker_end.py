@@ -137,6 +137,7 @@ def test_3_13_typed_moves_name_the_end_and_a_bare_one_is_refused():
         ("layoff JK 1", r"the joker fits H5 H6 H7 H8 at either end: say layoff JK 1 low \(JK=H4\) or "
                         r"layoff JK 1 high \(JK=H9\) \(docs/rules.md 3.13\)"),
         ("layoff JK=H3 1", "a joker can stand for H4 or H9, not H3"),
+        ("layoff JK=H4 1 high", r"JK=H4 is the low end of H5 H6 H7 H8, not the high end"),
         ("layoff JK 1 low high", "name one end for the joker: low or high"),
         ("layoff JK 2 low", r"meld 2 \(C9 D9 S9\) is a set: a joker there stands for its rank; name no end"),
         ("layoff JK 3 high", r"meld 3 \(HJ HQ HK HA\) takes a joker only at its low end \(JK=H10\): name no end"),

@@ -372,6 +372,8 @@ def _joker_end(row, ace_high: bool, end: str | None, stands: str | None, where: 
                             + " or ".join(c for c in (low, high) if c) + f", not {wanted}")
         if len(ends) == 2 and end is None:
             raise MoveError(f"{wanted} is below and above {meld_words(row)}: say low or high")
+        if end is not None and end not in ends:
+            raise MoveError(f"JK={wanted} is the {ends[0]} end of {meld_words(row)}, not the {end} end")
         end = end or ends[0]
     if (low if end == "low" else high) is None:
         other = "high" if end == "low" else "low"
