@@ -93,7 +93,7 @@ from ...engine.codes import (EV_BUY, EV_CONTRACT, EV_DISCARD, EV_DRAW_DISCARD, E
                             OUT_WIN)
 from ...engine.deck import dealer_of
 from ...engine.rng import KIND_DEAL, KIND_RESHUFFLE, shuffle, stream_key
-from .contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, first_contract
+from .contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, card_at, first_contract
 from .state import (
     BONUS_NO_JOKER, BONUS_NONE, BONUS_ONE_TURN, CARDS_DEALT, I_BONUS, I_DOWN_NOW, I_FIRST, I_GAME,
     I_JOKERS_DOWN, I_OUTCOME, I_PHASE, I_PROPOSAL_N, I_SEAT, I_SEED, I_SWAPPED_DOWN, I_TABLE_MOVED, I_TURN_SEAT,
@@ -102,7 +102,7 @@ from .state import (
     SI_DISTANCE_SEAT, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_LAID_OFF_SEAT, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_PILE_N,
     SI_RESHUFFLES, SI_ROUND, SI_SIZE, SI_STOCK_N, SI_SWAPS_SEAT, SI_TURN, SI_UPCARDS_SEAT, SR_ACE_HIGH, SR_BONUS,
     SR_BONUS_NO_JOKER, SR_CHECK, SR_DECKS, SR_JOKER_SWAP, SR_JOKERS, SR_LAYOFF_ON_CONTRACT_TURN, SR_MAX_BUYS,
-    SR_MUST_DISCARD, SR_TURN_LIMIT, T_COLS, T_JOKERS, T_KIND, T_LO, T_RANK, State,
+    SR_MUST_DISCARD, SR_TURN_LIMIT, T_COLS, T_HI, T_JOKER_POS, T_JOKERS, T_KIND, T_LO, T_RANK, T_SUIT, State,
 )
 from .table import (
     FIT_LOW, FIT_NONE, contract_ok, fit, hand_points, hand_size, joker_both_ends, lay_off, materialize,
@@ -354,20 +354,31 @@ def table_closed(state):
 def _natural_joins(state, counts, any_swap):
     """Can a natural off the table (the table holds ``counts`` int64[64] of each card) be laid off on
     a table meld or, with ``joker_swap``, swapped for a table joker whose freed joker has a home
-    (2.5)? With ``any_swap`` every swap counts, the freed joker going to the hand (ruling 3.8)."""
+    (2.5)? With ``any_swap`` every swap counts, the freed joker going to the hand (ruling 3.8).
+    Meld by meld, only the naturals that could join it: a set's rank, a run's two ends and the
+    cards its jokers stand for (a set's joker stands for its rank, which the set takes anyway)."""
     rules, table = state.rules, state.table
     n_table = state.ints[SI_N_TABLE]
+    decks = rules[SR_DECKS]
     ace_high = rules[SR_ACE_HIGH] != 0
     swap_rule = rules[SR_JOKER_SWAP] != 0
-    for c in range(64):
-        if (c & 15) >= 13 or counts[c] >= rules[SR_DECKS]:
+    for k in range(n_table):
+        row = table[k]
+        if row[T_KIND] != MELD_RUN:
+            for s in range(4):
+                if counts[16 * s + row[T_RANK]] < decks:
+                    return True
             continue
-        for k in range(n_table):
-            if fit(table[k], c, ace_high) != FIT_NONE:
-                return True
-            if swap_rule:
-                pos = swap_position(table[k], c)
-                if pos >= 0 and (any_swap or joker_home(table, n_table, k, pos, c, ace_high, state.row) >= 0):
+        for pos in (row[T_LO] - 1, row[T_HI] + 1):
+            if 0 <= pos <= 13:
+                c = card_at(row[T_SUIT], pos)
+                if counts[c] < decks and fit(row, c, ace_high) != FIT_NONE:
+                    return True
+        if swap_rule and row[T_JOKERS] > 0:
+            for pos in range(row[T_LO], row[T_HI] + 1):
+                c = card_at(row[T_SUIT], pos)
+                if (row[T_JOKER_POS] >> pos) & 1 and counts[c] < decks and (
+                        any_swap or joker_home(table, n_table, k, pos, c, ace_high, state.row) >= 0):
                     return True
     return False
 
