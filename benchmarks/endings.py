@@ -6,7 +6,8 @@
 Every seat plays the same shipped strategy (``strategies/shanghai/*.toml``), default rules, seed 1;
 ``random`` plays a tenth of the rounds (about a fifth of its rounds run to the 2,000-turn cap).
 The rows count the rounds by outcome (``engine.codes.OUTCOMES``): a win, nothing left to draw
-(2.6), a blocked table (ruling 3.7) and the turn cap (2.6, ruling 3.6: a bug to investigate).
+(2.6), a blocked table (rulings 3.7 and 3.12) and the turn cap (2.6, ruling 3.6: a bug to
+investigate), and of the blocked rounds those with a seat not down (ruling 3.12: a dead table).
 The shipped non-random strategies must reach the turn cap in none of them.
 """
 
@@ -21,24 +22,29 @@ STRATEGIES = ("buyer", "expert", "greedy", "patient", "random")
 SEED = 1
 
 
-def endings(strategy: str, players: int, games: int) -> tuple[np.ndarray, float]:
+def endings(strategy: str, players: int, games: int) -> tuple[np.ndarray, int, float]:
     """Outcome counts int64[len(OUTCOMES)] over ``games`` games (ten rounds each) of ``players`` seats
-    of ``strategy``, played on all cores in chunks of 1,000 games, and the seconds it took."""
-    from rummysim.engine.codes import OUTCOMES
+    of ``strategy``, played on all cores in chunks of 1,000 games; the blocked rounds with a seat not
+    down (ruling 3.12); the seconds it took."""
+    from rummysim.engine.codes import OUT_STALEMATE_BLOCKED, OUTCOMES
     from rummysim.run import RunSpec, play_chunk
     from rummysim.strategy import params_matrix, seat_strategies
-    from rummysim.variants.shanghai.schema import RW_OUTCOME
+    from rummysim.variants.shanghai.schema import RW_OUTCOME, SS_DOWN_TURN
 
     spec = RunSpec(players, seat_strategies([strategy], players, "shanghai"), seed=SEED, variant="shanghai",
                    games=games)
     rules, params = spec.rules.to_array(players), params_matrix(spec.strategies)
     play_chunk(spec, np.arange(2, dtype=np.int64), rules, params)  # compile or load outside the timing
     counts = np.zeros(len(OUTCOMES), dtype=np.int64)
+    dead = 0
     start = time.perf_counter()
     for first in range(0, games, 1000):
         chunk = play_chunk(spec, np.arange(first, min(first + 1000, games), dtype=np.int64), rules, params)
-        counts += np.bincount(chunk.hand_rows[:, RW_OUTCOME], minlength=len(OUTCOMES))
-    return counts, time.perf_counter() - start
+        outcome = chunk.hand_rows[:, RW_OUTCOME]
+        counts += np.bincount(outcome, minlength=len(OUTCOMES))
+        not_down = (chunk.seat_rows[:, :, SS_DOWN_TURN] == 0).any(axis=1)
+        dead += int(((outcome == OUT_STALEMATE_BLOCKED) & not_down).sum())
+    return counts, dead, time.perf_counter() - start
 
 
 def section_endings(quick: bool) -> list[str]:
@@ -48,13 +54,14 @@ def section_endings(quick: bool) -> list[str]:
 
     lines = [f"Rounds by outcome per strategy and players, every seat the same strategy, default rules, seed "
              f"{SEED}: `python benchmarks/run.py --only endings`.", "",
-             "| strategy | players | rounds | " + " | ".join(f"`{o}`" for o in OUTCOMES) + " | rounds/s, all cores |",
-             "|---|---|---|" + "---|" * (len(OUTCOMES) + 1)]
+             "| strategy | players | rounds | " + " | ".join(f"`{o}`" for o in OUTCOMES)
+             + " | of them a seat not down (3.12) | rounds/s, all cores |",
+             "|---|---|---|" + "---|" * (len(OUTCOMES) + 2)]
     for strategy in STRATEGIES:
         games = (1_000 if strategy == "random" else 10_000) // (10 if quick else 1)
         for players in PLAYERS:
-            counts, seconds = endings(strategy, players, games)
+            counts, dead, seconds = endings(strategy, players, games)
             lines.append(f"| {strategy} | {players} | {10 * games:,} | " + " | ".join(f"{int(c):,}" for c in counts)
-                         + f" | {counts.sum() / seconds:,.0f} |")
+                         + f" | {dead:,} | {counts.sum() / seconds:,.0f} |")
             print(lines[-1], flush=True)
     return lines

@@ -420,3 +420,100 @@ def validate_laying(naturals, jokers: int, round_no: int, value_left: int, melds
     assert used_jokers <= jokers, f"{used_jokers} jokers used, {jokers} held"
     left = hand_value((hand - used).elements(), jokers - used_jokers)
     assert left == value_left, f"value left is {left}, claimed {value_left}"
+
+
+# ---------------------------------------------------------------- lay-offs and joker swaps (rules 2.5, ruling 3.13)
+#
+# A table meld is a dict as ``best_contract`` returns them: a run with its ``positions``
+# ``[(position, id or "JK"), ...]``, a set with its ``naturals`` and ``jokers``. A hand is a
+# ``Counter`` of natural ids and ``"JK"``. A move of a player who has gone down is
+# ``("layoff", card, k, where)`` or ``("swap", natural, k, k2, where)`` (the natural takes the place
+# of a joker of meld k; the freed joker goes onto meld k2 of the table after the swap); ``where`` is
+# where a joker goes: ``"set"``, or the end of a run, ``"low"`` or ``"high"``: ruling 3.13 lets the
+# player choose when both are open. A natural goes where its card belongs (``where`` None): on a run
+# 2..K an ace below the 2 or above the king makes a run of the same thirteen cards either way.
+
+
+def _run_ends(meld: dict, ace_high: bool) -> list[tuple[str, int]]:
+    """The places next to a run: ``("low", lo - 1)`` and ``("high", hi + 1)`` where they exist
+    (positions 0..12, 13 with high aces; a run never holds both 0 and 13: ruling 3.11)."""
+    positions = [p for p, _ in meld["positions"]]
+    lo, hi = min(positions), max(positions)
+    top = ACE_HIGH_POS if ace_high else ACE_HIGH_POS - 1
+    ends = []
+    if lo - 1 >= 0 and not (lo - 1 == 0 and hi == ACE_HIGH_POS):
+        ends.append(("low", lo - 1))
+    if hi + 1 <= top and not (lo == 0 and hi + 1 == ACE_HIGH_POS):
+        ends.append(("high", hi + 1))
+    return ends
+
+
+def _run_suit(meld: dict) -> int:
+    return suit_of(next(c for _, c in meld["positions"] if c != JOKER))
+
+
+def joker_places(meld: dict, ace_high: bool) -> list[str]:
+    """Where one more joker may go (rules 2.3: naturals >= jokers after it): ``["set"]`` in a set, each
+    open end of a run (ruling 3.13), or nowhere."""
+    if len(meld["naturals"]) < meld["jokers"] + 1:
+        return []
+    if meld["kind"] == "set":
+        return ["set"]
+    return [end for end, _ in _run_ends(meld, ace_high)]
+
+
+def natural_fits(meld: dict, card: int, ace_high: bool) -> bool:
+    """Rules 2.5: a natural joins a set of its rank, or a run of its suit at a free place next to it."""
+    if meld["kind"] == "set":
+        return rank_of(card) == rank_of(meld["naturals"][0])
+    suit = _run_suit(meld)
+    return any(_card_at(suit, p) == card for _, p in _run_ends(meld, ace_high))
+
+
+def swapped(meld: dict, card: int) -> dict | None:
+    """Rules 2.5 (joker swap): the meld with natural ``card`` in place of a joker standing for it (in a
+    run the card of its position, in a set a card of its rank), or None."""
+    if meld["jokers"] == 0:
+        return None
+    if meld["kind"] == "set":
+        if rank_of(card) != rank_of(meld["naturals"][0]):
+            return None
+        return {**meld, "naturals": sorted(meld["naturals"] + [card]), "jokers": meld["jokers"] - 1}
+    suit = _run_suit(meld)
+    for i, (p, c) in enumerate(meld["positions"]):
+        if c == JOKER and _card_at(suit, p) == card:
+            positions = meld["positions"][:i] + [(p, card)] + meld["positions"][i + 1:]
+            return {**meld, "positions": positions, "naturals": sorted(meld["naturals"] + [card]),
+                    "jokers": meld["jokers"] - 1}
+    return None
+
+
+def may_leave(hand: Counter, card, drawn=None, must_discard: bool = False) -> bool:
+    """Rules 2.6 and ruling 3.1: may ``card`` leave the hand before the discard? What is left must hold a
+    card other than the upcard taken this turn (``drawn``, and its copies), or be empty (not with
+    ``must_discard_to_go_out``)."""
+    left = [c for c, n in (hand - Counter([card])).items() if n > 0]
+    return any(c != drawn for c in left) or (not left and not must_discard)
+
+
+def play_moves(melds: list[dict], hand: Counter, ace: str = "high_or_low", swaps: bool = True, drawn=None,
+               must_discard: bool = False) -> set:
+    """Every lay-off and joker swap of a player who went down on an earlier turn (rules 2.5, rulings 3.1
+    and 3.13), as a set of moves (see above)."""
+    ace_high = _ace_high(ace)
+    moves = set()
+    for card, n in hand.items():
+        if n == 0 or not may_leave(hand, card, drawn, must_discard):
+            continue
+        for k, meld in enumerate(melds):
+            if card == JOKER:
+                moves |= {("layoff", JOKER, k, where) for where in joker_places(meld, ace_high)}
+                continue
+            if natural_fits(meld, card, ace_high):
+                moves.add(("layoff", card, k, None))
+            after = swapped(meld, card) if swaps else None
+            if after is not None:
+                table = melds[:k] + [after] + melds[k + 1:]
+                for k2, home in enumerate(table):
+                    moves |= {("swap", card, k, k2, where) for where in joker_places(home, ace_high)}
+    return moves

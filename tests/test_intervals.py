@@ -10,7 +10,6 @@ from scipy import stats as sps
 from rummysim.analysis.intervals import (
     MIN_T_BLOCKS,
     PAIR_BINS,
-    block_bootstrap_ci,
     elo,
     elo_ci,
     holm_adjust,
@@ -150,30 +149,6 @@ def test_blocks_of_one_third_up_to_rounding_test_nothing():
     # nor a width: the interval of no spread rests on the blocks alone (Clopper-Pearson at 1/3 of 1000)
     _, lo, hi = share_ci(v)
     assert hi - lo > 0.05
-
-
-def test_bootstrap_two_blocks_by_hand():
-    # Resampled means are 0, .5, 1 with prob 1/4, 1/2, 1/4: the 2.5% and
-    # 97.5% percentiles are 0 and 1.
-    assert block_bootstrap_ci(np.array([0.0, 1.0]), np.mean) == (0.5, 0.0, 1.0)
-
-
-def test_bootstrap_keeps_blocks_whole():
-    # Each row is (numerator, denominator) with ratio exactly 2; whole-row
-    # resampling gives 2 every time, mixing rows' columns would not.
-    rows = np.array([[2.0, 1.0], [20.0, 10.0], [6.0, 3.0], [0.2, 0.1]])
-    ratio = lambda v: v[:, 0].sum() / v[:, 1].sum()  # noqa: E731
-    assert block_bootstrap_ci(rows, ratio) == pytest.approx((2.0, 2.0, 2.0))
-
-
-def test_bootstrap_deterministic_and_close_to_t():
-    x = np.random.default_rng(1).normal(size=300)
-    a = block_bootstrap_ci(x, np.mean, seed=5)
-    assert a == block_bootstrap_ci(x, np.mean, seed=5)
-    assert a != block_bootstrap_ci(x, np.mean, seed=6)
-    _, tlo, thi = mean_ci(x)
-    assert (a[2] - a[1]) == pytest.approx(thi - tlo, rel=0.1)
-    assert math.isnan(block_bootstrap_ci(np.array([1.0]), np.mean)[1])
 
 
 def test_pentanomial_counts():

@@ -440,14 +440,15 @@ def test_play_phase_layoffs_and_swaps_2_5():
     assert (s.ints[I_PHASE], s.ints[I_SEAT]) == (PH_PLAY, 0)
     # the drawn SA fits nowhere; C3 neither. H4 goes below H5-H7. S4 stands for the joker of
     # S3 JK S5; D8 joins the eights or stands for their joker; a freed joker may go to any meld
-    # that takes it (judged after the swap: the eights keep 2 naturals for 1 joker)
-    expect = [M.STOP, layoff("D8", 1), swap("D8", 1, 0), swap("D8", 1, 1), swap("D8", 1, 2),
-              layoff("H4", 0), swap("S4", 2, 0), swap("S4", 2, 1), swap("S4", 2, 2)]
+    # that takes it (judged after the swap: the eights keep 2 naturals for 1 joker), on a run open
+    # at both ends below it or above it (ruling 3.13)
+    expect = [M.STOP, layoff("D8", 1), swap("D8", 1, 0), swap_low("D8", 1, 0), swap("D8", 1, 1), swap("D8", 1, 2),
+              swap_low("D8", 1, 2), layoff("H4", 0), swap("S4", 2, 0), swap_low("S4", 2, 0), swap("S4", 2, 1),
+              swap("S4", 2, 2), swap_low("S4", 2, 2)]
     got = legal(s)
-    assert sorted(got) == sorted(expect) and len(got) == len(expect)
-    assert got[0] == M.STOP
-    cards = [((m - M.LAYOFF_BASE) // MAX_TABLE if m < M.SWAP_BASE else (m - M.SWAP_BASE) // MAX_TABLE ** 2)
-             for m in got[1:]]
+    assert got == expect
+    cards = [((m - M.LAYOFF_BASE) // MAX_TABLE if m < M.SWAP_BASE else (m - M.SWAP_BASE) // MAX_TABLE ** 2
+              if m < M.SWAP_LOW_BASE else (m - M.SWAP_LOW_BASE) // MAX_TABLE ** 2) for m in got[1:]]
     assert cards == sorted(cards)                                 # card ascending
     assert not M.is_legal(s, layoff("C3", 0))                     # does not fit
     assert not M.is_legal(s, layoff("HK", 0))                     # not held
@@ -481,6 +482,11 @@ def test_play_phase_layoffs_and_swaps_2_5():
     M.apply(s, layoff("H8", 0))                                   # going out without a discard
     M.apply(s, M.STOP)
     assert M.is_over(s) and s.ints[I_WINNER] == 0
+
+
+def swap_low(card: str, k: int, k2: int) -> int:
+    """The swap with the freed joker below run k2 (ruling 3.13)."""
+    return M.SWAP_LOW_BASE + (c(card) * MAX_TABLE + k) * MAX_TABLE + k2
 
 
 def swap_down(card: str, k: int) -> int:
@@ -529,7 +535,7 @@ def test_swap_before_the_contract_ruling_3_8():
     # a seat already down swaps as in 2.5 under anyone: the joker is laid off in the same move
     s = position(["H6 SK", FILLER, FILLER], "C2", "", "joker_swap=anyone", table=SWAP_DOWN_TABLE, down={0: 1},
                  discarder=2)
-    assert legal(s) == [M.STOP, swap("H6", 0, 0)]
+    assert legal(s) == [M.STOP, swap("H6", 0, 0), swap_low("H6", 0, 0)]   # the joker as H8 or H4 (3.13)
     assert not M.is_legal(s, swap_down("H6", 0))
 
 
@@ -581,3 +587,83 @@ def test_going_out_ends_the_round_2_7():
     points = np.zeros(3, dtype=np.int64)
     M.scores(s, points)
     assert points[0] == 0 and points[1] == points[2] == hand_points(s.hands[1])
+
+
+# ---------------------------------------------------------------- against the plain reference (2.5, 3.1, 3.13)
+
+def _reference_meld(row) -> dict:
+    """A table meld row as ``shanghai_reference`` writes melds (decoding the row's columns only)."""
+    from rummysim.variants.shanghai.contracts import card_at
+    from rummysim.variants.shanghai.state import MELD_SET, T_HI, T_JOKER_POS, T_KIND, T_LO, T_RANK, T_SUIT, T_SUIT_COUNT
+
+    jokers = int(row[T_JOKERS])
+    if row[T_KIND] == MELD_SET:
+        naturals = [16 * s + int(row[T_RANK]) for s in range(4) for _ in range(int(row[T_SUIT_COUNT + s]))]
+        return {"kind": "set", "naturals": sorted(naturals), "jokers": jokers, "positions": None}
+    cells = [(p, "JK" if (int(row[T_JOKER_POS]) >> p) & 1 else int(card_at(int(row[T_SUIT]), p)))
+             for p in range(int(row[T_LO]), int(row[T_HI]) + 1)]
+    return {"kind": "run", "naturals": sorted(c for _, c in cells if c != "JK"), "jokers": jokers, "positions": cells}
+
+
+def _engine_move(state, action: int) -> tuple:
+    """What a lay-off or swap action did, read from the table it leaves (played on a copy): the card,
+    the meld(s) and where a joker went (``"set"``, ``"low"``, ``"high"``; None for a natural)."""
+    from rummysim.variants.shanghai.state import MELD_SET, T_KIND, T_LO
+
+    after = M.copy_state(state)
+    M.apply(after, action)
+
+    def where(k, card):
+        if card != 63:
+            return None
+        if state.table[k, T_KIND] == MELD_SET:
+            return "set"
+        return "low" if after.table[k, T_LO] < state.table[k, T_LO] else "high"
+
+    if M.LAYOFF_BASE <= action < M.SWAP_BASE or M.JOKER_LOW_BASE <= action < M.SWAP_LOW_BASE:
+        c, k = (63, action - M.JOKER_LOW_BASE) if action >= M.JOKER_LOW_BASE else divmod(action - M.LAYOFF_BASE, 24)
+        return ("layoff", "JK" if c == 63 else c, k, where(k, c))
+    i = action - (M.SWAP_LOW_BASE if action >= M.SWAP_LOW_BASE else M.SWAP_BASE)
+    c, k, k2 = i // (24 * 24), i // 24 % 24, i % 24
+    return ("swap", c, k, k2, where(k2, 63))
+
+
+def test_lay_offs_and_swaps_match_the_plain_reference():
+    """At every play step of a seat that is down, in rounds played at random (the contract laid whenever
+    it can be), the lay-offs and joker swaps ``legal_moves`` lists are exactly those the plain reference
+    ``shanghai_reference.play_moves`` reads from the rules (2.5, rulings 3.1 and 3.13), with each joker's
+    end as the engine placed it; no move twice."""
+    import shanghai_reference as S
+    from collections import Counter
+
+    rng = np.random.default_rng(13)
+    configs = [(3, ()), (4, ("jokers=4",)), (5, ()), (4, ("ace=low", "jokers=3")), (3, ("joker_swap=false",)),
+               (4, ("must_discard_to_go_out=true", "jokers=2")), (6, ("joker_swap=anyone",))]
+    out = np.empty(M.MAX_LEGAL, dtype=np.int64)
+    compared = both_ends = 0
+    for i in range(140):
+        players, options = configs[i % len(configs)]
+        r = rules(players, *options)
+        state = M.new_state(players, r, np.zeros((0, M.EV_WIDTH), dtype=np.int16))
+        M.deal(state, 77, i, 1 + i % 10)
+        for _ in range(600):
+            if M.is_over(state):
+                break
+            n = M.legal_moves(state, out)
+            listed = out[:n].tolist()
+            p = int(state.ints[I_SEAT])
+            if state.ints[I_PHASE] == PH_PLAY and state.ints[SI_DOWN_TURN_SEAT + p] > 0:
+                engine = [_engine_move(state, a) for a in listed if a != M.STOP]
+                assert len(set(engine)) == len(engine)
+                hand = Counter({("JK" if c == 63 else c): int(state.hands[p, c]) for c in range(64) if state.hands[p, c]})
+                melds = [_reference_meld(state.table[k]) for k in range(int(state.ints[SI_N_TABLE]))]
+                drawn = {-1: None, 63: "JK"}.get(int(state.ints[SI_DRAWN]), int(state.ints[SI_DRAWN]))
+                ref = S.play_moves(melds, hand, "low" if "ace=low" in options else "high_or_low",
+                                   swaps="joker_swap=false" not in options, drawn=drawn,
+                                   must_discard="must_discard_to_go_out=true" in options)
+                assert set(engine) == ref, (i, set(engine) ^ ref)
+                compared += 1
+                both_ends += any(m[-1] == "low" for m in ref) and any(m[-1] == "high" for m in ref)
+            move = M.CONTRACT if M.CONTRACT in listed else listed[rng.integers(n)]
+            M.apply(state, move)
+    assert compared > 500 and both_ends > 50, (compared, both_ends)

@@ -112,7 +112,7 @@ def test_shanghai_swap_before_going_down_names_round_trip():
                 if SMV.is_over(state):
                     break
                 moves = round_trip_all(state)
-                down_swaps = [a for a in moves if a >= SMV.SWAP_DOWN_BASE]
+                down_swaps = [a for a in moves if SMV.SWAP_DOWN_BASE <= a < SMV.JOKER_LOW_BASE]
                 if down_swaps:
                     move = down_swaps[0]
                     words = move_name(state, move).split()
@@ -324,8 +324,10 @@ def shanghai_down(hand, table, rules=None):
 def test_shanghai_swap_and_layoff_words():
     """2.5: a natural for the joker standing for it; the freed joker laid off at once."""
     state = shanghai_down("H5 C2 C3 D9", ["H4 JK H6 H7", "S9 C9 JK", "D3 D4 D5"])
-    assert move_name(state, parse_move(state, "swap H5 1 JK 3")) == "swap H5 1 JK 3"
-    assert move_name(state, parse_move(state, "swap H5 into 1 joker to 1")) == "swap H5 1 JK 1"
+    # the freed joker on a run open at both ends: the player names the end (ruling 3.13)
+    assert move_name(state, parse_move(state, "swap H5 1 JK 3 high")) == "swap H5 1 JK 3 high"
+    assert move_name(state, parse_move(state, "swap H5 into 1 joker to 1 below")) == "swap H5 1 JK 1 low"
+    assert move_name(state, parse_move(state, "swap H5 1 JK 2")) == "swap H5 1 JK 2"   # a set: no end
     with pytest.raises(MoveError, match=r"meld 2 \(C9 S9 JK\) has no joker standing for H5"):
         parse_move(state, "swap H5 2 3")
     with pytest.raises(MoveError, match=r"C3 does not fit meld 3 \(D3 D4 D5; it takes D2 D6 JK\)"):

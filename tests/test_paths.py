@@ -16,7 +16,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-import math
 import re
 import signal
 import struct
@@ -84,8 +83,18 @@ SWEEP_VALUES = ("5", "20")
 SWEEP_MATCH = ["--hands", "300", "--seed", "7", "--players", "2"]
 
 
+def _share_interval(blocks: np.ndarray) -> list[float]:
+    """Korn and Graubard's 95% interval for the mean of block shares, from its formula: Clopper-Pearson
+    (beta quantiles) on Kish's effective number of units ``p (1 - p) / (s^2 / n)``, shrunk by
+    ``(z / t(n - 1))^2``."""
+    n, p = len(blocks), blocks.mean()
+    n_eff = p * (1 - p) / (blocks.var(ddof=1) / n) * (stats.norm.ppf(0.975) / stats.t.ppf(0.975, n - 1)) ** 2
+    x = p * n_eff
+    return [stats.beta.ppf(0.025, x, n_eff - x + 1), stats.beta.ppf(0.975, x + 1, n_eff - x)]
+
+
 def _recompute_pair(hands: pd.DataFrame, k: int) -> dict:
-    """Win share (mean over deals of A's mean score over the k seatings, with its 95% t-interval)
+    """Win share (mean over deals of A's mean score over the k seatings, with its 95% interval)
     and A's points minus B's per hand, from the hands a compare of A against B saved: in rotation r
     A sits in seat r."""
     a_won = hands.winner == hands.rotation
@@ -96,10 +105,8 @@ def _recompute_pair(hands: pd.DataFrame, k: int) -> dict:
     counts = per.groupby("game").size()
     assert (counts == k).all()  # every deal played once per seating
     blocks = per.groupby("game").score.mean().to_numpy()
-    n = len(blocks)
-    half = stats.t.ppf(0.975, n - 1) * blocks.std(ddof=1) / math.sqrt(n)
-    return {"win_share": blocks.mean(), "win_share_ci95": [blocks.mean() - half, blocks.mean() + half],
-            "points_per_hand_diff": diff.sum() / len(hands), "blocks": n}
+    return {"win_share": blocks.mean(), "win_share_ci95": _share_interval(blocks),
+            "points_per_hand_diff": diff.sum() / len(hands), "blocks": len(blocks)}
 
 
 def _png_size(path: Path) -> tuple[int, int]:

@@ -884,8 +884,11 @@ def test_2_8_max_buys_any_number_0_disables_buying():
     # max_buys=1: seat 1, one buy used, is passed over; seat 2 buys
     r = play(*BUY3, "max_buys=1", "turn_limit=1", buys={1: 1}, params=_buyers())
     assert moves(r) == ["2 buys H5 (penalty C2)", "0 draws C3 from stock", "0 discards SK"]
-    # max_buys=0: nobody buys, however much they want it
-    r = play(*BUY3, "max_buys=0", "turn_limit=1", params=_buyers())
+    # max_buys=0: nobody buys, however much they want it. (Seat 0 holds two more cards here, H9 D2:
+    # with three cards and no buys no seat could ever hold the 6 cards of two sets, and ruling 3.12
+    # would end the round before the first turn.)
+    hands = ["C5 D5 SK H9 D2"] + BUY3[0][1:]
+    r = play(hands, *BUY3[1:], "max_buys=0", "turn_limit=1", params=_buyers())
     assert moves(r) == ["0 draws C2 from stock", "0 discards SK"]
     # whole games of random bots (they never count their buys): the cap holds, 0 means none
     for cap in (2, 0):

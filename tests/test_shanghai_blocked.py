@@ -1,4 +1,5 @@
-"""Ruling 3.7 (docs/rules.md): a Shanghai round on a blocked table ends at once as ``stalemate_blocked``.
+"""Rulings 3.7 and 3.12 (docs/rules.md): a Shanghai round on a blocked table, or a dead one (a player not
+down can never lay the contract), ends at once as ``stalemate_blocked``.
 
 Positions are written as in ``test_rules_shanghai.py`` (its conventions: cards, seats, stock top card
 first, pile bottom card first, table melds ``k = owner: cards``; every seat greedy). Ruling 3.7 judges
@@ -12,15 +13,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from rummysim.cards import card_id
 from rummysim.engine.codes import OUT_STALEMATE_BLOCKED, OUT_TURN_LIMIT
 from rummysim.run import RunSpec
 from rummysim.strategy import seat_strategies
 from rummysim.variants.shanghai import kernel as K
-from rummysim.variants.shanghai.replay import trace_round
+from rummysim.variants.shanghai import moves as M
+from rummysim.variants.shanghai.replay import parse_table_meld, trace_round
+from rummysim.variants.shanghai.state import SI_DOWN_TURN_SEAT, SI_N_TABLE, SI_ROUND, SR_ACE_HIGH, T_OWNER
+from rummysim.variants.shanghai.table import table_counts
 
 from positions import moves
+from shanghai_reference import meets_contract
 from test_rules_shanghai import play, play_games, quiet, rules, strategy, summary
-from test_shanghai_invariants import _assert_blocked
+from test_shanghai_invariants import table_can_change
 
 pytestmark = pytest.mark.engine
 
@@ -147,16 +153,157 @@ def test_3_7_the_seed_15_round_that_reached_the_turn_cap_now_ends_blocked():
 
 @pytest.mark.parametrize("players", [3, 4, 6, 8])
 @pytest.mark.parametrize("name", ["buyer", "expert", "greedy", "patient"])
-def test_3_6_the_shipped_strategies_reach_the_turn_cap_only_on_a_table_no_rule_closes(name, players):
-    # ruling 3.6: a turn_limit round is a bug to investigate. With 3.7 played, the shipped non-random
-    # strategies reach the cap only on the table of docs/rules.md I.8 item 3 (no card off the table
-    # joins it, a seat not down can never meet its contract even holding every card off the table):
-    # never by a loop of their own. 500 rounds, default rules, every seat the same strategy, seed 2026;
-    # benchmarks/README.md ("How Shanghai rounds end") counts them over larger samples.
+def test_3_6_the_shipped_strategies_never_reach_the_turn_cap(name, players):
+    # ruling 3.6: a turn_limit round is a bug to investigate. With rulings 3.7 and 3.12 played, the shipped
+    # non-random strategies end every round by the rules (docs/rules.md I.8). 500 rounds, default rules,
+    # every seat the same strategy, seed 2026; benchmarks/README.md ("How Shanghai rounds end") counts
+    # 100,000 rounds a strategy and number of players.
     round_rows, _, _ = play_games(players, 50, names=(name,), seed=2026)
-    spec = RunSpec(players, seat_strategies([name], players, "shanghai"), seed=2026, variant="shanghai", games=50)
-    capped = round_rows[round_rows[:, K.RW_OUTCOME] == OUT_TURN_LIMIT]
-    for row in capped:
-        all_down = _assert_blocked(spec, spec.rules.to_array(players), strategy(players, name),
-                                   int(row[K.RW_GAME]), int(row[K.RW_ROUND]))
-        assert not all_down                                       # else ruling 3.7 would have ended it
+    assert (round_rows[:, K.RW_OUTCOME] != OUT_TURN_LIMIT).all()
+
+
+# ====================================================================== ruling 3.12
+# round 8 (1 set of 3 + 1 run of 10), 3 players (two decks, one joker); table:
+#   0 = 0: CA C2 ... CK   1 = 0: C7 D7 H7   2 = 1: SA S2 ... SK   3 = 1: D7 H7 JK (the joker is a 7)
+# Seats 0 and 1 are down, seat 2 is not (quiet: it never takes the upcard nor buys). Seven 7s and the
+# joker are on the table; the eighth 7, S7, is seat 0's. The club and spade runs are whole (A-K: they
+# take nothing, 3.11), and every run of 10 covers the 7 (positions 0-9 up to 4-13).
+DEAD = [(0, _run("C")), (0, "C7 D7 H7"), (1, _run("S")), (1, "D7 H7 JK")]
+HEARTS = "HA H2 H3 H4 H5 H6 H8 H9 H10 HJ HQ"   # 15 + 2 + 3 + 4 + 5 + 6 + 8 + 9 + 10 + 10 + 10 = 82
+DEAD_POSITION = (["S7 C2 D3", "C4 D6", HEARTS], "H2 H3 H4", "S6")
+
+
+def test_3_12_a_closed_table_and_a_seat_that_can_never_lay_its_contract_end_the_round():
+    # Seat 0 leaves S6 (it fits nowhere), draws H2, lays S7 off on the first set of 7s and throws D3.
+    # Now no card off the table fits a meld or stands for the joker (every 7 is on the table), and seat 2
+    # could not lay a run of 10 even holding every card off the table: no 7 and no joker is off it.
+    # The round ends at once (turn_limit=50 would stop it otherwise); nobody wins, everyone scores.
+    r = play(*DEAD_POSITION, "turn_limit=50", round_no=8, table=DEAD, down={0: 1, 1: 1},
+             params=quiet(strategy(3), 2))
+    assert moves(r) == ["0 draws H2 from stock", "0 lays off S7 on 1", "0 discards D3"]
+    assert summary(r) == ("stalemate_blocked", -1, "none", [2 + 2, 4 + 6, 82])
+    assert r["turns"] == 1
+
+
+def test_3_12_a_seat_that_could_still_lay_its_contract_keeps_the_round_open():
+    # The same position in round 5 (1 set of 3 + 1 run of 7): H8 H9 H10 HJ HQ HK HA is a run of 7
+    # without a 7, and its cards are off the table. Seat 2 could still go down: the round goes on.
+    r = play(*DEAD_POSITION, "turn_limit=3", round_no=5, table=DEAD, down={0: 1, 1: 1},
+             params=quiet(strategy(3), 2))
+    assert moves(r)[:3] == ["0 draws H2 from stock", "0 lays off S7 on 1", "0 discards D3"]
+    assert r["outcome"] == "turn_limit" and r["turns"] == 3
+
+
+# nobody down, nothing on the table: every seat holds 11 cards (no meld among them)
+JUNK = ["CA C3 C5 C7 C9 CJ DA D3 D5 D7 D9", "D2 D4 D6 D8 D10 DQ HA H3 H5 H7 H9",
+        "H2 H4 H6 H8 H10 HQ SA S3 S5 S7 S9"]
+JUNK_POINTS = [15 + 3 + 5 + 7 + 9 + 10 + 15 + 3 + 5 + 7 + 9, 2 + 4 + 6 + 8 + 10 + 10 + 15 + 3 + 5 + 7 + 9,
+               2 + 4 + 6 + 8 + 10 + 10 + 15 + 3 + 5 + 7 + 9]
+
+
+@pytest.mark.parametrize("round_no, options, buys, blocked", [
+    (8, ("max_buys=0",), {}, True),     # a hand of 11, a draw: 12 cards at most; the contract needs 13
+    (7, ("max_buys=0",), {}, False),    # 12 cards: 3 runs of 4 could still be laid
+    (8, ("max_buys=1",), {}, False),    # 14 cards with a buy
+    (10, ("max_buys=1",), {}, True),    # 14 cards; 3 runs of 5 need 15
+    (9, ("max_buys=1", "must_discard_to_go_out=true"), {}, True),   # 14, and one more to throw
+    (9, ("max_buys=1",), {}, False),    # 14: going out without a discard is legal (2.6)
+    (10, (), {0: 3, 1: 3, 2: 3}, True),   # one buy left each: 14
+    (10, (), {0: 3, 1: 3, 2: 2}, False),  # seat 2 has two left: 16
+])
+def test_3_12_seats_that_can_never_hold_enough_cards_end_the_round_before_any_turn(round_no, options, buys,
+                                                                                  blocked):
+    # I.9.3: a seat not down holds at most its hand, one card drawn and two for each buy left
+    r = play(JUNK, "S2 S4 S6 S8", "SK", "turn_limit=2", *options, round_no=round_no, buys=buys,
+             params=quiet(strategy(3), 0, 1, 2))
+    if blocked:
+        assert summary(r) == ("stalemate_blocked", -1, "none", JUNK_POINTS)
+        assert r["turns"] == 0 and moves(r) == []
+    else:
+        assert r["outcome"] == "turn_limit" and r["turns"] == 2
+
+
+def test_3_12_dealt_rounds_8_to_10_end_at_once_without_buys():
+    # max_buys=0: no hand ever holds the 13 to 15 cards of rounds 8-10 (2.2); they end before any turn,
+    # every seat scoring its dealt hand. Rounds 1-7 are played.
+    round_rows, seat_rows, _ = play_games(4, 3, "max_buys=0")
+    rounds = round_rows[:, K.RW_ROUND]
+    late = rounds >= 8
+    assert (round_rows[late, K.RW_OUTCOME] == OUT_STALEMATE_BLOCKED).all()
+    assert (round_rows[late, K.RW_TURNS] == 0).all()
+    assert (seat_rows[late][:, :, K.SS_CARDS_LEFT] == 11).all()
+    assert (round_rows[~late, K.RW_TURNS] > 0).all() and (round_rows[~late, K.RW_OUTCOME] != OUT_TURN_LIMIT).all()
+
+
+def table_state(round_no: int, melds, down, *options, players: int = 3, hands=()):
+    """A round's state with ``melds`` ((owner, text), ...) on the table, the seats ``down`` down, ``hands``."""
+    r = rules(players, *options)
+    state = M.new_state(players, r, np.zeros((0, M.EV_WIDTH), dtype=np.int16))
+    for k, (owner, text) in enumerate(melds):
+        state.table[k] = parse_table_meld(text, bool(r[SR_ACE_HIGH]))
+        state.table[k, T_OWNER] = owner
+    state.ints[SI_N_TABLE] = len(melds)
+    state.ints[SI_ROUND] = round_no
+    for q in down:
+        state.ints[SI_DOWN_TURN_SEAT + q] = 1
+    for q, text in enumerate(hands):
+        for c in text.split():
+            state.hands[q, card_id(c, allow_joker=True)] += 1
+    return state
+
+
+def pool_lays(state) -> bool:
+    counts = np.zeros(64, dtype=np.int64)
+    table_counts(state.table, int(state.ints[SI_N_TABLE]), counts)
+    return bool(M.pool_lays_contract(state, counts))
+
+
+def test_3_12_the_cards_off_the_table_include_its_jokers():
+    # I.9.2: every 7 on the table (the second set of 7s natural: D7 H7 S7). With the joker off the table
+    # a run of 10 can hold it as its 7: the cards off the table lay the contract. With the joker on the
+    # table (in that set), they do not.
+    no_seven = DEAD[:3] + [(1, "D7 H7 S7")]
+    assert pool_lays(table_state(8, no_seven, (0, 1), hands=("", "", HEARTS)))
+    assert not pool_lays(table_state(8, DEAD[:3] + [(1, "D7 H7 S7 JK")], (0, 1), hands=("", "", HEARTS)))
+    # and that joker off the table fits the sets of 7s: the table is not dead anyway
+    assert not M.table_dead(table_state(8, no_seven, (0, 1), hands=("C2", "C4", HEARTS)))
+    # an empty table leaves the whole deck off it, which the engine counts as laying the contract without
+    # a search: one deck (no joker) meets every contract, by the plain reference
+    deck = [16 * s + r for s in range(4) for r in range(13)]
+    for ace in ("high_or_low", "low"):
+        assert all(meets_contract(deck, 0, round_no, ace) for round_no in range(1, 11))
+    assert pool_lays(table_state(10, [], (), "max_buys=0"))
+
+
+@pytest.mark.parametrize("swap, dead", [("true", True), ("false", True), ("anyone", False)])
+def test_3_12_under_joker_swap_anyone_a_card_a_table_joker_stands_for_keeps_the_round_open(swap, dead):
+    # round 3 (2 runs of 4), one deck and a joker: seats 0 and 1 are down on the four whole runs A-K, the
+    # club one with the joker as C7; C7 is the one card off the table (seat 2 holds it). Nothing can be
+    # laid off (whole runs), swapping C7 for the joker leaves the joker no home, and C7 alone lays no
+    # contract: dead. With joker_swap=anyone a seat not down might take that joker into a contract (3.8):
+    # the engine counts the table as able to change (I.9.1) and the round goes on.
+    melds = [(0, _run("C", "7")), (0, _run("S")), (1, _run("D")), (1, _run("H"))]
+    state = table_state(3, melds, (0, 1), "decks=1", f"joker_swap={swap}", hands=("", "", "C7"))
+    assert bool(M.table_dead(state)) == dead
+
+
+def test_3_12_the_seed_1_round_that_reached_the_turn_cap_now_ends_dead():
+    # `rummysim replay --variant shanghai --seed 1 --game 615 --round 8 --players 3 --strategy buyer`
+    # (docs/rules.md I.8 before ruling 3.12): seats 0 and 1 go down on runs of 10 of spades and clubs and
+    # sets of 7s; then every 7 and the joker are on the table, and seat 2, not down, can make no run of
+    # 10 without a 7 or the joker. It used to run to the 2,000-turn cap; now it ends in the turn that
+    # put the last of them there: seat 0 swaps SQ for the joker of its spade run and lays the joker off
+    # on its set of 7s (turn 204).
+    r = rules(3)
+    params = strategy(3, "buyer")
+    events = trace_round(1, 615, 8, 3, r, params)
+    end = events[-1]
+    assert end["outcome"] == "stalemate_blocked" and end["winner"] == -1
+    assert events[-4:-1] == [{"event": "swap", "player": 0, "meld": 0, "card": "SQ", "joker": "JK"},
+                             {"event": "layoff", "player": 0, "card": "JK", "meld": 1, "stands_for": "7"},
+                             {"event": "discard", "player": 0, "card": "S3"}]
+    assert [e["event"] for e in events].count("draw") == 204
+    assert end["scores"] == [9, 4, 143] and len(end["hands"][2]) == 17
+    assert not any(e["event"] == "contract" and e["player"] == 2 for e in events)
+    spec = RunSpec(3, seat_strategies(["buyer"], 3, "shanghai"), seed=1, variant="shanghai", games=616)
+    assert not table_can_change(spec, r, params, 615, 8)      # the independent judgement agrees

@@ -739,3 +739,60 @@ def test_hand_worked_positions_agree_with_the_naive_solver(text, round_no):
     for ace in ACES:
         ref = S.best_contract(naturals, jokers, round_no, ace)
         assert (None if ref is None else ref[0]) == naive_best_left(naturals, jokers, round_no, ace)
+
+
+# ---------------------------------------------------------------- lay-offs and swaps (rules 2.5, ruling 3.13)
+
+
+def meld(text):
+    """A table meld from text: naturals of one rank a set, else a run in position order (``JK`` where a
+    joker stands; an ace after other cards is high)."""
+    items = text.split()
+    naturals = [card_id(t) for t in items if t != "JK"]
+    if len({S.rank_of(c) for c in naturals}) == 1 and len(items) >= 3:
+        return {"kind": "set", "naturals": sorted(naturals), "jokers": len(items) - len(naturals), "positions": None}
+    first = next(i for i, t in enumerate(items) if t != "JK")
+    pos0 = S.rank_of(naturals[0]) if S.rank_of(naturals[0]) or first == 0 else S.ACE_HIGH_POS
+    cells = [(pos0 - first + i, "JK" if t == "JK" else card_id(t)) for i, t in enumerate(items)]
+    return {"kind": "run", "naturals": sorted(naturals), "jokers": len(items) - len(naturals), "positions": cells}
+
+
+def in_hand(text):
+    return Counter("JK" if t == "JK" else card_id(t) for t in text.split())
+
+
+def test_play_moves_a_joker_on_a_run_open_at_both_ends_goes_below_or_above():
+    # ruling 3.13: H5 H6 H7 H8 takes the joker as H4 or H9; H2..HK as the ace below or above (3.11)
+    assert S.play_moves([meld("H5 H6 H7 H8")], in_hand("JK C2")) == {("layoff", "JK", 0, "low"),
+                                                                    ("layoff", "JK", 0, "high")}
+    king = meld("H2 H3 H4 H5 H6 H7 H8 H9 H10 HJ HQ HK")
+    assert S.play_moves([king], in_hand("JK HA C2")) == {("layoff", "JK", 0, "low"), ("layoff", "JK", 0, "high"),
+                                                         ("layoff", card_id("HA"), 0, None)}
+    # one end: nothing above the high ace, nor above the king with aces low, nor below the low ace
+    assert S.play_moves([meld("HJ HQ HK HA")], in_hand("JK C2")) == {("layoff", "JK", 0, "low")}
+    assert S.play_moves([meld("HJ HQ HK")], in_hand("JK C2"), ace="low") == {("layoff", "JK", 0, "low")}
+    assert S.play_moves([meld("HA H2 H3")], in_hand("JK C2")) == {("layoff", "JK", 0, "high")}
+    # a set takes a joker while it has more naturals than jokers; no end
+    assert S.play_moves([meld("C9 D9 JK"), meld("C9 D9 JK JK")], in_hand("JK C2")) == {("layoff", "JK", 0, "set")}
+
+
+def test_play_moves_swaps_and_their_freed_joker():
+    # 2.5: H5 takes the joker of H4 JK H6 H7; the joker then goes to either end of H4..H7 or of D3 D4 D5,
+    # or into the set of 9s
+    table = [meld("H4 JK H6 H7"), meld("D3 D4 D5"), meld("S9 C9 JK")]
+    h5 = card_id("H5")
+    assert S.play_moves(table, in_hand("H5 C2")) == {
+        ("swap", h5, 0, 0, "low"), ("swap", h5, 0, 0, "high"), ("swap", h5, 0, 1, "low"),
+        ("swap", h5, 0, 1, "high"), ("swap", h5, 0, 2, "set")}
+    assert S.play_moves(table, in_hand("H5 C2"), swaps=False) == set()
+    # any natural of a set's rank takes its joker
+    assert ("swap", card_id("H9"), 2, 2, "set") in S.play_moves(table, in_hand("H9 C2"))
+
+
+def test_play_moves_keep_a_card_to_throw():
+    # 2.6 and ruling 3.1: H3 was taken from the pile this turn; laying off H8 would leave only H3
+    run = [meld("H5 H6 H7")]
+    assert S.play_moves(run, in_hand("H8 H3"), drawn=card_id("H3")) == set()
+    assert S.play_moves(run, in_hand("H8 H3")) == {("layoff", card_id("H8"), 0, None)}
+    assert S.play_moves(run, in_hand("H8")) == {("layoff", card_id("H8"), 0, None)}        # going out
+    assert S.play_moves(run, in_hand("H8"), must_discard=True) == set()

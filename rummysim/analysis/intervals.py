@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 from statistics import NormalDist
-from typing import Callable
 
 import numpy as np
 
@@ -195,32 +194,6 @@ def ratio_ci(n_units, sum_y, sum_m, sum_yy, sum_ym, sum_mm, level: float = 0.95)
 def contributing_units(denominators) -> int:
     """How many blocks a ratio rests on: those whose denominator (``m`` of ``ratio_ci``) is nonzero."""
     return int(np.count_nonzero(np.asarray(denominators)))
-
-
-def block_bootstrap_ci(
-    values,
-    statistic: Callable[[np.ndarray], float],
-    level: float = 0.95,
-    n_boot: int = 2000,
-    seed: int = 0,
-) -> tuple[float, float, float]:
-    """Percentile bootstrap interval resampling whole blocks.
-
-    ``values`` holds one block per row (e.g. columns numerator, denominator
-    for a ratio); ``statistic`` maps such an array to a number. Rows are drawn
-    with replacement, so everything inside a block stays together.
-    Returns ``(statistic(values), lo, hi)``; ``(estimate, nan, nan)`` with
-    fewer than 2 blocks. The same ``seed`` gives the same interval.
-    """
-    v = np.asarray(values)
-    estimate = float(statistic(v))
-    if len(v) < 2:
-        return estimate, float("nan"), float("nan")
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, len(v), size=(n_boot, len(v)))
-    boots = np.array([statistic(v[i]) for i in idx], dtype=float)
-    lo, hi = np.quantile(boots, [0.5 - level / 2, 0.5 + level / 2])
-    return estimate, float(lo), float(hi)
 
 
 def pentanomial(pair_scores) -> np.ndarray:

@@ -105,7 +105,8 @@ def event_line(e: dict, who, you: int) -> str | None:
     if kind == "contract":
         return f"{name} lay{'s' * (p != you)} down: " + " / ".join(" ".join(m) for m in e["melds"])
     if kind == "layoff":
-        return f"{name} lay{'s' * (p != you)} off {e['card']} on meld {e['meld'] + 1}"
+        card = f"{e['card']}={e['stands_for']}" if "stands_for" in e else e["card"]   # a joker (rules 3.13)
+        return f"{name} lay{'s' * (p != you)} off {card} on meld {e['meld'] + 1}"
     if kind == "swap":
         return f"{name} swap{'s' * (p != you)} {e['card']} for the joker of meld {e['meld'] + 1}"
     if kind == "buy":

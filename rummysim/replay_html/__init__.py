@@ -78,8 +78,9 @@ class _Meld:
     def hi(self) -> int:
         return self.lo + len(self.cells) - 1
 
-    def lay_off(self, card: str, stands_for: str | None) -> None:
-        """Add a card where the rules layer puts it: a natural low end first, a joker high end first
+    def lay_off(self, card: str, stands_for: str | None, end: str | None = None) -> None:
+        """Add a card where the rules layer puts it: at ``end`` ("low" or "high") when the event says
+        (a joker on a run, docs/rules.md 3.13), else a natural low end first, a joker high end first
         (``table.fit``); on a set anywhere."""
         if not self.run:
             self.cells.append([card, stands_for])
@@ -92,6 +93,8 @@ class _Meld:
         fits_low = below and _card_at(self.suit, lo - 1) == wanted
         fits_high = above and _card_at(self.suit, hi + 1) == wanted
         high = fits_high if card == JOKER else fits_high and not fits_low
+        if end is not None:
+            high, fits_low = end == "high" and fits_high, end == "low" and fits_low
         if high:
             self.cells.append([card, stands_for])
         elif fits_low:
@@ -165,7 +168,7 @@ class _Table:
             return {"melds": list(range(len(self.melds) - len(laid), len(self.melds)))}
         if kind == "layoff":
             _take(self.hands[p], e["card"], f"seat {p}'s hand")
-            self.melds[e["meld"]].lay_off(e["card"], e.get("stands_for"))
+            self.melds[e["meld"]].lay_off(e["card"], e.get("stands_for"), e.get("end"))
             return {"melds": [e["meld"]]}
         if kind == "swap":
             _take(self.hands[p], e["card"], f"seat {p}'s hand")

@@ -65,6 +65,9 @@ after the swap the laying must hold a joker, else the rules layer's laying is ta
 
 Laying off (``SP_LAYOFF``): 0 at once (naturals, then swaps, then jokers);
 1 only in a turn in which the hand can be emptied down to a last discard.
+A joker laid off (or freed by a swap) on a run that takes it at both ends goes where
+``SP_JOKER_END`` says (ruling 3.13): the high end (``JOKER_END_HIGH``, the shipped bots), the low
+end, or the end after which a natural of the hand can be laid off next (high when neither or both).
 
 Discarding (``SP_DISCARD``): 0 the card whose loss raises the distance least,
 highest value first; 1 the same, but cards with more connectors (same rank,
@@ -87,8 +90,8 @@ from .contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, best_contract
 from ...engine.bits import popcount
 from ...engine.rng import KIND_BOT, below, stream_key
 from .moves import (
-    BUY, CONTRACT, LAYOFF_BASE, LEAVE_UPCARD, MAX_LEGAL, PASS, STOP, SWAP_BASE, SWAP_DOWN_BASE, TAKE_UPCARD,
-    joker_home, leftover_ok, legal_moves, may_play, propose_contract, swap_down_ok,
+    BUY, CONTRACT, JOKER_LOW_BASE, LAYOFF_BASE, LEAVE_UPCARD, MAX_LEGAL, PASS, STOP, SWAP_BASE, SWAP_DOWN_BASE,
+    SWAP_LOW_BASE, TAKE_UPCARD, joker_home, leftover_ok, legal_moves, may_play, propose_contract, swap_down_ok,
 )
 from .state import (
     I_PHASE, I_PROPOSAL_N, I_SWAPPED_DOWN, JOKER, JOKER_SWAP_ANYONE, MAX_TABLE, PH_BUY, PH_DISCARD, PH_PLAY,
@@ -97,7 +100,7 @@ from .state import (
     SR_JOKER_SWAP, SR_MAX_BUYS, SR_MUST_DISCARD, SI_BUYS_SEAT, T_COLS, T_JOKERS,
 )
 from .table import (
-    FIT_NONE, POINTS, fit, hand_size, lay_off, materialize, swap_position,
+    FIT_HIGH, FIT_LOW, FIT_NONE, POINTS, fit, hand_size, joker_both_ends, lay_off, materialize, swap_position,
 )
 
 #: the policies' scratch: the contract solver's (``cand``, ``chosen``, ``ranks``), a hand copy
@@ -136,7 +139,12 @@ SP_SEARCH_CANDIDATES = 24  # candidate moves kept, in the rollout policy's order
 SP_SEARCH_VALUE = 25       # 0: the round's lowest score (won) or not; 1: its points against the others'
 SP_SEARCH_CONFIDENCE = 26  # standard errors by which a candidate must beat the rollout's favourite, x10
 SP_SEARCH_BUILD_STEPS = 27  # per own turn of a seat not down, steps that build its dealt hand (0: uniform)
-N_SHANGHAI_PARAMS = 28
+SP_JOKER_END = 28          # JOKER_END_*: where a joker goes on a run open at both ends (ruling 3.13)
+N_SHANGHAI_PARAMS = 29
+
+JOKER_END_HIGH = 0
+JOKER_END_LOW = 1
+JOKER_END_HELD = 2
 
 BOT_FAMILY = 0
 BOT_RANDOM = 1
@@ -541,14 +549,17 @@ def next_layoff(state, p, params, scratch):
     swap_rule = rules[SR_JOKER_SWAP] != 0
     row = scratch.row
     if par[SP_BOT] == BOT_RANDOM:
-        # the legal lay-offs and swaps (out[0] is STOP), a swap's joker to its first home only
+        # the legal lay-offs (a joker's at either end of a run, ruling 3.13) and swaps (out[0] is
+        # STOP), a swap's joker to its first home only, at the end ``fit`` gives
         out = scratch.out
         n = legal_moves(state, out)
         m = 0
         last = -1
         for i in range(1, n):
             mv = out[i]
-            if mv >= SWAP_BASE:
+            if mv >= SWAP_LOW_BASE:
+                continue
+            if SWAP_BASE <= mv < SWAP_DOWN_BASE:
                 ck = (mv - SWAP_BASE) // MAX_TABLE
                 if ck == last:
                     continue
@@ -572,13 +583,44 @@ def next_layoff(state, p, params, scratch):
                     pos = swap_position(table[k], c)
                     if pos >= 0:
                         k2 = joker_home(table, n_table, k, pos, c, ace_high, row)
-                        if k2 >= 0:
-                            return SWAP_BASE + (c * MAX_TABLE + k) * MAX_TABLE + k2
+                        if k2 >= 0:   # row: meld k2 after the swap
+                            i = (c * MAX_TABLE + k) * MAX_TABLE + k2
+                            if _joker_low(par, row, counts, ace_high, scratch.table[0]):
+                                return SWAP_LOW_BASE + i
+                            return SWAP_BASE + i
     if counts[JOKER] > 0 and may_play(counts, JOKER, drawn, must):
         for k in range(n_table):
             if fit(table[k], JOKER, ace_high) != FIT_NONE:
+                if _joker_low(par, table[k], counts, ace_high, scratch.table[0]):
+                    return JOKER_LOW_BASE + k
                 return LAYOFF_BASE + JOKER * MAX_TABLE + k
     return STOP
+
+
+@njit(cache=True)
+def _joker_low(par, row, counts, ace_high, copy):
+    """Ruling 3.13: does the family lay a joker at the low end of meld ``row``? Only on a run that
+    takes it at both ends (``joker_both_ends``); ``SP_JOKER_END`` 0 never (the high end), 1 always,
+    2 when only the low end lets a natural of the hand ``counts`` be laid off next (``copy``
+    int64[T_COLS] scratch)."""
+    mode = par[SP_JOKER_END]
+    if mode == JOKER_END_HIGH or not joker_both_ends(row, ace_high):
+        return False
+    if mode == JOKER_END_LOW:
+        return True
+    return not _joker_feeds(row, FIT_HIGH, counts, ace_high, copy) and _joker_feeds(row, FIT_LOW, counts, ace_high,
+                                                                                    copy)
+
+
+@njit(cache=True)
+def _joker_feeds(row, where, counts, ace_high, copy):
+    """With a joker laid at ``where`` of run ``row``, does a natural of ``counts`` fit the run?"""
+    copy[:] = row
+    lay_off(copy, JOKER, where)
+    for c in range(JOKER):
+        if counts[c] > 0 and fit(copy, c, ace_high) != FIT_NONE:
+            return True
+    return False
 
 
 @njit(cache=True)

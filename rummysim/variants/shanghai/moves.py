@@ -1,11 +1,12 @@
 """Shanghai Rummy moves as data: the legal-move layer of the compiled core (docs/rules.md 2.1-2.7,
-rulings 3.1, 3.4, 3.7, 3.8, 3.9). Legality is defined here once; the bots (``bots.py``) and the driver
+rulings 3.1, 3.4, 3.7-3.9, 3.12, 3.13). Legality is defined here once; the bots (``bots.py``) and the driver
 (``kernel.py``) call into this module, never the other way round.
 
 A round is a ``state.State``; ``ints[I_PHASE]`` is the decision to take (``PH_*``) and
 ``ints[I_SEAT]`` the seat to act. Everything automatic (the stock draw after the upcard is
 left or bought, refills, the end of a turn, going out and scoring, stalemates (an empty stock,
-2.6; a blocked table, ruling 3.7, judged at the end of a turn that changed the table), the turn
+2.6; a blocked or dead table, rulings 3.7 and 3.12, judged when a round starts and at the end of
+a turn that changed the table), the turn
 limit, the event log, card-conservation checks with the rules' check flag) happens inside
 ``apply``.
 
@@ -34,6 +35,14 @@ integers                         name                   meaning (phase)
                                                         and take the joker into the hand, to lay the
                                                         contract with it (PH_PLAY, seat not down,
                                                         ``joker_swap = anyone``, ruling 3.8)
+40006 + k                        ``JOKER_LOW_BASE``     lay off a joker at the low end of run k, which
+                                                        takes one at both ends (ruling 3.13; the lay-off
+                                                        ``LAYOFF_BASE + 63 * 24 + k`` puts it at the high
+                                                        end) (PH_PLAY, seat down)
+40030 + (c * 24 + k) * 24 + k2   ``SWAP_LOW_BASE``      the swap ``SWAP_BASE + ...`` with the freed joker
+                                                        at the low end of run k2, which takes one at both
+                                                        ends after the swap (ruling 3.13) (PH_PLAY, seat
+                                                        down)
 ===============================  =====================  ===========================================
 
 (24 = ``MAX_TABLE``.) The contract is one action, ``CONTRACT``, naming the laying in the state's
@@ -62,11 +71,18 @@ after ``CONTRACT`` the seat is down and its play step goes on).
 the driver's loop reads the state's arrays without a reference-count update per field read and
 per call (about 1.5x the rounds/s of plain calls).
 
+A joker laid off on a run that takes one at both ends stands for the card the player chooses
+(ruling 3.13): the plain lay-off and swap actions put it where ``table.fit`` does, the high end
+first (the only end of a run open at one end, any place in a set); ``JOKER_LOW_BASE`` and
+``SWAP_LOW_BASE`` put it at the low end and are legal only when both ends are open, so each way of
+playing has exactly one action.
+
 ``legal_moves`` lists in a fixed order: PH_UPCARD ``LEAVE, [TAKE]``; PH_BUY ``PASS, BUY``;
 PH_PLAY ``STOP`` then ``CONTRACT`` then the swaps (c, k) ascending (not down; after such a swap
 ``CONTRACT`` alone) or, for card c ascending, for meld k ascending,
-the lay-off (c, k) then the swaps (c, k, k2) for k2 ascending (down); PH_DISCARD the cards
-ascending. At most ``MAX_LEGAL`` moves.
+the lay-off (c, k) [then, for the joker, its low-end lay-off on k] then the swaps (c, k, k2) for
+k2 ascending, each [followed by its low-end twin] (down); PH_DISCARD the cards ascending. At most
+``MAX_LEGAL`` moves.
 """
 
 import numpy as np
@@ -77,7 +93,7 @@ from ...engine.codes import (EV_BUY, EV_CONTRACT, EV_DISCARD, EV_DRAW_DISCARD, E
                             OUT_WIN)
 from ...engine.deck import dealer_of
 from ...engine.rng import KIND_DEAL, KIND_RESHUFFLE, shuffle, stream_key
-from .contracts import MAX_RUN_CANDIDATES, RUN_COLS, first_contract
+from .contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, card_at, first_contract
 from .state import (
     BONUS_NO_JOKER, BONUS_NONE, BONUS_ONE_TURN, CARDS_DEALT, I_BONUS, I_DOWN_NOW, I_FIRST, I_GAME,
     I_JOKERS_DOWN, I_OUTCOME, I_PHASE, I_PROPOSAL_N, I_SEAT, I_SEED, I_SWAPPED_DOWN, I_TABLE_MOVED, I_TURN_SEAT,
@@ -86,11 +102,11 @@ from .state import (
     SI_DISTANCE_SEAT, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_LAID_OFF_SEAT, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_PILE_N,
     SI_RESHUFFLES, SI_ROUND, SI_SIZE, SI_STOCK_N, SI_SWAPS_SEAT, SI_TURN, SI_UPCARDS_SEAT, SR_ACE_HIGH, SR_BONUS,
     SR_BONUS_NO_JOKER, SR_CHECK, SR_DECKS, SR_JOKER_SWAP, SR_JOKERS, SR_LAYOFF_ON_CONTRACT_TURN, SR_MAX_BUYS,
-    SR_MUST_DISCARD, SR_TURN_LIMIT, T_COLS, T_JOKERS, T_KIND, T_LO, T_RANK, State,
+    SR_MUST_DISCARD, SR_TURN_LIMIT, T_COLS, T_HI, T_JOKER_POS, T_JOKERS, T_KIND, T_LO, T_RANK, T_SUIT, State,
 )
 from .table import (
-    FIT_NONE, contract_ok, fit, hand_points, hand_size, lay_off, materialize, meld_cards_into, meld_listing, place,
-    swap_in, swap_position, table_counts,
+    FIT_LOW, FIT_NONE, contract_ok, fit, hand_points, hand_size, joker_both_ends, lay_off, materialize,
+    meld_cards_into, meld_listing, place, swap_in, swap_position, table_counts,
 )
 
 TAKE_UPCARD = 64
@@ -103,10 +119,13 @@ CONTRACT_BASE = CONTRACT
 LAYOFF_BASE = 70
 SWAP_BASE = LAYOFF_BASE + 64 * MAX_TABLE
 SWAP_DOWN_BASE = SWAP_BASE + 64 * MAX_TABLE * MAX_TABLE
-NUM_ACTIONS = SWAP_DOWN_BASE + 64 * MAX_TABLE
+JOKER_LOW_BASE = SWAP_DOWN_BASE + 64 * MAX_TABLE
+SWAP_LOW_BASE = JOKER_LOW_BASE + MAX_TABLE
+NUM_ACTIONS = SWAP_LOW_BASE + 64 * MAX_TABLE * MAX_TABLE
 #: room for every legal move at one decision: lay-offs are at most 5 per meld (a set takes 4
-#: naturals and a joker, a run 2 ends and a joker), swaps at most 4 cards per joker on the table
-#: times MAX_TABLE homes for it; 1024 is well above both (``legal_moves`` raises beyond it)
+#: naturals and a joker, a run a natural at each end and a joker at each), swaps at most 4 cards
+#: per table meld holding a joker (at most 4 such melds: ``jokers`` is at most 4) times MAX_TABLE
+#: homes times 2 ends: 1 + 5 * 24 + 4 * 4 * 24 * 2 = 889 < 1024 (``legal_moves`` raises beyond it)
 MAX_LEGAL = 1024
 
 # event log (replay): one row per event, int16[EV_WIDTH]: type, player, card, meld, n cards, cards...
@@ -211,7 +230,7 @@ def begin_round(state, first):
     state.ints[I_OUTCOME] = OUT_TURN_LIMIT
     state.ints[I_WINNER] = -1
     state.ints[I_BONUS] = BONUS_NONE
-    if all_down(state) and table_closed(state):
+    if table_blocked(state):
         _end(state, OUT_STALEMATE_BLOCKED, -1)
     else:
         _begin_turn(state, first)
@@ -293,7 +312,7 @@ def may_play(counts, card, drawn, must):
 @njit(cache=True)
 def joker_fits_after_swap(table, k, pos, card, k2, ace_high, row):
     """After swapping ``card`` into meld ``k`` at ``pos``, does meld ``k2`` take the freed joker?
-    (``row`` int64[T_COLS] scratch)"""
+    (``row`` int64[T_COLS] scratch: meld ``k2`` after the swap)"""
     row[:] = table[k2]
     if k2 == k:
         swap_in(row, card, pos)
@@ -324,24 +343,109 @@ def table_closed(state):
     when every joker is on the table and no natural off it can be laid off on a table meld or,
     with ``joker_swap``, swapped for a table joker whose freed joker has a home (2.5). The cards
     off the table are the deck less the table's, so this depends on the table alone."""
-    rules, table, counts = state.rules, state.table, state.counts
-    n_table = state.ints[SI_N_TABLE]
-    table_counts(table, n_table, counts)
+    rules, counts = state.rules, state.counts
+    table_counts(state.table, state.ints[SI_N_TABLE], counts)
     if counts[JOKER] < rules[SR_JOKERS]:
         return False
+    return not _natural_joins(state, counts, False)
+
+
+@njit(cache=True)
+def _natural_joins(state, counts, any_swap):
+    """Can a natural off the table (the table holds ``counts`` int64[64] of each card) be laid off on
+    a table meld or, with ``joker_swap``, swapped for a table joker whose freed joker has a home
+    (2.5)? With ``any_swap`` every swap counts, the freed joker going to the hand (ruling 3.8).
+    Meld by meld, only the naturals that could join it: a set's rank, a run's two ends and the
+    cards its jokers stand for (a set's joker stands for its rank, which the set takes anyway)."""
+    rules, table = state.rules, state.table
+    n_table = state.ints[SI_N_TABLE]
+    decks = rules[SR_DECKS]
     ace_high = rules[SR_ACE_HIGH] != 0
     swap_rule = rules[SR_JOKER_SWAP] != 0
-    for c in range(64):
-        if (c & 15) >= 13 or counts[c] >= rules[SR_DECKS]:
+    for k in range(n_table):
+        row = table[k]
+        if row[T_KIND] != MELD_RUN:
+            for s in range(4):
+                if counts[16 * s + row[T_RANK]] < decks:
+                    return True
             continue
+        for pos in (row[T_LO] - 1, row[T_HI] + 1):
+            if 0 <= pos <= 13:
+                c = card_at(row[T_SUIT], pos)
+                if counts[c] < decks and fit(row, c, ace_high) != FIT_NONE:
+                    return True
+        if swap_rule and row[T_JOKERS] > 0:
+            for pos in range(row[T_LO], row[T_HI] + 1):
+                c = card_at(row[T_SUIT], pos)
+                if (row[T_JOKER_POS] >> pos) & 1 and counts[c] < decks and (
+                        any_swap or joker_home(table, n_table, k, pos, c, ace_high, state.row) >= 0):
+                    return True
+    return False
+
+
+@njit(cache=True)
+def table_dead(state):
+    """Ruling 3.12 (interpretation I.9), for a round with a seat not down: can the table never change
+    again? True when no card off it can join it (a joker that fits no table meld does not; a natural
+    as in ``table_closed``, and under ``joker_swap = anyone`` any natural a table joker stands for, 3.8)
+    and every seat not down is hopeless: it can never hold the contract's fewest cards (its hand now,
+    one card drawn, two for each buy left; one more to throw with ``must_discard_to_go_out``), or the
+    cards off the table hold no laying of the contract (``pool_lays_contract``)."""
+    rules, table, counts, ints = state.rules, state.table, state.counts, state.ints
+    n_table = ints[SI_N_TABLE]
+    ace_high = rules[SR_ACE_HIGH] != 0
+    table_counts(table, n_table, counts)
+    if counts[JOKER] < rules[SR_JOKERS]:
         for k in range(n_table):
-            if fit(table[k], c, ace_high) != FIT_NONE:
+            if fit(table[k], JOKER, ace_high) != FIT_NONE:
                 return False
-            if swap_rule:
-                pos = swap_position(table[k], c)
-                if pos >= 0 and joker_home(table, n_table, k, pos, c, ace_high, state.row) >= 0:
-                    return False
+    if _natural_joins(state, counts, rules[SR_JOKER_SWAP] == JOKER_SWAP_ANYONE):
+        return False
+    round_no = ints[SI_ROUND]
+    need = 3 * CONTRACTS[round_no, 0] + CONTRACTS[round_no, 1] * CONTRACTS[round_no, 2]
+    if rules[SR_MUST_DISCARD] != 0:
+        need += 1
+    for p in range(state.hands.shape[0]):
+        if ints[SI_DOWN_TURN_SEAT + p] > 0:
+            continue
+        most = hand_size(state.hands[p]) + 1 + 2 * max(rules[SR_MAX_BUYS] - ints[SI_BUYS_SEAT + p], 0)
+        if most >= need:
+            return not pool_lays_contract(state, counts)   # the same cards for every such seat
     return True
+
+
+@njit(cache=True)
+def pool_lays_contract(state, counts):
+    """Ruling 3.12: do the cards off the table hold a laying of the round's contract? ``counts``
+    int64[64] holds the table's cards on entry and the cards off it (naturals) on return. An empty
+    table leaves the whole deck, and one deck lays every contract (a test checks it). The exact
+    solver (``contracts.first_contract``) tries the naturals alone first, then with the jokers off
+    the table (only when none of them fits a table meld, ``table_dead``); with more than 2 of those
+    the answer is yes without a search (its run list could outgrow ``MAX_RUN_CANDIDATES``)."""
+    rules = state.rules
+    jokers = rules[SR_JOKERS] - counts[JOKER]
+    for c in range(64):
+        counts[c] = rules[SR_DECKS] - counts[c] if (c & 15) < 13 else 0
+    if state.ints[SI_N_TABLE] == 0:
+        return True
+    round_no = state.ints[SI_ROUND]
+    ace_high = rules[SR_ACE_HIGH] != 0
+    if first_contract(counts, 0, round_no, ace_high, state.cand, state.chosen, state.ranks)[0] >= 0:
+        return True
+    if jokers == 0:
+        return False
+    if jokers > 2:
+        return True
+    return first_contract(counts, jokers, round_no, ace_high, state.cand, state.chosen, state.ranks)[0] >= 0
+
+
+@njit(cache=True)
+def table_blocked(state):
+    """Rulings 3.7 and 3.12: does the round end at once as ``stalemate_blocked``? Judged at the start
+    of a round and after a turn that moved the table (interpretation I.7)."""
+    if all_down(state):
+        return table_closed(state)
+    return table_dead(state)
 
 
 @njit(cache=True, inline="always")
@@ -499,20 +603,28 @@ def legal_moves(state, out):
             continue
         for k in range(n_table):
             if fit(table[k], c, ace_high) != FIT_NONE:
-                if n >= out.shape[0]:
-                    raise ValueError("more legal moves than MAX_LEGAL")
-                out[n] = LAYOFF_BASE + c * MAX_TABLE + k
-                n += 1
+                n = _listed(out, n, LAYOFF_BASE + c * MAX_TABLE + k)
+                if c == JOKER and joker_both_ends(table[k], ace_high):
+                    n = _listed(out, n, JOKER_LOW_BASE + k)
             if swap_rule:
                 pos = swap_position(table[k], c)
                 if pos >= 0:
                     for k2 in range(n_table):
                         if joker_fits_after_swap(table, k, pos, c, k2, ace_high, state.row):
-                            if n >= out.shape[0]:
-                                raise ValueError("more legal moves than MAX_LEGAL")
-                            out[n] = SWAP_BASE + (c * MAX_TABLE + k) * MAX_TABLE + k2
-                            n += 1
+                            i = (c * MAX_TABLE + k) * MAX_TABLE + k2
+                            n = _listed(out, n, SWAP_BASE + i)
+                            if joker_both_ends(state.row, ace_high):
+                                n = _listed(out, n, SWAP_LOW_BASE + i)
     return n
+
+
+@njit(cache=True, inline="always")
+def _listed(out, n, move):
+    """Append ``move`` to the ``n`` moves listed in ``out``; returns the new count."""
+    if n >= out.shape[0]:
+        raise ValueError("more legal moves than MAX_LEGAL")
+    out[n] = move
+    return n + 1
 
 
 @njit(cache=True)
@@ -564,20 +676,24 @@ def is_legal(state, move):
     down = ints[SI_DOWN_TURN_SEAT + p] > 0
     if move == CONTRACT:
         return not down and proposal_ok(state)
-    if SWAP_DOWN_BASE <= move < NUM_ACTIONS:
+    if SWAP_DOWN_BASE <= move < JOKER_LOW_BASE:
         return swap_down_ok(state, (move - SWAP_DOWN_BASE) // MAX_TABLE, (move - SWAP_DOWN_BASE) % MAX_TABLE)
     if not down or move < LAYOFF_BASE or move >= NUM_ACTIONS:
         return False
     rules = state.rules
     ace_high = rules[SR_ACE_HIGH] != 0
     n_table = ints[SI_N_TABLE]
-    if move < SWAP_BASE:
-        c = (move - LAYOFF_BASE) // MAX_TABLE
-        k = (move - LAYOFF_BASE) % MAX_TABLE
+    if move < SWAP_BASE or JOKER_LOW_BASE <= move < SWAP_LOW_BASE:
+        low = move >= JOKER_LOW_BASE
+        c = JOKER if low else (move - LAYOFF_BASE) // MAX_TABLE
+        k = move - JOKER_LOW_BASE if low else (move - LAYOFF_BASE) % MAX_TABLE
         if counts[c] == 0 or k >= n_table or fit(state.table[k], c, ace_high) == FIT_NONE:
             return False
+        if low and not joker_both_ends(state.table[k], ace_high):
+            return False
         return may_play(counts, c, ints[SI_DRAWN], rules[SR_MUST_DISCARD] != 0)
-    i = move - SWAP_BASE
+    low = move >= SWAP_LOW_BASE
+    i = move - (SWAP_LOW_BASE if low else SWAP_BASE)
     k2 = i % MAX_TABLE
     k = (i // MAX_TABLE) % MAX_TABLE
     c = i // (MAX_TABLE * MAX_TABLE)
@@ -585,6 +701,8 @@ def is_legal(state, move):
         return False
     pos = swap_position(state.table[k], c)
     if pos < 0 or not joker_fits_after_swap(state.table, k, pos, c, k2, ace_high, state.row):
+        return False
+    if low and not joker_both_ends(state.row, ace_high):
         return False
     return may_play(counts, c, ints[SI_DRAWN], rules[SR_MUST_DISCARD] != 0)
 
@@ -615,12 +733,17 @@ def apply(state, move):
         elif move == CONTRACT:
             _lay_contract(state, proposal)
         elif move < SWAP_BASE:
-            _lay_off(state, (move - LAYOFF_BASE) // MAX_TABLE, (move - LAYOFF_BASE) % MAX_TABLE)
-        elif move >= SWAP_DOWN_BASE:
-            _swap_down(state, (move - SWAP_DOWN_BASE) // MAX_TABLE, (move - SWAP_DOWN_BASE) % MAX_TABLE)
-        else:
+            _lay_off(state, (move - LAYOFF_BASE) // MAX_TABLE, (move - LAYOFF_BASE) % MAX_TABLE, False)
+        elif move < SWAP_DOWN_BASE:
             i = move - SWAP_BASE
-            _swap(state, i // (MAX_TABLE * MAX_TABLE), (i // MAX_TABLE) % MAX_TABLE, i % MAX_TABLE)
+            _swap(state, i // (MAX_TABLE * MAX_TABLE), (i // MAX_TABLE) % MAX_TABLE, i % MAX_TABLE, False)
+        elif move < JOKER_LOW_BASE:
+            _swap_down(state, (move - SWAP_DOWN_BASE) // MAX_TABLE, (move - SWAP_DOWN_BASE) % MAX_TABLE)
+        elif move < SWAP_LOW_BASE:
+            _lay_off(state, JOKER, move - JOKER_LOW_BASE, True)
+        else:
+            i = move - SWAP_LOW_BASE
+            _swap(state, i // (MAX_TABLE * MAX_TABLE), (i // MAX_TABLE) % MAX_TABLE, i % MAX_TABLE, True)
     elif phase == PH_DISCARD:
         _discard(state, move)
 
@@ -803,11 +926,14 @@ def _lay_contract(state, n):
 
 
 @njit(cache=True, inline="always")
-def _lay_off(state, c, k):
+def _lay_off(state, c, k, low):
+    """Card ``c`` onto table meld ``k``: where ``fit`` puts it, or with ``low`` (a joker, ruling 3.13)
+    at the run's low end."""
     ints = state.ints
     p = ints[I_SEAT]
     ints[SI_DISTANCE_SEAT + p] = 0
-    pos = lay_off(state.table[k], c, fit(state.table[k], c, state.rules[SR_ACE_HIGH] != 0))
+    where = FIT_LOW if low else fit(state.table[k], c, state.rules[SR_ACE_HIGH] != 0)
+    pos = lay_off(state.table[k], c, where)
     state.hands[p, c] -= 1
     _forget_held(state, p, c, 1)
     ints[SI_LAID_OFF_SEAT + p] += 1
@@ -820,14 +946,16 @@ def _lay_off(state, c, k):
 
 
 @njit(cache=True, inline="always")
-def _swap(state, c, k, k2):
+def _swap(state, c, k, k2, low):
+    """Natural ``c`` in place of a joker of meld ``k``; the freed joker onto meld ``k2`` where ``fit``
+    puts it, or with ``low`` at the run's low end (ruling 3.13)."""
     ints = state.ints
     p = ints[I_SEAT]
     table = state.table
     ints[SI_DISTANCE_SEAT + p] = 0
     pos = swap_position(table[k], c)
     swap_in(table[k], c, pos)
-    where = fit(table[k2], JOKER, state.rules[SR_ACE_HIGH] != 0)
+    where = FIT_LOW if low else fit(table[k2], JOKER, state.rules[SR_ACE_HIGH] != 0)
     state.hands[p, c] -= 1
     _forget_held(state, p, c, 1)
     ints[SI_SWAPS_SEAT + p] += 1
@@ -888,9 +1016,9 @@ def _discard(state, c):
 
 @njit(cache=True, inline="always")
 def _end_turn(state):
-    """The turn is over: going out (2.7, with the one-turn bonus), a blocked table (ruling 3.7: judged
-    only when every seat is down and this turn changed the table; a seat that could still go out by
-    its discard has just had that turn), the turn limit, or the next seat."""
+    """The turn is over: going out (2.7, with the one-turn bonus), a blocked table (rulings 3.7 and
+    3.12, ``table_blocked``: judged only when this turn changed the table; a seat that could still go
+    out by its discard has just had that turn), the turn limit, or the next seat."""
     ints = state.ints
     p = ints[I_TURN_SEAT]
     ints[SI_TURN] += 1
@@ -899,7 +1027,7 @@ def _end_turn(state):
         if ints[I_DOWN_NOW] != 0:
             ints[I_BONUS] = BONUS_NO_JOKER if ints[I_JOKERS_DOWN] == 0 else BONUS_ONE_TURN
         _end(state, OUT_WIN, p)
-    elif ints[I_TABLE_MOVED] != 0 and all_down(state) and table_closed(state):
+    elif ints[I_TABLE_MOVED] != 0 and table_blocked(state):
         _end(state, OUT_STALEMATE_BLOCKED, -1)
     elif ints[SI_TURN] >= state.rules[SR_TURN_LIMIT]:
         _end(state, OUT_TURN_LIMIT, -1)

@@ -7,6 +7,12 @@ where they stand), ``layoff D9 2`` (table meld 2, counted from 1), ``swap H7 2 J
 of the joker of meld 2, the freed joker laid off on meld 3), ``swap H7 2`` (not yet down, with
 ``joker_swap = anyone``: the freed joker goes into the contract laid next, docs/rules.md 3.8),
 ``stop``, ``discard D9``.
+
+A joker laid off on a run that takes it at both ends stands for the card the player chooses (3.13):
+the move names the end, ``layoff JK 2 low`` / ``layoff JK 2 high`` (also ``below`` / ``above``, or
+the card it stands for: ``layoff JK=H4 2``), and ``swap H7 2 JK 3 low`` / ``... high`` for a freed
+joker. Without the end such a move is refused, naming both; on a run open at one end, or a set,
+no end is named.
 """
 
 from __future__ import annotations
@@ -21,9 +27,13 @@ from .replay import parse_table_meld
 from .state import (
     I_PHASE, I_PROPOSAL_N, I_SEAT, I_TURN_SEAT, JOKER_SWAP_ANYONE, MAX_TABLE, PH_BUY, PH_DISCARD, PH_OVER, PH_PLAY,
     PH_UPCARD, SI_BUYS_SEAT, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE, SI_PILE_N, SI_ROUND, SI_STOCK_N,
-    SR_ACE_HIGH, SR_DECKS, SR_JOKER_SWAP, SR_MAX_BUYS, SR_MUST_DISCARD, T_OWNER, State,
+    SR_ACE_HIGH, SR_DECKS, SR_JOKER_SWAP, SR_MAX_BUYS, SR_MUST_DISCARD, T_HI, T_KIND, T_LO, T_OWNER, T_SUIT,
+    MELD_RUN, State,
 )
-from .table import FIT_NONE, contract_ok, fit, meld_listing, swap_position, table_counts
+from .contracts import card_at
+from .table import (
+    FIT_HIGH, FIT_LOW, FIT_NONE, contract_ok, fit, joker_both_ends, meld_listing, swap_position, table_counts,
+)
 
 __all__ = ["State", "contract_words", "describe", "legal_move_names", "move_name", "parse_move"]
 
@@ -82,16 +92,34 @@ def move_name(state: State, action: int) -> str:
         return "contract " + " / ".join(meld_words(state.melds[i]) for i in range(n))
     if MV.LAYOFF_BASE <= action < MV.SWAP_BASE:
         c, k = divmod(action - MV.LAYOFF_BASE, MAX_TABLE)
-        return f"layoff {card_name(c)} {k + 1}"
-    if MV.SWAP_DOWN_BASE <= action < MV.NUM_ACTIONS:
+        both = c == JOKER and k < int(state.ints[SI_N_TABLE]) and joker_both_ends(state.table[k], _ace_high(state))
+        return f"layoff {card_name(c)} {k + 1}" + (" high" if both else "")
+    if MV.JOKER_LOW_BASE <= action < MV.SWAP_LOW_BASE:
+        return f"layoff JK {action - MV.JOKER_LOW_BASE + 1} low"
+    if MV.SWAP_DOWN_BASE <= action < MV.JOKER_LOW_BASE:
         c, k = divmod(action - MV.SWAP_DOWN_BASE, MAX_TABLE)
         return f"swap {card_name(c)} {k + 1}"
-    if MV.SWAP_BASE <= action < MV.SWAP_DOWN_BASE:
-        i = action - MV.SWAP_BASE
-        c, rest = divmod(i, MAX_TABLE * MAX_TABLE)
+    if MV.SWAP_BASE <= action < MV.SWAP_DOWN_BASE or MV.SWAP_LOW_BASE <= action < MV.NUM_ACTIONS:
+        low = action >= MV.SWAP_LOW_BASE
+        c, rest = divmod(action - (MV.SWAP_LOW_BASE if low else MV.SWAP_BASE), MAX_TABLE * MAX_TABLE)
         k, k2 = divmod(rest, MAX_TABLE)
-        return f"swap {card_name(c)} {k + 1} JK {k2 + 1}"
+        end = " low" if low else (" high" if _swap_both_ends(state, c, k, k2) else "")
+        return f"swap {card_name(c)} {k + 1} JK {k2 + 1}{end}"
     raise ValueError(f"not a Shanghai action: {action}")
+
+
+def _ace_high(state) -> bool:
+    return bool(state.rules[SR_ACE_HIGH])
+
+
+def _swap_both_ends(state, c: int, k: int, k2: int) -> bool:
+    """After natural ``c`` takes the place of a joker of meld ``k``, does run ``k2`` take the freed
+    joker at both ends (ruling 3.13)? The row after the swap is left in ``state.row``."""
+    n_table = int(state.ints[SI_N_TABLE])
+    pos = swap_position(state.table[k], c) if k < n_table else -1
+    return (pos >= 0 and k2 < n_table
+            and MV.joker_fits_after_swap(state.table, k, pos, c, k2, _ace_high(state), state.row)
+            and joker_both_ends(state.row, _ace_high(state)))
 
 
 def legal_move_names(state: State) -> list[tuple[int, str]]:
@@ -228,19 +256,36 @@ class _Parse:
 
     @staticmethod
     def layoff(state, args):
+        args, end = _end_word(args)
+        stands = None
+        if args and "=" in args[0]:
+            args[0], stands = args[0].split("=", 1)
         if len(args) != 2:
-            raise MoveError("layoff takes a card and a table meld number, e.g. layoff D9 2")
+            raise MoveError("layoff takes a card and a table meld number, e.g. layoff D9 2 (a joker on a run "
+                            "open at both ends: layoff JK 2 low, or high)")
         card = _card(args[0])
+        if stands is not None and card != JOKER:
+            raise MoveError(f"{args[0]}={stands}: only a joker stands for another card")
+        if end is not None and card != JOKER:
+            raise MoveError(f"{end}: only a joker's end is chosen; {card_name(card)} goes where it belongs")
         _held(state, [card])
         _down_first(state)
         k = _meld_number(state, args[1])
-        if fit(state.table[k], card, bool(state.rules[SR_ACE_HIGH])) == FIT_NONE:
+        if fit(state.table[k], card, _ace_high(state)) == FIT_NONE:
             raise MoveError(f"{card_name(card)} does not fit meld {k + 1} ({meld_words(state.table[k])}; "
                             f"it takes {names(fitting(state, k)) or 'nothing more'})")
+        if card == JOKER and (end is not None or stands is not None):
+            end = _joker_end(state.table[k], _ace_high(state), end, stands, f"meld {k + 1}")
+        if card == JOKER and joker_both_ends(state.table[k], _ace_high(state)):
+            if end is None:
+                raise MoveError(_choose_end(state.table[k], _ace_high(state), f"layoff JK {k + 1}"))
+            if end == "low":
+                return MV.JOKER_LOW_BASE + k
         return MV.LAYOFF_BASE + card * MAX_TABLE + k
 
     @staticmethod
     def swap(state, args):
+        args, end = _end_word(args)
         args = [a for a in args if a.lower() not in ("jk", "joker")]
         if len(args) not in (2, 3):
             raise MoveError("swap takes a card, the meld of the joker and the meld the joker goes to, "
@@ -265,11 +310,79 @@ class _Parse:
             raise MoveError(f"meld {k + 1} ({meld_words(state.table[k])}) has no joker standing for "
                             f"{card_name(card)}")
         if len(args) == 2:
+            if end is not None:
+                raise MoveError(f"{end}: the freed joker goes into your contract, not onto a table meld")
             return MV.SWAP_DOWN_BASE + card * MAX_TABLE + k
-        return MV.SWAP_BASE + (card * MAX_TABLE + k) * MAX_TABLE + _meld_number(state, args[2])
+        k2 = _meld_number(state, args[2])
+        i = (card * MAX_TABLE + k) * MAX_TABLE + k2
+        if not MV.joker_fits_after_swap(state.table, k, swap_position(state.table[k], card), card, k2,
+                                        _ace_high(state), state.row):
+            return MV.SWAP_BASE + i     # refused by the rules layer: the freed joker has no place there
+        row = state.row.copy()          # meld k2 after the swap
+        if end is not None:
+            end = _joker_end(row, _ace_high(state), end, None, f"meld {k2 + 1} after the swap")
+        if joker_both_ends(row, _ace_high(state)):
+            if end is None:
+                raise MoveError(_choose_end(row, _ace_high(state), f"swap {card_name(card)} {k + 1} JK {k2 + 1}"))
+            if end == "low":
+                return MV.SWAP_LOW_BASE + i
+        return MV.SWAP_BASE + i
 
 
 setattr(_Parse, "pass", _Parse.pass_)
+
+END_WORDS = {"low": "low", "below": "low", "high": "high", "above": "high"}
+
+
+def _end_word(args: list[str]) -> tuple[list[str], str | None]:
+    """The words without the end named for a joker (``low``/``below``, ``high``/``above``), and that end."""
+    ends = [END_WORDS[a.lower()] for a in args if a.lower() in END_WORDS]
+    if len(ends) > 1:
+        raise MoveError("name one end for the joker: low or high")
+    return [a for a in args if a.lower() not in END_WORDS], (ends[0] if ends else None)
+
+
+def _end_cards(row, ace_high: bool) -> tuple[str | None, str | None]:
+    """The cards a joker laid off on run ``row`` would stand for: below it and above it (None: closed)."""
+    low = high = None
+    if fit(row, JOKER, ace_high) == FIT_NONE or row[T_KIND] != MELD_RUN:
+        return low, high
+    if joker_both_ends(row, ace_high) or fit(row, JOKER, ace_high) == FIT_LOW:
+        low = card_name(card_at(int(row[T_SUIT]), int(row[T_LO]) - 1))
+    if fit(row, JOKER, ace_high) == FIT_HIGH:
+        high = card_name(card_at(int(row[T_SUIT]), int(row[T_HI]) + 1))
+    return low, high
+
+
+def _choose_end(row, ace_high: bool, move: str) -> str:
+    """Ruling 3.13: the one line asking which end of run ``row`` the joker takes."""
+    low, high = _end_cards(row, ace_high)
+    return (f"the joker fits {meld_words(row)} at either end: say {move} low (JK={low}) or {move} high "
+            f"(JK={high}) (docs/rules.md 3.13)")
+
+
+def _joker_end(row, ace_high: bool, end: str | None, stands: str | None, where: str) -> str:
+    """The end a joker takes on ``row`` (which takes it) when the player named one, by word or by the
+    card it stands for; ``MoveError`` if the meld has no such end."""
+    if row[T_KIND] != MELD_RUN:
+        raise MoveError(f"{where} ({meld_words(row)}) is a set: a joker there stands for its rank; name no end")
+    low, high = _end_cards(row, ace_high)
+    if stands is not None:
+        wanted = card_name(_card(stands))
+        ends = [e for e, c in (("low", low), ("high", high)) if c == wanted]
+        if not ends:
+            raise MoveError(f"on {where} ({meld_words(row)}) a joker can stand for "
+                            + " or ".join(c for c in (low, high) if c) + f", not {wanted}")
+        if len(ends) == 2 and end is None:
+            raise MoveError(f"{wanted} is below and above {meld_words(row)}: say low or high")
+        if end is not None and end not in ends:
+            raise MoveError(f"JK={wanted} is the {ends[0]} end of {meld_words(row)}, not the {end} end")
+        end = end or ends[0]
+    if (low if end == "low" else high) is None:
+        other = "high" if end == "low" else "low"
+        raise MoveError(f"{where} ({meld_words(row)}) takes a joker only at its {other} end "
+                        f"(JK={low or high}): name no end")
+    return end
 
 
 def _down_first(state) -> None:

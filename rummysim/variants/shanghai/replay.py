@@ -16,7 +16,9 @@ in a parallel field:
 ``stands_for`` (one entry per card of each meld, ``None`` for a natural) in a
 contract, ``stands_for`` in a joker's lay-off. In a run a joker stands for
 the card of its position (``"H9"``); in a set for a card of the set's rank,
-written as the rank alone (``"9"``).
+written as the rank alone (``"9"``). A joker laid off on a run also says which
+end it took, ``"end": "low"`` or ``"high"`` (the player chooses when both are
+open, docs/rules.md 3.13; the ace below a 2 and above a king have one name).
 """
 
 from __future__ import annotations
@@ -65,8 +67,9 @@ def deal_event(state, players: int, dealer: int) -> dict:
 
 
 def decode_events(ev: np.ndarray, n: int, table_kinds: dict) -> list[dict]:
-    """Kernel event rows -> events. ``table_kinds`` maps meld index -> (kind, suit or rank),
-    filled as contracts are decoded (a joker's lay-off needs its meld's kind)."""
+    """Kernel event rows -> events. ``table_kinds`` maps meld index -> [kind, suit or rank, a run's
+    lowest position], filled as contracts and lay-offs are decoded (a joker's lay-off needs its
+    meld's kind, and its end)."""
     out: list[dict] = []
     for row in ev[:n]:
         kind, player, card, meld, count = (int(x) for x in row[:5])
@@ -81,10 +84,10 @@ def decode_events(ev: np.ndarray, n: int, table_kinds: dict) -> list[dict]:
             if meld_kind == MELD_RUN:
                 suit = next(c >> 4 for c in cards if c != JOKER)
                 stands = [_stands_for(MELD_RUN, suit, start + i) if c == JOKER else None for i, c in enumerate(cards)]
-                table_kinds[meld] = (MELD_RUN, suit)
+                table_kinds[meld] = [MELD_RUN, suit, start]
             else:
                 stands = [_stands_for(MELD_SET, start, 0) if c == JOKER else None for c in cards]
-                table_kinds[meld] = (MELD_SET, start)
+                table_kinds[meld] = [MELD_SET, start, 0]
             if out and out[-1]["event"] == "contract" and out[-1]["player"] == player:
                 out[-1]["melds"].append(card_names(cards))
                 out[-1]["stands_for"].append(stands)
@@ -94,9 +97,13 @@ def decode_events(ev: np.ndarray, n: int, table_kinds: dict) -> list[dict]:
                             "stands_for": [stands], "table_melds": [meld]})
         elif kind == K.EV_LAYOFF:
             e = {"event": "layoff", "player": player, "card": card_name(card), "meld": meld}
+            mk, sr, lo = table_kinds[meld]
             if card == JOKER:
-                mk, sr = table_kinds[meld]
                 e["stands_for"] = _stands_for(mk, sr, cards[0])
+                if mk == MELD_RUN:
+                    e["end"] = "low" if cards[0] < lo else "high"
+            if mk == MELD_RUN and cards[0] < lo:
+                table_kinds[meld][2] = cards[0]
             out.append(e)
         elif kind == K.EV_SWAP:
             out.append({"event": "swap", "player": player, "meld": meld, "card": card_name(card), "joker": "JK"})
@@ -118,8 +125,9 @@ def _play_logged(setup, players: int, rules_array, params, rows: int = 1024):
         table_kinds = {}
         table, n_table = state.table, int(state.ints[SI_N_TABLE])
         for k in range(n_table):
-            table_kinds[k] = (int(table[k, T_KIND]),
-                              int(table[k, T_SUIT] if table[k, T_KIND] == MELD_RUN else table[k, T_RANK]))
+            table_kinds[k] = [int(table[k, T_KIND]),
+                              int(table[k, T_SUIT] if table[k, T_KIND] == MELD_RUN else table[k, T_RANK]),
+                              int(table[k, T_LO])]
         round_row = np.zeros(K.ROUND_COLS, dtype=np.int32)
         seat_rows = np.zeros((players, K.SEAT_COLS), dtype=np.int32)
         K.finish_round(state, params, scratch, round_row, seat_rows)
@@ -273,7 +281,8 @@ def format_event(e: dict) -> str:
             shown.append(" ".join(c if s is None else f"JK={s}" for c, s in zip(meld, stands)))
         return f"seat {e['player']} lays down its contract: " + " | ".join(shown)
     if kind == "layoff":
-        return f"seat {e['player']} lays off JK={e['stands_for']} on meld {e['meld'] + 1}"
+        end = {"low": " (low end)", "high": " (high end)"}.get(e.get("end"), "")
+        return f"seat {e['player']} lays off JK={e['stands_for']}{end} on meld {e['meld'] + 1}"
     if kind == "swap":
         return f"seat {e['player']} swaps {e['card']} for the joker of meld {e['meld'] + 1}"
     if kind == "reshuffle":

@@ -29,6 +29,9 @@ SPEC = (
     Param("jokers.swap", SB.SP_SWAP, "yes", ("no", "yes"), doc="swap a natural for a table joker when the joker can be laid off"),
     Param("jokers.swap_to_go_down", SB.SP_SWAP_DOWN, "no", ("no", "yes"),
           doc="with joker_swap=anyone, not yet down: swap for a table joker when the contract can then be laid with it"),
+    Param("jokers.end", SB.SP_JOKER_END, "high", ("high", "low", "held"),
+          doc="a joker laid off on a run open at both ends stands for the card above it, below it, or at the "
+              "end after which a card in hand can be laid off next (else above; docs/rules.md 3.13)"),
     Param("layoff.mode", SB.SP_LAYOFF, "at_once", ("at_once", "when_going_out"),
           doc="lay off at once, or only in a turn the hand can be emptied"),
     Param("discard.mode", SB.SP_DISCARD, "highest", ("highest", "least_useful"),

@@ -206,16 +206,18 @@ def meld_listing(row, out):
 @njit(cache=True)
 def fit(row, card, ace_high):
     """Where ``card`` (a natural id, or 63 for a joker) would be laid off on the meld ``row``:
-    ``FIT_SET``, ``FIT_LOW``, ``FIT_HIGH`` or ``FIT_NONE`` (rules 2.3, 2.5)."""
+    ``FIT_SET``, ``FIT_LOW``, ``FIT_HIGH`` or ``FIT_NONE`` (rules 2.3, 2.5). A joker on a run goes
+    to the high end when it is open; when the low end is open too (``joker_both_ends``) the player
+    may put it there instead (ruling 3.13)."""
     top = 13 if ace_high else 12
     if card == JOKER:
         if row[T_NATURALS] < row[T_JOKERS] + 1:
             return FIT_NONE
         if row[T_KIND] == MELD_SET:
             return FIT_SET
-        if row[T_HI] < top and not (row[T_LO] == 0 and row[T_HI] + 1 == 13):
+        if _open_high(row, ace_high):
             return FIT_HIGH
-        if row[T_LO] > 0 and not (row[T_LO] - 1 == 0 and row[T_HI] == 13):
+        if _open_low(row):
             return FIT_LOW
         return FIT_NONE
     rank = card & 15
@@ -230,6 +232,27 @@ def fit(row, card, ace_high):
     if hi < top and card_at(row[T_SUIT], hi + 1) == card and not (lo == 0 and hi + 1 == 13):
         return FIT_HIGH
     return FIT_NONE
+
+
+@njit(cache=True, inline="always")
+def _open_high(row, ace_high):
+    """Has the run ``row`` a position above it (not past the top, never K-A-2)?"""
+    top = 13 if ace_high else 12
+    return row[T_HI] < top and not (row[T_LO] == 0 and row[T_HI] + 1 == 13)
+
+
+@njit(cache=True, inline="always")
+def _open_low(row):
+    """Has the run ``row`` a position below it (not below the ace, never K-A-2)?"""
+    return row[T_LO] > 0 and not (row[T_LO] - 1 == 0 and row[T_HI] == 13)
+
+
+@njit(cache=True)
+def joker_both_ends(row, ace_high):
+    """Ruling 3.13: is ``row`` a run that takes a joker at either end? Then the player chooses the
+    card it stands for: ``fit`` gives the high end, ``FIT_LOW`` the low one."""
+    return (row[T_KIND] == MELD_RUN and row[T_NATURALS] >= row[T_JOKERS] + 1 and _open_high(row, ace_high)
+            and _open_low(row))
 
 
 @njit(cache=True)
