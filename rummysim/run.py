@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from .base.version import __version__
-from .analysis.summary import add_state, summary_state
+from .base.summary import add_state, summary_state
 from .results import (LOCK_FILE, SCHEMA_VERSION, Chunk, ChunkError, ChunkStore, hold_results_dir,
                       write_json_atomic)
 from .rules import RULES_VERSION

@@ -1,4 +1,4 @@
-"""Coverage of every interval method of ``rummysim.analysis.intervals`` (and the rating list's), on
+"""Coverage of every interval method of ``rummysim.base.intervals`` (and the rating list's), on
 simulated block data: no games are played, so it runs in seconds.
 
 For each method, at 5, 20, 100 and 1,000 units (trials, or duplicate blocks) and for true shares
@@ -24,7 +24,7 @@ import math
 import numpy as np
 import pytest
 
-from rummysim.analysis import intervals as I
+from rummysim.base import intervals as I
 from rummysim.analysis import rating as R
 
 DRAWS = 2000

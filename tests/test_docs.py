@@ -99,7 +99,7 @@ def test_every_citation_names_a_rule_that_exists():
     assert not bad, "citations of rules docs/rules.md does not have:\n" + "\n".join(bad)
 
 
-RULES_FILES = ("rummysim/rules.py", "rummysim/variants/basic/rules.py", "rummysim/variants/shanghai/rules.py")
+RULES_FILES = ("rummysim/base/rules.py", "rummysim/variants/basic/rules.py", "rummysim/variants/shanghai/rules.py")
 
 
 def rules_module():

@@ -17,6 +17,9 @@ import pytest
 
 from rummysim.cli import main
 from test_report import run_cli
+from rummysim.variants import VARIANTS
+
+BASIC, SHANGHAI = VARIANTS["basic"], VARIANTS["shanghai"]
 
 
 def snapshot(*dirs) -> dict:
@@ -166,7 +169,7 @@ def test_report_of_a_killed_run_says_it_is_unfinished(tmp_path, capsys):
     """Row 6: a killed run (finished chunks, no Parquet yet) was 'the run saved no finished chunk?'."""
     from rummysim.run import warm_up
 
-    warm_up(2)  # the child process loads compiled kernels from the cache
+    warm_up(2, BASIC)  # the child process loads compiled kernels from the cache
     out = tmp_path / "killed"
     proc = subprocess.Popen([sys.executable, "-m", "rummysim", "run", "--hands", "400000", "--chunk-size", "4000",
                              "--workers", "1", "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -311,7 +314,7 @@ import pandas as pd  # noqa: E402
 from rummysim.analysis.compare import COMPARE_FIELDS  # noqa: E402
 from rummysim.analysis.compare import compare as compare_api  # noqa: E402
 from rummysim.results import LOCK_FILE, SCHEMA_VERSION, ChunkStore, prepare_out_dir  # noqa: E402
-from rummysim.rules import RULES_VERSION, parse_rule_options  # noqa: E402
+from rummysim.base.rules import RULES_VERSION, parse_rule_options  # noqa: E402
 from rummysim.run import OPTION_FIELDS, RunSpec, options_digest, run_to_dir  # noqa: E402
 from rummysim.strategy import load_strategy, seat_strategies  # noqa: E402
 
@@ -349,7 +352,7 @@ def whole_run(out: Path, spec: RunSpec, chunk_size: int) -> Path:
 
 
 def basic_spec(**kw) -> RunSpec:
-    return RunSpec(2, seat_strategies(["greedy", "expert"], 2), seed=kw.pop("seed", 11), **kw)
+    return RunSpec(BASIC, 2, seat_strategies(["greedy", "expert"], 2, BASIC), seed=kw.pop("seed", 11), **kw)
 
 
 def resume_cli(out: Path, capsys) -> tuple[int, dict | None, str]:
@@ -548,13 +551,13 @@ def test_every_rule_option_round_trips_through_resume_and_replay(variant, tmp_pa
     played its remaining chunks under other rules, and replay showed hands the run never had.
     With a non-default value of every option, a cut and resumed run equals an uninterrupted one, and
     replay --from reproduces the rows it saved (Shanghai: a Shanghai resume)."""
-    rules = parse_rule_options(EVERY_OPTION[variant], variant=variant)
+    rules = parse_rule_options(VARIANTS[variant], EVERY_OPTION[variant])
     if variant == "basic":
-        spec = RunSpec(4, seat_strategies(["greedy", "random", "expert", "cautious"], 4), 61, rules, games=40)
+        spec = RunSpec(BASIC, 4, seat_strategies(["greedy", "random", "expert", "cautious"], 4, BASIC), 61, rules, games=40)
         size = 5
     else:
-        spec = RunSpec(4, seat_strategies(["greedy", "buyer", "random", "expert"], 4, "shanghai"), 61, rules,
-                       games=8, variant="shanghai")
+        spec = RunSpec(SHANGHAI, 4, seat_strategies(["greedy", "buyer", "random", "expert"], 4, SHANGHAI), 61, rules,
+                       games=8)
         size = 2
     cut = tmp_path / "cut"
     record = cut_run(cut, spec, size, stop_after=2)
@@ -595,8 +598,8 @@ def test_an_interrupted_comparison_is_finished_by_resume(tmp_path, capsys):
     """compare stopped by Ctrl-C said its finished pairs were in compare.json, which held none; now
     it keeps its chunks, and compare --resume DIR ends with the rows and figures of an uninterrupted
     comparison (a damaged chunk is played again)."""
-    strategies = [load_strategy(s) for s in ("greedy", "expert", "cautious")]
-    rules = parse_rule_options([])
+    strategies = [load_strategy(s, BASIC) for s in ("greedy", "expert", "cautious")]
+    rules = parse_rule_options(BASIC, [])
     cut = prepare_out_dir(tmp_path / "cut")
     calls = []
 

@@ -123,11 +123,33 @@ def test_the_ground_floor_imports_only_itself(module):
     assert not wrong, f"{module} (floor 0) imports {wrong}"
 
 
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith(REGISTRY + ".")))
+def _is_report(module: str) -> bool:
+    """A variant's report sections (``rummysim.variants.<name>.report``): its one module above the
+    registry, loaded by the report floor through ``Variant.report``."""
+    parts = module.split(".")
+    return module.startswith(REGISTRY + ".") and len(parts) == 4 and parts[3] == "report"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith(REGISTRY + ".") and not _is_report(m)))
 def test_a_variant_imports_only_the_ground_floor_and_itself(module):
     own = ".".join(module.split(".")[:3])
     wrong = sorted(t for t, _ in _imports(module) if not _under(t, GROUND + (own,)))
     assert not wrong, f"{module} imports {wrong}: a variant package imports only {', '.join(GROUND)} and itself"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _is_report(m)))
+def test_a_variants_report_imports_no_other_variant_and_nothing_imports_it(module):
+    own = ".".join(module.split(".")[:3])
+    other = sorted(t for t, _ in _imports(module) if _under(t, (REGISTRY,)) and not _under(t, (own,)))
+    assert not other, f"{module} imports {other}: another variant, or the registry"
+    importers = sorted(m for m in MODULES if any(t == module for t, _ in _imports(m)))
+    assert not importers, f"{importers} import {module}: only the report loads it, through Variant.report"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if not _under(m, (REGISTRY,))))
+def test_above_the_registry_a_variant_is_reached_only_through_it(module):
+    direct = sorted(t for t, _ in _imports(module) if t.startswith(REGISTRY + "."))
+    assert not direct, f"{module} imports {direct}: code outside a variant reaches it through its Variant"
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

@@ -9,7 +9,7 @@ from numba import njit
 from rummysim.cards import card_id
 from rummysim.engine.codes import OUT_STALEMATE_BLOCKED, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
 from rummysim.engine.rng import below
-from rummysim.rules import parse_rule_options
+from rummysim.base.rules import parse_rule_options
 from rummysim.strategy import builtin_names, load_strategy, params_matrix, seat_strategies
 from rummysim.variants.shanghai import bots as B
 from rummysim.variants.shanghai import kernel as K
@@ -22,6 +22,9 @@ from rummysim.variants.shanghai.state import (
     SI_OWN_TURNS_SEAT, SI_PILE_N, SI_ROUND, SI_STOCK_N, SR_CHECK, T_JOKERS, T_NATURALS, T_OWNER,
 )
 from rummysim.variants.shanghai.table import hand_points
+from rummysim.variants import VARIANTS
+
+SHANGHAI = VARIANTS["shanghai"]
 
 pytestmark = pytest.mark.engine
 
@@ -36,7 +39,7 @@ CONFIGS = [
 
 
 def rules(players, *options, check=True):
-    r = parse_rule_options(list(options), variant="shanghai").to_array(players)
+    r = parse_rule_options(SHANGHAI, list(options)).to_array(players)
     r[SR_CHECK] = 1 if check else 0
     return r
 
@@ -157,8 +160,8 @@ def _bot_rounds(seed, games, players, params, rules, round_rows, seat_rows, phas
 def rule_based() -> list[str]:
     """The shipped Shanghai strategies but the search bot (``test_search_moves_are_legal_and_blind_to_hidden_cards``
     plays it on a small budget)."""
-    return [n for n in builtin_names("shanghai")
-            if load_strategy(n, "shanghai").params[B.SP_BOT] != B.BOT_SEARCH]
+    return [n for n in builtin_names(SHANGHAI)
+            if load_strategy(n, SHANGHAI).params[B.SP_BOT] != B.BOT_SEARCH]
 
 
 @pytest.mark.parametrize("name", rule_based())
@@ -170,7 +173,7 @@ def test_every_bot_move_is_legal(name):
     phases = np.zeros(4, dtype=np.int64)
     for k, (players, options) in enumerate(CONFIGS[:8] + [(4, ("joker_swap=anyone",))]):
         seats = [name] if k % 2 == 0 else [names[(names.index(name) + q) % len(names)] for q in range(players)]
-        params = params_matrix(seat_strategies(seats, players, "shanghai"))
+        params = params_matrix(seat_strategies(seats, players, SHANGHAI))
         r = rules(players, *options, "turn_limit=300", check=False)  # stalled rounds cut short
         games = np.arange(k * 100, k * 100 + 25, dtype=np.int64)  # 9 x 25 games x 10 rounds = 2,250 rounds
         rows = np.zeros((len(games) * 10, K.ROUND_COLS), dtype=np.int32)
@@ -266,7 +269,7 @@ def test_bots_do_not_see_hidden_cards(name):
     themselves (same hand sizes)."""
     phases = np.zeros(4, dtype=np.int64)
     for players, options in [(3, ()), (4, ("layoff_on_contract_turn=true",)), (6, ()), (4, ("joker_swap=anyone",))]:
-        params = params_matrix(seat_strategies([name], players, "shanghai"))
+        params = params_matrix(seat_strategies([name], players, SHANGHAI))
         _hidden_info(7, np.arange(10, dtype=np.int64), players, params,
                      rules(players, *options, "turn_limit=300", check=False), 2, phases)
     assert (phases > 0).all(), phases
@@ -291,7 +294,7 @@ def test_search_moves_are_legal_and_blind_to_hidden_cards(horizon, value, option
     may see: counts, the pile, the table, the copies each seat is known to hold)."""
     players = 4
     table = [cheap_search(tmp_path, horizon=horizon, value=value), "expert", "buyer", "patient"]
-    params = params_matrix(seat_strategies(table, players, "shanghai"))
+    params = params_matrix(seat_strategies(table, players, SHANGHAI))
     phases = np.zeros(4, dtype=np.int64)
     _hidden_info(11, np.arange(1, dtype=np.int64), players, params,
                  rules(players, *options, "turn_limit=300", check=True), 3, phases)

@@ -19,9 +19,10 @@ import pexpect
 import pytest
 
 import rummysim
-from rummysim.rules import rules_from_mapping
+from rummysim.base.rules import rules_from_mapping
 from rummysim.strategy import params_matrix, seat_strategies
 from rummysim.variants import variant_named
+from rummysim.variants import VARIANTS
 
 pytestmark = pytest.mark.engine
 
@@ -163,8 +164,8 @@ def test_piped_auto_is_run_row_for_row(tmp_path, variant, args, strategies):
     assert seats.drop(columns="strategy").equals(expected.drop(columns="strategy"))
     assert (seats.strategy.astype(str)[seats.seat > 0].values == expected.strategy.astype(str)[expected.seat > 0].values).all()
     # replay --from prints the saved moves: the same events as replaying run's hand from its seed
-    rules = rules_from_mapping({}, variant=variant)
-    params = params_matrix(seat_strategies(strategies, len(strategies), variant))
+    rules = rules_from_mapping(VARIANTS[variant], {})
+    params = params_matrix(seat_strategies(strategies, len(strategies), VARIANTS[variant]))
     unit = v.first_unit + 1
     saved = [json.loads(line) for line in (out / "events" / f"{v.unit}-{unit}.jsonl").read_text().splitlines()]
     assert saved == v.replay(seed, 0, unit, len(strategies), rules.to_array(len(strategies)), params)

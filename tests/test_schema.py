@@ -8,6 +8,7 @@ from rummysim.results import Table
 from rummysim.variants import NAMES, variant_named
 
 from test_docs import ROOT
+from rummysim.variants import VARIANTS
 
 
 @pytest.mark.parametrize("name, players", [("basic", 2), ("shanghai", 3)])
@@ -36,8 +37,8 @@ def test_written_files_have_the_schema_columns_and_types(name, count, tmp_path):
 
     v = variant_named(name)
     players = v.players[2]
-    spec = RunSpec(players, seat_strategies(["greedy"], players, name), 3, games=count.get("games"),
-                   hands=count.get("hands"), variant=name)
+    spec = RunSpec(VARIANTS[name], players, seat_strategies(["greedy"], players, VARIANTS[name]), 3, games=count.get("games"),
+                   hands=count.get("hands"))
     out = prepare_out_dir(tmp_path / "r")
     run_to_dir(spec, out, workers=1)
     for table in v.schemas(players, "games" in count):

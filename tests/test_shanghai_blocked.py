@@ -27,6 +27,9 @@ from positions import moves
 from shanghai_reference import meets_contract
 from test_rules_shanghai import play, play_games, quiet, rules, strategy, summary
 from test_shanghai_invariants import table_can_change
+from rummysim.variants import VARIANTS
+
+SHANGHAI = VARIANTS["shanghai"]
 
 pytestmark = pytest.mark.engine
 
@@ -305,5 +308,5 @@ def test_3_12_the_seed_1_round_that_reached_the_turn_cap_now_ends_dead():
     assert [e["event"] for e in events].count("draw") == 204
     assert end["scores"] == [9, 4, 143] and len(end["hands"][2]) == 17
     assert not any(e["event"] == "contract" and e["player"] == 2 for e in events)
-    spec = RunSpec(3, seat_strategies(["buyer"], 3, "shanghai"), seed=1, variant="shanghai", games=616)
+    spec = RunSpec(SHANGHAI, 3, seat_strategies(["buyer"], 3, SHANGHAI), seed=1, games=616)
     assert not table_can_change(spec, r, params, 615, 8)      # the independent judgement agrees

@@ -1,5 +1,5 @@
 """rummysim report of Shanghai results: every file of a run's and a comparison's report, and the tables of
-``variants.shanghai.stats`` against the same numbers computed independently with pandas from the Parquet files."""
+``variants.shanghai.report`` against the same numbers computed independently with pandas from the Parquet files."""
 
 import json
 
@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rummysim.variants.shanghai import stats as H
+from rummysim.variants.shanghai import report as H
 from rummysim.analysis import stats as S
 from rummysim.cli import main
 from independent import clopper_pearson, ratio_interval, share_interval, share_ratio_interval, t_interval

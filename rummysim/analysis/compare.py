@@ -48,9 +48,9 @@ from ..run import (ResumeError, RunSpec, _line, _restore_sigterm, _sigterm_as_in
                   strategies_of_record, warm_up)
 from ..strategy import Strategy, params_matrix
 from ..variants import variant_of
-from . import intervals as I
+from ..base import intervals as I
 from . import rating
-from .summary import estimate_text, pp_text, signed
+from ..base.summary import estimate_text, pp_text, signed
 
 OUT_STALEMATE = (1, 2, 3)  # outcomes with no winner
 

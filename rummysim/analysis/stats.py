@@ -4,12 +4,12 @@ A results directory is what ``rummysim run`` (run.json, hands.parquet,
 seats.parquet, games.parquet) or ``rummysim compare`` (compare.json, and
 hands/seats with the extra columns ``pair`` and ``rotation``) saved; Shanghai
 results (``"variant": "shanghai"``, rounds.parquet in place of hands.parquet)
-open here too, and ``variants.shanghai.stats`` has their tables. Every
+open here too, and ``variants.shanghai.report`` has their tables. Every
 table streams the Parquet files batch by batch and column by column
 (``ParquetFile.iter_batches``), folding counts and sums, so memory does not
 grow with the number of hands.
 
-Intervals are 95% (``rummysim.analysis.intervals``). Proportions of a run's
+Intervals are 95% (``rummysim.base.intervals``). Proportions of a run's
 independent hands (and games): exact (Clopper-Pearson). Means and ratios of
 unbounded quantities (points per hand, per game, per win): a t-interval over
 independent blocks by linearisation (``intervals.ratio_ci``), a block being one
@@ -43,7 +43,7 @@ from ..base.variant import Variant
 from ..engine.codes import OUTCOMES
 from ..variants import variant_of
 from .compare import SEQUENTIAL_WARNING, position_words, sprt_words
-from .intervals import proportion_ci, ratio_ci, share_ci, share_ratio_ci
+from ..base.intervals import proportion_ci, ratio_ci, share_ci, share_ratio_ci
 
 LEVEL = 0.95
 RECORDS = ("run.json", "compare.json")

@@ -11,9 +11,9 @@ import csv
 import math
 from pathlib import Path
 
-from . import intervals as I
+from ..base import intervals as I
 from .compare import _p_text, play_pair, summarise_pair
-from .summary import estimate_text, signed
+from ..base.summary import estimate_text, signed
 from ..results import write_json_atomic
 from ..base.variant import Variant
 from ..run import warm_up

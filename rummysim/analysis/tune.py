@@ -27,9 +27,9 @@ from ..base.variant import Variant
 from ..run import warm_up
 from ..strategy import Strategy, parse_strategy, with_override
 from ..variants import variant_of
-from . import intervals as I
+from ..base import intervals as I
 from .compare import play_pair
-from .summary import estimate_text, signed
+from ..base.summary import estimate_text, signed
 
 INSTALL = "rummysim tune needs optuna: pip install 'rummysim[tune]'"
 #: mixed into the tuning seed to get the confirmation seed: deals no candidate was chosen on

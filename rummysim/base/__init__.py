@@ -4,7 +4,7 @@
 ``rules`` (rules versions, options given as text or TOML, the checks every variant's options use),
 ``params`` (a strategy file's keys: ``Param``, the search bot's keys), ``variant`` (``Variant``: what
 a variant gives the rest of rummysim), ``game`` (``GameInPlay``: one game played move by move),
-``notation`` (what every variant's moves-as-words share), ``events`` (reading the compiled event
-log). Nothing here imports ``rummysim.variants`` or anything above it; every variant package imports
+``intervals`` (every interval and test rummysim prints), ``summary`` (estimates as text).
+Nothing here imports ``rummysim.variants`` or anything above it; every variant package imports
 only this package, ``rummysim.engine``, ``rummysim.cards`` and ``rummysim.results``.
 """

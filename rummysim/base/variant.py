@@ -1,6 +1,6 @@
 """``Variant``: everything the rest of rummysim needs of a variant, the one extension point.
 
-Each variant package (``rummysim/variants/<name>/``) builds one ``Variant`` in its ``__init__`` from
+Each variant package (``rummysim/variants/<name>/``) builds one ``Variant`` in its ``variant.py`` from
 its own modules; the registry (``rummysim.variants``) lists them. Code above the registry receives a
 ``Variant`` object and asks it, never a variant's name: a name is looked up once, where it comes in
 (the command line, the Python API, a results record).
@@ -46,7 +46,7 @@ class Variant:
     describe_deal: Callable            # a replay's deal event in a few words (Shanghai: its round and contract)
     replay_samples: tuple              # report: hands worth watching besides the longest, (name, words, column, codes)
     rotation_rows: Callable            # compare: one rotation's chunk as per-unit and per-game results
-    report_sections: str               # the name of its section builder in ``rummysim.report``
+    report: str                        # its report sections' module (``sections(page, res)``), loaded by the report
     headline_words: dict               # a comparison's headline columns under its own words (penalty_per_round...)
     interval_note: str                 # report: how its intervals are made
     compare_intro: str                 # report: what a comparison's headline is ({players}, {mode}, {unit})

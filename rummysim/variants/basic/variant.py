@@ -14,7 +14,7 @@ VARIANT = Variant(
     replay=replay.trace_hand, format_event=replay.format_event, describe_deal=replay.describe_deal,
     replay_samples=(("stalemate", "a hand nobody won", "outcome", ("stalemate_stock", "stalemate_blocked", "turn_limit")),
                     ("rummy", "a win by going rummy", "going_rummy", (True,))),
-    rotation_rows=summary.rotation_rows, report_sections="basic_sections",
+    rotation_rows=summary.rotation_rows, report=f"{__package__}.report",
     notation=notation, game=game.Game, env_core=env_core, rules_section="1", options_section="7", rollout_bot_index=P_ROLLOUT_BOT,
     headline_words={},
     interval_note="Every interval is 95%: exact (Clopper-Pearson) for the proportions of a run; for points per "
