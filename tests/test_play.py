@@ -258,7 +258,7 @@ def test_shanghai_joker_swap_typed(tmp_path):
             card, meld, _, home = swaps[0].split()[1:]
             answer(child, f"swap {card} 9 JK 1", r"^no table meld 9: they are numbered 1 to \d+")
             child.sendline(f"swap {card} {meld} joker {home}")
-            child.expect(rf"you swap {card} for the joker of meld {meld}\r\n.*you lay off JK on meld {home}\r\n")
+            child.expect(rf"you swap {card} for the joker of meld {meld}\r\n.*you lay off JK=\S+ on meld {home}\r\n")
             break
         child.sendline("auto")
     else:

@@ -201,7 +201,7 @@ def test_3_13_the_text_replay_and_the_page_show_the_end_chosen():
     r = joker_turn(end=B.JOKER_END_LOW)
     (event,) = [e for e in r["events"] if e["event"] == "layoff"]
     assert event == {"event": "layoff", "player": 0, "card": "JK", "meld": 0, "stands_for": "H4", "end": "low"}
-    assert format_event(event) == "seat 0 lays off JK=H4 (low end) on meld 0"
+    assert format_event(event) == "seat 0 lays off JK=H4 (low end) on meld 1"   # melds numbered from 1 in text
     deal = {"event": "deal", "round": 1, "dealer": 2, "hands": [["JK", "C2"], ["C4", "H5", "H6", "H7", "H8"], ["C7"]],
             "upcard": "S6", "stock": ["D9"]}
     contract = {"event": "contract", "player": 1, "melds": [["H5", "H6", "H7", "H8"]], "stands_for": [[None] * 4],
