@@ -11,7 +11,7 @@ import dataclasses
 import sys
 
 from ..base.errors import MoveError
-from .render import HELP, View, end_lines
+from .render import View, help_text
 
 
 class Quit(Exception):
@@ -63,7 +63,7 @@ def ask(game, params, view: View, seat: int, interactive: bool) -> int:
         if word in ("quit", "exit", "q"):
             raise Quit
         if word in ("help", "?"):
-            view.say(HELP)
+            view.say(help_text(game))
             continue
         if word == "hint":
             view.say(f"hint ({view.hint}): {d.hint_name}: {d.reason}", style="green")
@@ -103,12 +103,12 @@ def play(game, params, view: View, you: int, interactive: bool, on_unit=None) ->
                 if move < 0:
                     move = ask(game, params, view, seat, interactive) if seat == you else game.choose(params, seat)
                 for e in game.play(move):
-                    view.event(e)
+                    view.event(game, e)
                     events.append(e)
             game.finish()
             end = game.end_event()
             events.append(end)
-            for line in end_lines(end, view.who):
+            for line in game.end_lines(end, view.who):
                 view.say(line, style="bold")
             if on_unit is not None:
                 on_unit(events)

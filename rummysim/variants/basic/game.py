@@ -214,6 +214,10 @@ class Game(GameInPlay):
         """uint64[players]: the cards each seat took from the pile this hand and still holds (``M_HELD``)."""
         return self.state.masks[M_HELD:M_HELD + self.players]
 
+    def went_out(self, e: dict, who) -> str:
+        """Who went out and the points the hand scored."""
+        return f"{who(e['winner'])} went out{' with rummy' if e['going_rummy'] else ''}: {e['points']} points"
+
     def heading(self) -> str:
         return f"Basic Rummy, hand {self.number + 1}"
 
