@@ -54,7 +54,8 @@ def random_walk(env, seed: int, steps: int, on_step=None):
 
 # ------------------------------------------------------------------------------ checkers
 @pytest.mark.parametrize("make", [lambda: basic_v0.env(players=2), lambda: basic_v0.env(players=4, episode="hand"),
-                                  lambda: basic_v0.env(players=3, reward="win"), lambda: shanghai_v0.env(players=4)])
+                                  lambda: basic_v0.env(players=3, reward="win"),
+                                  pytest.param(lambda: shanghai_v0.env(players=4), marks=pytest.mark.slow)])
 def test_pettingzoo_api_test(make):
     api_test(make(), num_cycles=300)
 

@@ -118,6 +118,7 @@ def _random_rounds(seed, n_rounds, players_of, rules_of, stats):
         _scores_add_up(state, points)
 
 
+@pytest.mark.slow
 def test_conformance_10000_random_rounds():
     """10,000 rounds of 3-8 players under every option of 2.8, every move drawn uniformly from
     ``legal_moves`` and applied with ``apply`` only: every listed move is legal, every card is in
@@ -164,7 +165,12 @@ def rule_based() -> list[str]:
             if load_strategy(n, SHANGHAI).params[B.SP_BOT] != B.BOT_SEARCH]
 
 
-@pytest.mark.parametrize("name", rule_based())
+def _buyer_slow(names):
+    """The strategies as parameters, ``buyer``'s (minutes: it buys, so its rounds are the longest) marked slow."""
+    return [pytest.param(n, marks=pytest.mark.slow) if n == "buyer" else n for n in names]
+
+
+@pytest.mark.parametrize("name", _buyer_slow(rule_based()))
 def test_every_bot_move_is_legal(name):
     """Every move of every shipped rule-based Shanghai strategy (alone at the table, and mixed with the
     others) over 11,250 rounds in all (some under joker_swap=anyone, ruling 3.8) is listed by
@@ -262,7 +268,7 @@ def _hidden_info(seed, games, players, params, rules, every, phases):
                 M.apply(state, move)
 
 
-@pytest.mark.parametrize("name", rule_based())
+@pytest.mark.parametrize("name", _buyer_slow(rule_based()))
 def test_bots_do_not_see_hidden_cards(name):
     """Hidden information: over positions of real play (every decision point), each shipped
     strategy picks the same move when the opponents' hands and the stock are reshuffled among

@@ -17,7 +17,7 @@ from rummysim.strategy import params_matrix, seat_strategies
 from rummysim.variants.basic import kernel as BK
 from rummysim.variants.basic import melds as BM
 from rummysim.variants.basic import moves as BMV
-from rummysim.variants import variant_named
+from rummysim.variants import VARIANTS, variant_named
 from rummysim.variants.basic.rules import BasicRules
 from rummysim.cards import card_name
 from rummysim.variants.basic.state import (
@@ -33,7 +33,6 @@ from rummysim.variants.shanghai.state import (
     I_PHASE as S_PHASE, I_PROPOSAL_N, I_SEAT as S_SEAT, PH_BUY, PH_PLAY as S_PLAY, SI_DOWN_TURN_SEAT, SI_DRAWN,
     SI_N_TABLE, SI_OWN_TURNS_SEAT, T_OWNER,
 )
-from rummysim.variants import VARIANTS
 
 pytestmark = pytest.mark.engine
 

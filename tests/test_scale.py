@@ -104,6 +104,7 @@ def _wait_for_chunks(out: Path, n: int, proc: subprocess.Popen, timeout: float =
         time.sleep(0.02)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_a_killed_run_process_is_resumed_exactly(tmp_path, sig):
     warm_up(2, BASIC)  # the child process loads compiled kernels from the cache
@@ -156,6 +157,7 @@ def test_dask_cluster_gives_the_rows_of_a_local_run(tmp_path, cluster, spec):
                                       read_results_table(local, name).to_pandas())
 
 
+@pytest.mark.slow
 def test_a_worker_dying_mid_run_has_its_chunks_rerun_once(tmp_path, cluster):
     _, client = cluster
     spec = _spec(hands=240_000)

@@ -5,10 +5,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from rummysim.results import Table
-from rummysim.variants import NAMES, variant_named
+from rummysim.variants import NAMES, VARIANTS, variant_named
 
 from test_docs import ROOT
-from rummysim.variants import VARIANTS
 
 
 @pytest.mark.parametrize("name, players", [("basic", 2), ("shanghai", 3)])

@@ -261,6 +261,7 @@ def pool_lays(state) -> bool:
     return bool(M.pool_lays_contract(state, counts))
 
 
+@pytest.mark.slow
 def test_3_12_the_cards_off_the_table_include_its_jokers():
     # I.9.2: every 7 on the table (the second set of 7s natural: D7 H7 S7). With the joker off the table
     # a run of 10 can hold it as its 7: the cards off the table lay the contract. With the joker on the

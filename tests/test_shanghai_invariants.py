@@ -94,6 +94,7 @@ def _hand_value(names: list[str]) -> int:
     return total
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", PLAYERS)
 def test_invariants_on_2000_seeded_games(players):
     turn_limit_rounds = 0
