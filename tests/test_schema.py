@@ -1,4 +1,4 @@
-"""The results schema is declared once per variant: the README's tables, the kernels' column
+"""The results schema is declared once per variant: the tables of docs/results.md, the kernels' column
 indices and the written files all come from it."""
 
 import pyarrow.parquet as pq
@@ -11,10 +11,10 @@ from test_docs import ROOT
 
 
 @pytest.mark.parametrize("name, players", [("basic", 2), ("shanghai", 3)])
-def test_the_readme_prints_every_table_of_the_schema(name, players):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_results_page_prints_every_table_of_the_schema(name, players):
+    page = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
     for table in variant_named(name).schemas(players, True):
-        assert table.markdown() in readme, f"README's {table.name} table of {name} differs from its schema"
+        assert table.markdown() in page, f"docs/results.md's {table.name} table of {name} differs from its schema"
 
 
 @pytest.mark.parametrize("name", NAMES)

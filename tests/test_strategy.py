@@ -1,4 +1,4 @@
-"""Strategy files: validation errors for every kind of bad file, shipped files, README table."""
+"""Strategy files: validation errors for every kind of bad file, shipped files, the keys' tables of docs/strategies.md."""
 
 import re
 from pathlib import Path
@@ -104,16 +104,20 @@ def test_seat_strategies_counts():
         seat_strategies(["greedy", "random"], 4, BASIC)
 
 
-@pytest.mark.parametrize("spec, section", [(SPEC, "## Strategies"), (SHANGHAI_SPEC, "### Shanghai strategies")])
-def test_readme_documents_every_key_with_its_default(spec, section):
-    text = (Path(__file__).parents[1] / "README.md").read_text()
-    readme = text[text.index(section):]
+@pytest.mark.parametrize("spec, section", [(SPEC, "## Basic Rummy strategies"), (SHANGHAI_SPEC, "## Shanghai strategies")])
+def test_the_strategies_page_documents_every_key_with_its_default(spec, section):
+    """docs/strategies.md has, in its section of the variant, a row per strategy key with its default and
+    its choices (or its range)."""
+    text = (Path(__file__).parents[1] / "docs" / "strategies.md").read_text()
+    start = text.index(f"\n{section}\n")
+    end = text.find("\n## ", start + 1)
+    page = text[start:end if end > 0 else len(text)]
     for p in spec:
-        row = re.search(rf"^\| `{re.escape(p.key)}` \|[^\n]*$", readme, re.M)
-        assert row, f"README lacks a row for {p.key}"
+        row = re.search(rf"^\| `{re.escape(p.key)}` \|[^\n]*$", page, re.M)
+        assert row, f"docs/strategies.md ({section}) lacks a row for {p.key}"
         cells = [c.strip() for c in row.group(0).strip("|").split("|")]
         default = "[" + ", ".join(f'"{c}"' for c in p.default) + "]" if p.many else str(p.default)
-        assert cells[3].strip("`") == default, f"README default of {p.key}: {cells[3]} != {default}"
+        assert cells[3].strip("`") == default, f"docs/strategies.md default of {p.key}: {cells[3]} != {default}"
         if p.choices:
             assert all(f"`{c}`" in cells[2] for c in p.choices)
         else:
