@@ -7,7 +7,7 @@
 * every rule option of both variants (``rummysim/variants/<name>/rules.py``) is in the option table of its variant,
   with the bounds the engine accepts;
 * the tables ``tools/gen_docs.py`` writes (rule options, action encodings) are as it writes them now;
-* every link in the README and in docs/ resolves to a file of the
+* the README stays a short front page: every link in it and in docs/ resolves to a file of the
   repository (and a heading, for an anchor), and every page of docs/ is in the site's nav (mkdocs.yml).
 
 Plain text and ``ast`` only (``tools/gen_docs.py`` imports the variants' Python modules, which compiles
@@ -197,6 +197,7 @@ def test_the_generator_checks_that_the_action_rows_cover_every_action():
 
 # ---------------------------------------------------------------- the pages and their links
 
+README_MAX_LINES = 300
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
@@ -216,6 +217,11 @@ def test_slugs_are_made_as_the_sites_make_them():
     assert slug("`rummysim compare`: is one strategy really better?") == "rummysim-compare-is-one-strategy-really-better"
     assert slug("1. Basic Rummy") == "1-basic-rummy"
     assert slug("A rating list (three or more strategies)") == "a-rating-list-three-or-more-strategies"
+
+
+def test_the_readme_is_a_short_front_page():
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
+    assert lines <= README_MAX_LINES, f"README.md has {lines} lines: move the detail to a page of docs/"
 
 
 def test_every_link_of_the_readme_and_the_docs_resolves():
