@@ -62,7 +62,7 @@ class Column:
 @dataclasses.dataclass(frozen=True)
 class Table:
     """A results table (``<name>.parquet``), declared once: the Arrow tables, the kernels' column
-    indices, the column checks of ``report`` and the README's schema tables all come from it."""
+    indices, the column checks of ``report`` and the schema tables of docs/results.md all come from it."""
 
     name: str
     rows: str                    # what one row is, for people: "one row per hand"
@@ -78,7 +78,7 @@ class Table:
         return 1 + max(c.kernel for c in self.columns if c.kernel is not None)
 
     def markdown(self) -> str:
-        """The README's table of this schema."""
+        """This schema's table in docs/results.md."""
         lines = [f"`{self.name}.parquet`, {self.rows}:", "", "| column | type | meaning |", "|---|---|---|"]
         for c in self.columns:
             kind = c.dtype if not c.labels else "dictionary: " + ", ".join(f"`{x}`" for x in c.labels)

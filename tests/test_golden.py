@@ -8,7 +8,7 @@ column to hands/rounds: the new frames with ``deal`` dropped were first checked
 to give every old digest (136 of 136), so no row changed. A refactor or
 speed-up must never change them. If a rule fix
 changes rows on purpose: bump ``RULES_VERSION`` (rummysim/base/rules.py), say what
-changed in the README, and record new digests in the same commit:
+changed in docs/reproducibility.md (its table of rules versions), and record new digests in the same commit:
 
     python tests/test_golden.py > tests/golden.json
 

@@ -212,7 +212,7 @@ def test_tune_refuses_a_search_bot_and_its_keys(tmp_path, capsys):
 
 
 def test_the_melds_at_once_example_differs_from_search_only_there():
-    """examples/search-melds-at-once.toml (the README's holding question for search players)."""
+    """examples/search-melds-at-once.toml (docs/findings.md's holding question for search players)."""
     from pathlib import Path
 
     example = load_strategy(str(Path(__file__).parents[1] / "examples" / "search-melds-at-once.toml"), BASIC)

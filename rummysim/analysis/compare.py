@@ -235,7 +235,7 @@ def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | Non
     return out
 
 
-#: how the SPRT's log-likelihood ratio is computed, in the JSON and the README
+#: how the SPRT's log-likelihood ratio is computed, in the JSON and docs/commands/compare.md
 LLR_METHOD = "normal approximation of the GSPRT (fishtest LLR_alt2), not the exact LLR_logistic"
 
 

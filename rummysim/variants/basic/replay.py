@@ -7,7 +7,7 @@ hand-built position the same way (tests use it for the rules).
 
 Events (cards as in ``rummysim.cards``, e.g. ``"H8"``):
 ``deal``, ``draw``, ``meld``, ``layoff``, ``discard``, ``reshuffle``, ``end``
-as listed in the README.
+as listed in docs/commands/replay.md ("JSON events").
 """
 
 from __future__ import annotations
