@@ -287,7 +287,8 @@ def unit_options(f):
     """``--hand N``, ``--round N``...: one option per unit a registered variant is made of."""
     for unit, kinds in reversed(UNITS.items()):
         titles = ", ".join(v.title for v in kinds)
-        f = click.option(f"--{unit}", f"unit_{unit}", type=click.IntRange(0, 2**31 - 1), default=None,
+        low, high = min(v.first_unit for v in kinds), max(v.last_unit for v in kinds)
+        f = click.option(f"--{unit}", f"unit_{unit}", type=click.IntRange(low, high), default=None,
                          help=f"The {unit} of the game ({titles}; default {kinds[0].first_unit}).")(f)
     return f
 

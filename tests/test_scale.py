@@ -151,7 +151,7 @@ def test_dask_cluster_gives_the_rows_of_a_local_run(tmp_path, cluster, spec):
     assert record["status"] == "complete" and record["workers"] == "dask"
     local = prepare_out_dir(tmp_path / "local")
     run_to_dir(spec, local, workers=2, chunk_size=size)
-    names = ("rounds", "seats", "games") if spec.variant == "shanghai" else ("hands", "seats", "games")
+    names = (spec.variant.table, "seats", "games")
     for name in names:
         pd.testing.assert_frame_equal(read_results_table(out, name).to_pandas(),
                                       read_results_table(local, name).to_pandas())
@@ -186,8 +186,9 @@ def test_a_second_invocation_loads_every_kernel_from_the_cache():
     # no recursion under cache=True (a cached recursive kernel crashes a second process with "Symbol not
     # found"): whatever the first process did, the second one compiles nothing, for both variants' game kernels
     probe = ("from rummysim.run import warm_up\n"
+             "from rummysim.variants import VARIANTS\n"
              "from rummysim.variants.basic import kernel as basic; from rummysim.variants.shanghai import kernel as shanghai\n"
-             "warm_up(2, BASIC); warm_up(4, 'shanghai')\n"
+             "warm_up(2, VARIANTS['basic']); warm_up(4, VARIANTS['shanghai'])\n"
              "s = [k.play_games.stats for k in (basic, shanghai)]\n"
              "print(sum(sum(x.cache_hits.values()) for x in s), sum(sum(x.cache_misses.values()) for x in s))\n")
     for attempt in ("first", "second"):

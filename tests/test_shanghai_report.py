@@ -232,7 +232,7 @@ def test_contract_words():
 @pytest.mark.engine
 def test_shanghai_results_open_without_hands_parquet_and_name_a_missing_table(shanghai, capsys, tmp_path):
     res = S.open_results(shanghai / "run")
-    assert (res.variant, res.unit, res.hands_played()) == ("shanghai", "round", 400)
+    assert (res.variant.name, res.unit, res.hands_played()) == ("shanghai", "round", 400)
     bad = tmp_path / "bad"
     bad.mkdir()
     for name in ("run.json", "seats.parquet", "games.parquet"):

@@ -80,7 +80,7 @@ def test_tiny_search_writes_the_confirmed_file(tmp_path):
     # common random numbers: a trial re-measured on the tuning seed gives the same figure
     base, field = load_strategy("expert", BASIC), [load_strategy("greedy", BASIC), load_strategy("expert", BASIC)]
     again = T.field_score(T.candidate(base, best["settings"], BASIC), field, 2, 4, BasicRules(), None, 60, None,
-                          "basic")
+                          BASIC)
     assert again == best["score"]
     confirmed = result["confirmed"]
     assert confirmed["seed"] != 4 and confirmed["best"] != best["score"]

@@ -40,6 +40,7 @@ class Variant:
     summary: type                      # run-summary accumulator: (players, names); add(chunk); as_dict(wall)
     render: Callable                   # (summary dict, console): the summary as tables
     first_unit: int                    # the number of a game's first hand or round (0, or round 1)
+    last_unit: int                     # the highest number a hand or round of a game can have
     units_in_game: Callable            # (seed, game, players, rules, params) -> hands or rounds the game has
     replay: Callable                   # (seed, game, number, players, rules, params) -> events
     format_event: Callable             # one event as a line of text

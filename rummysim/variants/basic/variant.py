@@ -1,7 +1,7 @@
 """The ``Variant`` of Basic Rummy: what the registry lists and the rest of rummysim asks, built from this package's modules."""
 
 from ...base.variant import Variant
-from . import env_core, game, notation, play, replay, rules, schema, spec, summary
+from . import env_core, game, kernel, notation, play, replay, rules, schema, spec, summary
 from .bots import N_PARAMS, P_ROLLOUT_BOT
 
 VARIANT = Variant(
@@ -10,7 +10,7 @@ VARIANT = Variant(
     chunk_size={"games": 16384, "hands": 131072}, unit_bytes=play.UNIT_BYTES,
     rules=rules.BasicRules, rule_options=rules.ALLOWED, convert_rule=rules.convert, spec=spec.SPEC, n_params=N_PARAMS, strategy_dir=".",
     play_chunk=play.play_chunk, tables=schema.tables, schemas=schema.schemas, rows_per_game=play.rows_per_game,
-    summary=summary.RunSummary, render=summary.render, first_unit=0, units_in_game=replay.hands_in_game,
+    summary=summary.RunSummary, render=summary.render, first_unit=0, last_unit=kernel.MAX_HANDS_PER_GAME - 1, units_in_game=replay.hands_in_game,
     replay=replay.trace_hand, format_event=replay.format_event, describe_deal=replay.describe_deal,
     replay_samples=(("stalemate", "a hand nobody won", "outcome", ("stalemate_stock", "stalemate_blocked", "turn_limit")),
                     ("rummy", "a win by going rummy", "going_rummy", (True,))),

@@ -1,7 +1,7 @@
 """The ``Variant`` of Shanghai Rummy: what the registry lists and the rest of rummysim asks, built from this package's modules."""
 
 from ...base.variant import Variant
-from . import env_core, game, notation, play, replay, rules, schema, spec, summary
+from . import env_core, game, notation, play, replay, rules, schema, spec, state, summary
 from .bots import N_SHANGHAI_PARAMS, SP_ROLLOUT_BOT
 
 VARIANT = Variant(
@@ -11,7 +11,7 @@ VARIANT = Variant(
     chunk_size={"games": 1024}, unit_bytes=play.UNIT_BYTES,
     rules=rules.ShanghaiRules, rule_options=rules.ALLOWED, convert_rule=rules.convert, spec=spec.SPEC, n_params=N_SHANGHAI_PARAMS, strategy_dir="shanghai",
     play_chunk=play.play_chunk, tables=schema.tables, schemas=schema.schemas, rows_per_game=play.rows_per_game,
-    summary=summary.ShanghaiSummary, render=summary.render, first_unit=1, units_in_game=play.rounds_in_game,
+    summary=summary.ShanghaiSummary, render=summary.render, first_unit=1, last_unit=state.ROUNDS, units_in_game=play.rounds_in_game,
     replay=replay.trace_round,
     format_event=replay.format_event, describe_deal=replay.describe_deal,
     replay_samples=(("one_turn", "a win in one turn (Shanghai, docs/rules.md 2.7)", "bonus", ("one_turn", "one_turn_no_joker")),
