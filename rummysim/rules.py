@@ -10,7 +10,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-RULES_VERSION = 3
+RULES_VERSION = 4
 #: the turn cap of every variant stays inside the kernels' int16 turn counters
 MAX_TURN_LIMIT = 100_000
 

@@ -240,7 +240,7 @@ def test_3_13_the_action_space_holds_both_ends():
     from rummysim.env import Batch
     from rummysim.env.shanghai_v0 import raw_env
 
-    assert (M.JOKER_LOW_BASE, M.SWAP_LOW_BASE, M.NUM_ACTIONS) == (40_006, 40_030, 76_894)
+    assert (M.JOKER_LOW_BASE, M.SWAP_LOW_BASE, M.NUM_ACTIONS) == (69_702, 69_734, 135_270)
     env = raw_env(players=4)
     assert env.action_space(env.possible_agents[0]).n == M.NUM_ACTIONS
     assert Batch("shanghai", 2, players=4).mask.shape == (2, M.NUM_ACTIONS)

@@ -1,6 +1,6 @@
 """Shanghai Rummy as a PettingZoo AEC environment (docs/rules.md section 2): ``env(players=4, ...)``.
 
-Actions: the flat encoding of ``rummysim.variants.shanghai.moves`` (76,894 actions; ``CONTRACT``
+Actions: the flat encoding of ``rummysim.variants.shanghai.moves`` (135,270 actions; ``CONTRACT``
 lays the laying that the action mask's listing found, see that module); observation:
 ``rummysim.env.shanghai_core``; rewards and episodes: ``rummysim.env.aec``.
 """
