@@ -622,10 +622,10 @@ def _engine_move(state, action: int) -> tuple:
         return "low" if after.table[k, T_LO] < state.table[k, T_LO] else "high"
 
     if M.LAYOFF_BASE <= action < M.SWAP_BASE or M.JOKER_LOW_BASE <= action < M.SWAP_LOW_BASE:
-        c, k = (63, action - M.JOKER_LOW_BASE) if action >= M.JOKER_LOW_BASE else divmod(action - M.LAYOFF_BASE, 24)
+        c, k = (63, action - M.JOKER_LOW_BASE) if action >= M.JOKER_LOW_BASE else divmod(action - M.LAYOFF_BASE, MAX_TABLE)
         return ("layoff", "JK" if c == 63 else c, k, where(k, c))
     i = action - (M.SWAP_LOW_BASE if action >= M.SWAP_LOW_BASE else M.SWAP_BASE)
-    c, k, k2 = i // (24 * 24), i // 24 % 24, i % 24
+    c, k, k2 = i // (MAX_TABLE * MAX_TABLE), i // MAX_TABLE % MAX_TABLE, i % MAX_TABLE
     return ("swap", c, k, k2, where(k2, 63))
 
 
