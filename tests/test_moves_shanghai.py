@@ -21,7 +21,8 @@ from rummysim.variants.shanghai.state import (
     PH_UPCARD, SI_BUYS_SEAT, SI_DISCARDER, SI_DISTANCE_SEAT, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE,
     SI_OWN_TURNS_SEAT, SI_PILE_N, SI_ROUND, SI_STOCK_N, SR_CHECK, T_JOKERS, T_NATURALS, T_OWNER,
 )
-from rummysim.variants.shanghai.table import hand_points
+from rummysim.variants.shanghai.schema import ROUND_COLS, SEAT_COLS, SS_DOWN_TURN
+from rummysim.variants.shanghai.table import hand_points, meld_listing
 from rummysim.variants import VARIANTS
 
 SHANGHAI = VARIANTS["shanghai"]
@@ -630,10 +631,10 @@ def _engine_move(state, action: int) -> tuple:
         return "low" if after.table[k, T_LO] < state.table[k, T_LO] else "high"
 
     if M.LAYOFF_BASE <= action < M.SWAP_BASE or M.JOKER_LOW_BASE <= action < M.SWAP_LOW_BASE:
-        c, k = (63, action - M.JOKER_LOW_BASE) if action >= M.JOKER_LOW_BASE else divmod(action - M.LAYOFF_BASE, 24)
+        c, k = (63, action - M.JOKER_LOW_BASE) if action >= M.JOKER_LOW_BASE else divmod(action - M.LAYOFF_BASE, MAX_TABLE)
         return ("layoff", "JK" if c == 63 else c, k, where(k, c))
     i = action - (M.SWAP_LOW_BASE if action >= M.SWAP_LOW_BASE else M.SWAP_BASE)
-    c, k, k2 = i // (24 * 24), i // 24 % 24, i % 24
+    c, k, k2 = i // (MAX_TABLE * MAX_TABLE), i // MAX_TABLE % MAX_TABLE, i % MAX_TABLE
     return ("swap", c, k, k2, where(k2, 63))
 
 
@@ -676,3 +677,21 @@ def test_lay_offs_and_swaps_match_the_plain_reference():
             move = M.CONTRACT if M.CONTRACT in listed else listed[rng.integers(n)]
             M.apply(state, move)
     assert compared > 500 and both_ends > 50, (compared, both_ends)
+
+
+def test_2_2_round_9_with_eight_seats_lays_more_than_24_table_melds():
+    """2.2: round 9's contract is four melds (three sets and a run), so eight seats down lay 32. Seed 1,
+    game 8786, eight ``expert`` seats: seven go down in round 9, 28 melds, which a table of 24 slots
+    (``MAX_TABLE`` was three melds a seat) let the kernel write past its end (heap corruption in a
+    100,000-round run; an IndexError with ``NUMBA_BOUNDSCHECK=1``). Every meld laid is on the table."""
+    players = 8
+    params = params_matrix(seat_strategies(["expert"], players, SHANGHAI))
+    state = M.new_state(players, parse_rule_options(SHANGHAI, []).to_array(players),
+                        np.empty((0, M.EV_WIDTH), dtype=np.int16))
+    round_row, seat_rows = np.zeros(ROUND_COLS, np.int32), np.zeros((players, SEAT_COLS), np.int32)
+    K.play_round(1, 8786, 9, params, state, P.new_scratch(players), round_row, seat_rows)
+    down = int((seat_rows[:, SS_DOWN_TURN] > 0).sum())
+    n_table = int(state.ints[SI_N_TABLE])
+    assert n_table == 4 * down > 24 and n_table <= MAX_TABLE == 32
+    listing = np.zeros(64, dtype=np.int64)
+    assert all(meld_listing(state.table[k], listing) >= 3 for k in range(n_table))

@@ -4,7 +4,7 @@ For every key of a Shanghai strategy file that changes a decision, a hand-built
 position in which the policy ``bots.choose(state, params, seat, scratch)`` is
 asked for its move, and the exact move (an action of ``moves``: a card id to
 discard, ``TAKE_UPCARD``/``LEAVE_UPCARD``, ``BUY``/``PASS``, ``CONTRACT``/``STOP``,
-``LAYOFF_BASE + c * 24 + k``, ``SWAP_BASE + (c * 24 + k) * 24 + k2``) is
+``LAYOFF_BASE + c * MAX_TABLE + k``, ``SWAP_BASE + (c * MAX_TABLE + k) * MAX_TABLE + k2``) is
 asserted, with the key at one value and at another that gives the other move.
 Every seat is *greedy* (``strategies/shanghai/greedy.toml``) with the keys a test
 names set by ``with_override``.

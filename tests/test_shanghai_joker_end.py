@@ -3,7 +3,7 @@ or freed by a swap and laid off there, stands for the card the player chooses, b
 
 Positions as in ``test_rules_shanghai.py`` (cards, seats, stock top card first, pile bottom card first,
 table melds ``k = owner: cards`` numbered from 0 in the events, from 1 in typed moves). The legal-move
-layer lists the two ends as two moves (``moves.LAYOFF_BASE + 63 * 24 + k`` the high end,
+layer lists the two ends as two moves (``moves.LAYOFF_BASE + 63 * MAX_TABLE + k`` the high end,
 ``moves.JOKER_LOW_BASE + k`` the low one; the same for a swap's freed joker, ``SWAP_LOW_BASE``); typed
 moves name the end; the replay events say which end (``"end"``) and the card it stands for; the bots
 choose by their key ``jokers.end``.
@@ -23,7 +23,7 @@ from rummysim.variants.shanghai.notation import legal_move_names, parse_move
 from rummysim.variants.shanghai.replay import format_event, parse_table_meld
 from rummysim.variants.shanghai.rules import ShanghaiRules
 from rummysim.variants.shanghai.state import (
-    JOKER, SI_DOWN_TURN_SEAT, SI_N_TABLE, SI_OWN_TURNS_SEAT, T_HI, T_JOKER_POS, T_LO, T_OWNER,
+    JOKER, MAX_TABLE, SI_DOWN_TURN_SEAT, SI_N_TABLE, SI_OWN_TURNS_SEAT, T_HI, T_JOKER_POS, T_LO, T_OWNER,
 )
 
 from positions import moves
@@ -32,7 +32,7 @@ from test_rules_shanghai import play, strategy
 
 pytestmark = pytest.mark.engine
 
-LAYOFF_JK = M.LAYOFF_BASE + JOKER * 24
+LAYOFF_JK = M.LAYOFF_BASE + JOKER * MAX_TABLE
 
 
 def down_position(hand: str, melds: list[str], **rules) -> object:
@@ -107,7 +107,7 @@ def test_3_13_the_freed_joker_of_a_swap_takes_the_end_chosen():
     # seat 0: H5 C2; table 0 = H4 JK H6 H7, 1 = D3 D4 D5, 2 = S9 C9 JK. H5 frees the joker of meld 0; it
     # goes onto meld 0 (H4..H7 after the swap: H3 or H8), meld 1 (D2 or D6) or the set of 9s (no end)
     state = down_position("H5 C2", ["H4 JK H6 H7", "D3 D4 D5", "S9 C9 JK"])
-    i = 36 * 24 * 24   # H5 = card 36 on meld 0; + k2
+    i = 36 * MAX_TABLE * MAX_TABLE   # H5 = card 36 on meld 0; + k2
     assert legal(state) == [M.STOP, M.SWAP_BASE + i, M.SWAP_LOW_BASE + i, M.SWAP_BASE + i + 1,
                             M.SWAP_LOW_BASE + i + 1, M.SWAP_BASE + i + 2]
     assert after(state, M.SWAP_BASE + i) == (3, 7, 1 << 7)
@@ -240,7 +240,7 @@ def test_3_13_the_action_space_holds_both_ends():
     from rummysim.env import Batch
     from rummysim.env import shanghai_v0
 
-    assert (M.JOKER_LOW_BASE, M.SWAP_LOW_BASE, M.NUM_ACTIONS) == (40_006, 40_030, 76_894)
+    assert (M.JOKER_LOW_BASE, M.SWAP_LOW_BASE, M.NUM_ACTIONS) == (69_702, 69_734, 135_270)
     env = shanghai_v0.raw_env(players=4)
     assert env.action_space(env.possible_agents[0]).n == M.NUM_ACTIONS
     assert Batch("shanghai", 2, players=4).mask.shape == (2, M.NUM_ACTIONS)

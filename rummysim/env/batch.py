@@ -15,7 +15,7 @@ all tables did at every row view and which made two threads slower than one). A 
 episode ends reports its reward and ``done`` and is dealt its next episode at once.
 
 Arrays after ``reset()`` and each ``step`` (row i: table i; A = ``num_actions``, Basic 1,308,
-Shanghai 76,894; L = ``moves.MAX_LEGAL`` of the variant):
+Shanghai 135,270; L = ``moves.MAX_LEGAL`` of the variant):
 
 ============  ==========================  ==================================================
 attribute     shape, dtype                contents

@@ -508,7 +508,7 @@ def _holds_joker(melds, n):
 def swap_to_go_down(state, p, params, scratch):
     """Ruling 3.8 (``joker_swap = anyone``): the first swap (natural c ascending, table meld k
     ascending) after which seat p, not down, can lay its contract with the freed joker
-    (``moves.SWAP_DOWN_BASE + 24 * c + k``), or ``STOP``. A patient bot swaps only once it
+    (``moves.SWAP_DOWN_BASE + MAX_TABLE * c + k``), or ``STOP``. A patient bot swaps only once it
     would lay down at once (a trigger made it give up waiting)."""
     hands, ints, table, rules = state.hands, state.ints, state.table, state.rules
     if rules[SR_JOKER_SWAP] != JOKER_SWAP_ANYONE:

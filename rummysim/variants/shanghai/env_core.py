@@ -9,7 +9,7 @@ Observation of seat ``p`` (float32[obs_size(players)]), seats counted from ``p``
 block          size                contents
 =============  ==================  =========================================================
 hand           53                  copies of each card in the observer's hand
-table          24 x 14             table meld k (the k of lay-off and swap actions): present,
+table          32 x 14             table meld k (the k of lay-off and swap actions): present,
                                    kind (0 set, 1 run), owner (relative seat), set rank, run
                                    suit, run low and high positions (0 ace low .. 13 ace
                                    high), joker positions (bit mask), jokers, naturals,

@@ -25,27 +25,27 @@ integers                         name                   meaning (phase)
 69                               ``CONTRACT``           lay down the laying held in the proposal
                                                         buffer ``melds[:ints[I_PROPOSAL_N]]``
                                                         (PH_PLAY, seat not down)
-70 + c * 24 + k                  ``LAYOFF_BASE``        lay off card c on table meld k (PH_PLAY,
+70 + c * 32 + k                  ``LAYOFF_BASE``        lay off card c on table meld k (PH_PLAY,
                                                         seat down)
-1606 + (c * 24 + k) * 24 + k2    ``SWAP_BASE``          put natural c in place of a joker of meld k;
+2118 + (c * 32 + k) * 32 + k2    ``SWAP_BASE``          put natural c in place of a joker of meld k;
                                                         the freed joker is laid off on meld k2
                                                         (which is judged after the swap; k2 may be k)
                                                         (PH_PLAY, seat down)
-38470 + c * 24 + k               ``SWAP_DOWN_BASE``     put natural c in place of a joker of meld k
+67654 + c * 32 + k               ``SWAP_DOWN_BASE``     put natural c in place of a joker of meld k
                                                         and take the joker into the hand, to lay the
                                                         contract with it (PH_PLAY, seat not down,
                                                         ``joker_swap = anyone``, ruling 3.8)
-40006 + k                        ``JOKER_LOW_BASE``     lay off a joker at the low end of run k, which
+69702 + k                        ``JOKER_LOW_BASE``     lay off a joker at the low end of run k, which
                                                         takes one at both ends (ruling 3.13; the lay-off
-                                                        ``LAYOFF_BASE + 63 * 24 + k`` puts it at the high
+                                                        ``LAYOFF_BASE + 63 * 32 + k`` puts it at the high
                                                         end) (PH_PLAY, seat down)
-40030 + (c * 24 + k) * 24 + k2   ``SWAP_LOW_BASE``      the swap ``SWAP_BASE + ...`` with the freed joker
+69734 + (c * 32 + k) * 32 + k2   ``SWAP_LOW_BASE``      the swap ``SWAP_BASE + ...`` with the freed joker
                                                         at the low end of run k2, which takes one at both
                                                         ends after the swap (ruling 3.13) (PH_PLAY, seat
                                                         down)
 ===============================  =====================  ===========================================
 
-(24 = ``MAX_TABLE``.) The contract is one action, ``CONTRACT``, naming the laying in the state's
+(32 = ``MAX_TABLE``: eight seats of round 9's four melds.) The contract is one action, ``CONTRACT``, naming the laying in the state's
 proposal buffer: a policy writes its planned melds into ``state.melds``, sets
 ``ints[I_PROPOSAL_N]`` and returns ``CONTRACT``; ``is_legal`` checks that laying (the contract
 of the round, 2.2-2.3; cards held; a legal discard left, 2.6 and ruling 3.1). ``legal_moves``
@@ -56,7 +56,7 @@ best one, which can take tens of milliseconds on a 30-card hand; keeping back on
 when that laying would leave none), so every move it lists can be applied. ``apply`` empties the buffer after every move.
 
 A swap by a seat not down (ruling 3.8) is two moves, the swap then the contract, and no other
-order is possible: ``SWAP_DOWN_BASE + c * 24 + k`` is legal only when, after it, a laying of the
+order is possible: ``SWAP_DOWN_BASE + c * 32 + k`` is legal only when, after it, a laying of the
 contract holding a joker exists (``swap_down_ok``: the exact solver, ``first_contract`` with
 ``min_jokers = 1``, on the hand with c given and the joker taken, with a legal discard left;
 tried in the ``trial`` scratch so the proposal buffer is kept), and after it ``ints[I_SWAPPED_DOWN]``
@@ -125,8 +125,8 @@ NUM_ACTIONS = SWAP_LOW_BASE + 64 * MAX_TABLE * MAX_TABLE
 #: room for every legal move at one decision: lay-offs are at most 5 per meld (a set takes 4
 #: naturals and a joker, a run a natural at each end and a joker at each), swaps at most 4 cards
 #: per table meld holding a joker (at most 4 such melds: ``jokers`` is at most 4) times MAX_TABLE
-#: homes times 2 ends: 1 + 5 * 24 + 4 * 4 * 24 * 2 = 889 < 1024 (``legal_moves`` raises beyond it)
-MAX_LEGAL = 1024
+#: homes times 2 ends: 1 + 5 * 32 + 4 * 4 * 32 * 2 = 1185 < 1280 (``legal_moves`` raises beyond it)
+MAX_LEGAL = 1280
 
 # event log (replay): one row per event, int16[EV_WIDTH]: type, player, card, meld, n cards, cards...
 # event kinds (``engine.codes``) as Shanghai writes them: EV_LAYOFF cards[0] the position (run) or rank

@@ -45,7 +45,9 @@ State = namedtuple("State", ["hands", "ints", "stock", "pile", "table", "melds",
                              "rng1", "rules", "ev", "n_ev", "cand", "chosen", "ranks", "left", "trial", "held"])
 
 MAX_SEATS = 8
-MAX_TABLE = 3 * MAX_SEATS
+#: table meld slots: round 9's contract is four melds a seat (three sets and a run, 2.2), so eight
+#: seats down lay 32 (a table of 24 let the eighth seat's melds be written past its end)
+MAX_TABLE = 4 * MAX_SEATS
 JOKER = 63
 
 # round counters
