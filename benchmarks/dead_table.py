@@ -18,6 +18,9 @@ import numpy as np
 from numba import njit
 
 from rummysim.variants.shanghai.moves import table_blocked
+from rummysim.variants import VARIANTS
+
+SHANGHAI = VARIANTS["shanghai"]
 
 
 @njit
@@ -42,7 +45,7 @@ def kept_states(strategy: str, players: int, games: int):
     from rummysim.variants.shanghai import policy as P
     from rummysim.variants.shanghai.state import I_SEAT, SI_N_TABLE, SI_TURN
 
-    spec = RunSpec(players, seat_strategies([strategy], players, "shanghai"), seed=1, variant="shanghai", games=games)
+    spec = RunSpec(SHANGHAI, players, seat_strategies([strategy], players, SHANGHAI), seed=1, games=games)
     rules, params = spec.rules.to_array(players), params_matrix(spec.strategies)
     state = M.new_state(players, rules, np.zeros((0, M.EV_WIDTH), dtype=np.int16))
     scratch = P.new_scratch(players)

@@ -16,6 +16,9 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from rummysim.variants import VARIANTS
+
+SHANGHAI = VARIANTS["shanghai"]
 
 PLAYERS = (3, 4, 6, 8)
 STRATEGIES = ("buyer", "expert", "greedy", "patient", "random")
@@ -31,7 +34,7 @@ def endings(strategy: str, players: int, games: int) -> tuple[np.ndarray, int, f
     from rummysim.strategy import params_matrix, seat_strategies
     from rummysim.variants.shanghai.schema import RW_OUTCOME, SS_DOWN_TURN
 
-    spec = RunSpec(players, seat_strategies([strategy], players, "shanghai"), seed=SEED, variant="shanghai",
+    spec = RunSpec(SHANGHAI, players, seat_strategies([strategy], players, SHANGHAI), seed=SEED,
                    games=games)
     rules, params = spec.rules.to_array(players), params_matrix(spec.strategies)
     play_chunk(spec, np.arange(2, dtype=np.int64), rules, params)  # compile or load outside the timing

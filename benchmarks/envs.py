@@ -55,7 +55,7 @@ def aec(variant: str = "basic", players: int = 2):
 def gymnasium(opponent: str = "random"):
     """One random episode (a game) of the single-seat Gymnasium environment against ``opponent``."""
     from rummysim.env import single
-    env = single(opponents=[opponent])
+    env = single("basic", opponents=[opponent])
     env.reset(seed=1)
     rng = random.Random(1)
 

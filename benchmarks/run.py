@@ -60,6 +60,9 @@ HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 from endings import section_endings  # noqa: E402  (benchmarks/endings.py: outcome counts of Shanghai rounds)
 from search import section_search  # noqa: E402  (benchmarks/search.py: the search bot's strength and cost)
+from rummysim.variants import VARIANTS
+
+BASIC = VARIANTS["basic"]
 
 
 def hands_per_second(players: int, strategy: str, hands: int, repeats: int, variant: str = "basic") -> float:
@@ -73,7 +76,7 @@ def hands_per_second(players: int, strategy: str, hands: int, repeats: int, vari
 
     numba.set_num_threads(1)
     count = {"games": hands} if variant == "shanghai" else {"hands": hands}
-    spec = RunSpec(players, seat_strategies([strategy], players, variant), seed=1, variant=variant, **count)
+    spec = RunSpec(VARIANTS[variant], players, seat_strategies([strategy], players, VARIANTS[variant]), seed=1, **count)
     rules, params = spec.rules.to_array(players), params_matrix(spec.strategies)
     play_chunk(spec, np.arange(10, dtype=np.int64), rules, params)  # warm-up
     times = []
@@ -104,23 +107,23 @@ def compare_vs_run(hands: int, repeats: int) -> tuple[float, float]:
     from rummysim.run import RunSpec, iter_chunks, warm_up
     from rummysim.strategy import load_strategy
 
-    a, b = load_strategy("greedy"), load_strategy("rummy-seeker")
-    warm_up(2)
+    a, b = load_strategy("greedy", BASIC), load_strategy("rummy-seeker", BASIC)
+    warm_up(2, BASIC)
     run_t, cmp_t = [], []
     for _ in range(repeats):
         start = time.perf_counter()
-        for _chunk in iter_chunks(RunSpec(2, [a, b], seed=3, hands=2 * hands)):
+        for _chunk in iter_chunks(RunSpec(BASIC, 2, [a, b], seed=3, hands=2 * hands)):
             pass
         run_t.append(time.perf_counter() - start)
         start = time.perf_counter()
-        play_pair(a, b, 2, 3, BasicRules(), None, hands)
+        play_pair(BASIC, a, b, 2, 3, BasicRules(), None, hands)
         cmp_t.append(time.perf_counter() - start)
     return 2 * hands / st.median(run_t), 2 * hands / st.median(cmp_t)
 
 
 def compile_seconds(cache_dir: str) -> float:
     """Seconds to compile (or load) the kernels in a fresh process using ``cache_dir``."""
-    code = "from rummysim.run import warm_up; print(warm_up(2))"
+    code = "from rummysim.run import warm_up; print(warm_up(2, BASIC))"
     env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
@@ -369,7 +372,7 @@ out = {"file": rummysim.__file__, "threads": numba.get_num_threads()}
 for key, variant, players, strategy, options, count in a["cases"]:
     per = 1 if variant == "basic" else 10  # rows per index: a Shanghai game is ten rounds
     kw = {"games": count} if variant == "shanghai" else {"hands": count}
-    spec = RunSpec(players, seat_strategies([strategy], players, variant), seed=1, variant=variant,
+    spec = RunSpec(VARIANTS[variant], players, seat_strategies([strategy], players, VARIANTS[variant]), seed=1,
                    rules=variant_named(variant).rules(**options), **kw)
     rules, params = spec.rules.to_array(players), params_matrix(spec.strategies)
     start = time.perf_counter()

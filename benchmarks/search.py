@@ -24,6 +24,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from rummysim.variants import VARIANTS
+
+BASIC, SHANGHAI = VARIANTS["basic"], VARIANTS["shanghai"]
 
 HERE = Path(__file__).parent
 OUT = HERE.parent / "reports" / "search-strength"
@@ -35,7 +38,7 @@ def budget_file(directory: Path, samples: int, playouts: int) -> Path:
     """The shipped search strategy with ``samples`` and ``playouts`` set, as a file in ``directory``."""
     from rummysim.strategy import builtin_dir
 
-    text = (builtin_dir("basic") / "search.toml").read_text()
+    text = (builtin_dir(BASIC) / "search.toml").read_text()
     text = re.sub(r"^name = .*$", f'name = "search-{samples}x{playouts}"', text, flags=re.M)
     text = re.sub(r"^samples = .*$", f"samples = {samples}", text, flags=re.M)
     text = re.sub(r"^playouts = .*$", f"playouts = {playouts}", text, flags=re.M)
@@ -62,7 +65,7 @@ def decision_seconds(strategy: Path | str, games: int, variant: str = "basic", p
     from rummysim.variants import variant_named
 
     v = variant_named(variant)
-    seats = [load_strategy(str(strategy), variant)] + [load_strategy("expert", variant)] * (players - 1)
+    seats = [load_strategy(str(strategy), VARIANTS[variant])] + [load_strategy("expert", VARIANTS[variant])] * (players - 1)
     params = params_matrix(seats)
     searched = int(params[0, next(k.index for k in v.spec if k.key == "search.decisions")])
     game = v.game(players, v.rules().to_array(players))
@@ -102,14 +105,14 @@ def deal_calibration(games: int, steps: tuple[int, ...] = (0, 1, 2, 3)) -> list[
     with each ``search.build_steps`` in ``steps``. Returns a Markdown table by turns played."""
     import numpy as np
 
-    from rummysim.rules import parse_rule_options
+    from rummysim.base.rules import parse_rule_options
     from rummysim.strategy import params_matrix, seat_strategies
     from rummysim.variants.shanghai import bots as B, kernel as K, moves as M, policy as P, search as S, state as ST
 
     players, deals = 4, 16
-    params = params_matrix(seat_strategies(["expert"], players, "shanghai"))
+    params = params_matrix(seat_strategies(["expert"], players, SHANGHAI))
     scratch = P.new_scratch(players)
-    state = M.new_state(players, parse_rule_options([], variant="shanghai").to_array(players),
+    state = M.new_state(players, parse_rule_options(SHANGHAI, []).to_array(players),
                         np.zeros((0, M.EV_WIDTH), dtype=np.int16))
     pool, unseen = np.zeros_like(state.stock), np.zeros(64, np.int64)
     work, rng = np.empty(B.WORK_SIZE, np.int64), np.array([7], dtype=np.uint64)

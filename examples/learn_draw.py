@@ -24,16 +24,16 @@ from pathlib import Path
 
 import numpy as np
 
-from rummysim.analysis.intervals import proportion_ci
+from rummysim.base.intervals import proportion_ci
 from rummysim.env import single
-from rummysim.env.basic_core import layout
+from rummysim.variants.basic.env_core import layout
 from rummysim.variants.basic.moves import DRAW_STOCK, TAKE_DISCARD
 
 ACTIONS = (DRAW_STOCK, TAKE_DISCARD)
 
 
 def blocks(players: int = 2) -> dict[str, slice]:
-    """Where each block of the observation lies (``basic_core.layout``)."""
+    """Where each block of the observation lies (``rummysim.variants.basic.env_core.layout``)."""
     out, o = {}, 0
     for name, rows, cols in layout(players):
         out[name] = slice(o, o + rows * cols)

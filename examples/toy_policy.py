@@ -15,6 +15,9 @@ from rummysim.strategy import params_matrix, seat_strategies
 from rummysim.variants.basic import kernel, melds, moves, policy
 from rummysim.variants.basic.rules import BasicRules
 from rummysim.variants.basic.state import I_SEAT
+from rummysim.variants import VARIANTS
+
+BASIC = VARIANTS["basic"]
 
 
 @njit
@@ -57,7 +60,7 @@ def play(seed, hands, rules, params):
 
 def main(hands: int = 2000, seed: int = 1) -> np.ndarray:
     """Play and print the toy bot's share of the hands won against greedy."""
-    params = params_matrix(seat_strategies(["greedy"], 2))
+    params = params_matrix(seat_strategies(["greedy"], 2, BASIC))
     wins = play(seed, hands, BasicRules().to_array(2), params)
     print(f"toy bot won {wins[0]:,} of {hands:,} hands, greedy {wins[1]:,} (the rest: stalemates)")
     return wins

@@ -61,6 +61,11 @@ def card_name(card: int) -> str:
     return SUITS[suit] + RANKS[rank]
 
 
+def card_names(cards) -> list[str]:
+    """The names of ``cards`` (an iterable of card ids), in order."""
+    return [card_name(int(c)) for c in cards]
+
+
 def parse_cards(text: str | list[str], allow_joker: bool = False) -> list[int]:
     """Parse ``"H8 S8 D8"`` (or a list of card strings) into card ids, in order."""
     items = text.replace(",", " ").split() if isinstance(text, str) else list(text)

@@ -13,12 +13,24 @@ import time
 from pathlib import Path
 
 import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from .variants.basic.kernel import MAX_HANDS_PER_GAME
-from .results import json_safe
-from .rules import RuleError, parse_rule_options
-from .variants import NAMES, variant_named
-from .strategy import StrategyError, seat_strategies
+from .analysis import tune as T
+from .analysis.compare import compare as run_compare
+from .analysis.compare import render, resume_compare
+from .analysis.stats import find_results
+from .analysis.sweep import render_sweep, run_sweep
+from .base.errors import StrategyError, UsageError
+from .base.rules import parse_rule_options, rule_flags, rules_from_mapping
+from .play import human_strategy, play_game
+from .play.save import saved_events
+from .replay_html import check_page_path, replay_page, write_page
+from .report import prepare_report_dir, write_report
+from .results import ChunkError, json_safe, results_dir
+from .run import MAX_COUNT, RunSpec, max_chunk_size, resume_run, run_to_dir
+from .strategy import is_search, load_strategy, params_matrix, seat_strategies, with_override
+from .variants import DEFAULT_VARIANT, NAMES, VARIANTS, variant_named, variant_of
 
 EXIT_USAGE = 2
 
@@ -31,8 +43,6 @@ class UserError(click.ClickException):
 
 def _positive(ctx, param, value):
     """A positive count: at most MAX_COUNT games or hands, a chunk within max_chunk_size() (its arrays in memory)."""
-    from .run import MAX_COUNT, max_chunk_size
-
     if value is not None and value <= 0:
         raise click.BadParameter(f"must be a positive integer, got {value}")
     high = max_chunk_size() if param.name == "chunk_size" else MAX_COUNT
@@ -42,26 +52,17 @@ def _positive(ctx, param, value):
     return value
 
 
-def _rules(rule_pairs, rules_file, variant="basic", players=None):
-    try:
-        rules = parse_rule_options(rule_pairs, rules_file, variant)
-        if players is not None:
-            rules.check_players(players)
-        return rules
-    except RuleError as e:
-        raise UserError(str(e)) from None
-
-
-def _strategies(names, players, variant="basic"):
-    try:
-        return seat_strategies(list(names), players, variant)
-    except StrategyError as e:
-        raise UserError(str(e)) from None
+def _rules(variant, rule_pairs, rules_file, players=None):
+    """``variant``'s rules from ``--rule`` pairs and a ``--rules-file``, checked for ``players``."""
+    rules = parse_rule_options(variant, rule_pairs, rules_file)
+    if players is not None:
+        rules.check_players(players)
+    return rules
 
 
 def _players(players, variant):
     """The number of players, checked against the variant's range (its default if not given)."""
-    v = variant_named(variant)
+    v = variant
     low, high, default = v.players
     if players is None:
         return default
@@ -70,14 +71,27 @@ def _players(players, variant):
     return players
 
 
-variant_option = click.option("--variant", type=click.Choice(NAMES), default="basic", show_default=True,
-                              help="basic: Basic Rummy (docs/rules.md 1); shanghai: Shanghai Rummy (docs/rules.md 2).")
-players_option = click.option("--players", type=int, default=None,
-                              help="Players at the table: Basic Rummy 2-4 (default 2), Shanghai 3-8 (default 4).")
+class VariantChoice(click.Choice):
+    """``--variant NAME``: one of the registered variants, given to the command as its ``Variant``."""
+
+    def __init__(self):
+        super().__init__(NAMES)
+
+    def convert(self, value, param, ctx):
+        return value if value in VARIANTS.values() else variant_named(super().convert(value, param, ctx))
+
+
+VARIANT_WORDS = "; ".join(f"{v.name}: {v.title} (docs/rules.md {v.rules_section})" for v in VARIANTS.values())
+PLAYERS_WORDS = ", ".join(f"{v.title} {v.players[0]}-{v.players[1]} (default {v.players[2]})" for v in VARIANTS.values())
+variant_option = click.option("--variant", type=VariantChoice(), default=DEFAULT_VARIANT, show_default=True,
+                              help=VARIANT_WORDS + ".")
+players_option = click.option("--players", type=int, default=None, help=f"Players at the table: {PLAYERS_WORDS}.")
 
 rule_options = [
     click.option("--rule", "rule_pairs", multiple=True, metavar="KEY=VALUE",
-                 help="A rule option of docs/rules.md 1.7 (Shanghai: 2.8), e.g. --rule reshuffles=0 (repeatable)."),
+                 help="A rule option of docs/rules.md ("
+                      + ", ".join(f"{v.title} {v.rules_section}.{v.options_section}" for v in VARIANTS.values())
+                      + "), e.g. --rule reshuffles=0 (repeatable)."),
     click.option("--rules-file", type=click.Path(dir_okay=False), default=None,
                  help="A TOML file of rule options (keys as for --rule)."),
 ]
@@ -144,24 +158,15 @@ def _resume_conflicts(ctx) -> None:
 def run(ctx, variant, games, hands, players, strategy_names, seed, workers, out_dir, overwrite, chunk_size, as_json,
         report_dir, resume_dir, scheduler, dask_local, rule_pairs, rules_file):
     """Simulate, summarise and save: rummysim run --games 1000000 (Shanghai: --variant shanghai)"""
-    from rich.console import Console
-
-    from .results import ChunkError
-    from .run import RunSpec
-
     if scheduler is not None and dask_local is not None:
         raise UserError("give --scheduler or --dask-local, not both")
     if resume_dir is not None:
         _resume_conflicts(ctx)
         return _resume(resume_dir, workers, scheduler, dask_local, as_json, report_dir)
     players = _players(players, variant)
-    games, hands = _count(games, hands, variant_named(variant), "run_default")
-    rules = _rules(rule_pairs, rules_file, variant, players)
-    strategies = _strategies(strategy_names, players, variant)
-    try:
-        spec = RunSpec(players, strategies, seed, rules, games, hands, variant=variant)
-    except ValueError as e:
-        raise UserError(str(e)) from None
+    games, hands = _count(games, hands, variant, "run_default")
+    rules = _rules(variant, rule_pairs, rules_file, players)
+    spec = RunSpec(variant, players, seat_strategies(strategy_names, players, variant), seed, rules, games, hands)
     _report_dir(report_dir)
     console = Console(stderr=as_json)
     # connect first: a scheduler that cannot be reached leaves nothing behind
@@ -181,25 +186,18 @@ def _show(record, out, as_json, report_dir, console):
     if as_json:
         click.echo(json.dumps(json_safe(record), default=str))
     else:
-        variant_named(record["variant"]).render(record["summary"], console)
+        variant_of(record).render(record["summary"], console)
         console.print(f"results: {out}")
     if report_dir is not None:
         _write_report(out, report_dir, console)
 
 
 def _resume(resume_dir, workers, scheduler, dask_local, as_json, report_dir):
-    from rich.console import Console
-
-    from .results import ChunkError, ResultsBusy
-    from .run import ResumeError
-
     console = Console(stderr=as_json)
     _report_dir(report_dir)
     with _dask_client(scheduler, dask_local) as client:
         try:
             record = _run_with_progress(None, Path(resume_dir), workers, None, console, client)
-        except (ResumeError, StrategyError, RuleError, ResultsBusy) as e:
-            raise UserError(str(e)) from None
         except ChunkError as e:
             raise UserError(f"{resume_dir}: {e}; rummysim run --resume {resume_dir} plays it again") from None
         except KeyboardInterrupt:
@@ -244,23 +242,12 @@ class _dask_client:
 def _report_dir(report_dir):
     """Check a --report directory before playing, so a bad one fails at once."""
     if report_dir is not None:
-        from .report import ReportError, prepare_report_dir
-
-        try:
-            prepare_report_dir(report_dir)
-        except ReportError as e:
-            raise UserError(str(e)) from None
+        prepare_report_dir(report_dir)
 
 
 def _write_report(results, report_dir, console):
     """Write the report of ``results``; say which results were used if chosen among several, and where."""
-    from .report import ReportError, write_report
-    from .analysis.stats import ResultsError
-
-    try:
-        written = write_report(results, report_dir)
-    except (ResultsError, ReportError) as e:
-        raise UserError(str(e)) from None
+    written = write_report(results, report_dir)
     if written.note:
         console.print(written.note)
     console.print(f"report: {written.html} ({len(written.files)} files)")
@@ -268,23 +255,14 @@ def _write_report(results, report_dir, console):
 
 def _run_with_progress(spec, out, workers, chunk_size, console, client):
     """Run ``spec`` into ``out`` (or, with ``spec`` None, resume the run in ``out``) with a progress bar."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-    from .run import resume_run, run_to_dir
-
     if spec is None:
         try:   # for the progress bar only: resume_run checks the record and says what is wrong with it
             saved = json.loads((out / "run.json").read_text())
-            saved = saved if isinstance(saved, dict) else {}
-        except (OSError, ValueError):
-            saved = {}
-        total, unit, variant = saved.get("count", 0), saved.get("mode", "games"), saved.get("variant", "basic")
+            total, unit, what = saved["count"], saved["mode"], variant_of(saved).table
+        except (OSError, ValueError, TypeError, KeyError):
+            total, unit, what = 0, "games", "hands"
     else:
-        total, unit, variant = spec.count, "games" if spec.games is not None else "hands", spec.variant
-    try:
-        what = variant_named(variant).table
-    except ValueError:   # a damaged run.json: resume_run says what is wrong with it
-        what = "hands"
+        total, unit, what = spec.count, "games" if spec.games is not None else "hands", spec.variant.table
     columns = [TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} " + unit),
                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn()]
     with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
@@ -300,77 +278,81 @@ def _run_with_progress(spec, out, workers, chunk_size, console, client):
         return run_to_dir(spec, out, workers, chunk_size, on_chunk, client)
 
 
+UNITS = {}   # each unit a variant's games are made of ("hand", "round"), with the variants made of it
+for _v in VARIANTS.values():
+    UNITS.setdefault(_v.unit, []).append(_v)
+
+
+def unit_options(f):
+    """``--hand N``, ``--round N``...: one option per unit a registered variant is made of."""
+    for unit, kinds in reversed(UNITS.items()):
+        titles = ", ".join(v.title for v in kinds)
+        low, high = min(v.first_unit for v in kinds), max(v.last_unit for v in kinds)
+        f = click.option(f"--{unit}", f"unit_{unit}", type=click.IntRange(low, high), default=None,
+                         help=f"The {unit} of the game ({titles}; default {kinds[0].first_unit}).")(f)
+    return f
+
+
 @cli.command()
-@click.option("--variant", type=click.Choice(NAMES), default=None,
-              help="basic (default) or shanghai; with --from, the run's.")
+@click.option("--variant", type=VariantChoice(), default=None,
+              help=f"{VARIANT_WORDS}. Default {DEFAULT_VARIANT}; with --from, the run's.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None, help="Master seed (default 0, or the run's).")
 @click.option("--game", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
               help="Game index (0 to 2**63 - 1, the kernels' int64).")
-@click.option("--hand", type=click.IntRange(0, MAX_HANDS_PER_GAME - 1), default=None,
-              help="Hand of the game (Basic Rummy; default 0).")
-@click.option("--round", "round_no", type=click.IntRange(1, 10), default=None,
-              help="Round of the game (Shanghai, 1-10; default 1).")
+@unit_options
 @players_option
-@click.option("--strategy", "strategy_names", multiple=True, metavar="NAME|FILE")
+@click.option("--strategy", "strategy_names", multiple=True, metavar="NAME|FILE",
+              help="Strategy for every seat, or repeated once per seat. Default: greedy, or the run's with --from.")
 @click.option("--from", "from_dir", type=click.Path(file_okay=False), default=None,
               help="Take variant, players, seed, strategies and rules from a saved run.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
 @click.option("--html", "html_file", type=click.Path(), default=None,
               help="Write it instead as one self-contained page to step through, move by move (FILE.html).")
 @with_rule_options
-def replay(variant, seed, game, hand, round_no, players, strategy_names, from_dir, as_json, html_file,
-           rule_pairs, rules_file):
+def replay(variant, seed, game, players, strategy_names, from_dir, as_json, html_file, rule_pairs, rules_file,
+           **units):
     """Print one hand (Shanghai: one round) move by move: rummysim replay --seed 0 --game 3 --hand 1"""
-    from .rules import rules_from_mapping
-    from .strategy import params_matrix
-
     if html_file is not None:
-        from .replay_html import PageError, check_page_path
-
         if as_json:
             raise UserError("give --json or --html, not both")
-        try:
-            check_page_path(html_file)
-        except PageError as e:
-            raise UserError(str(e)) from None
+        check_page_path(html_file)
     recorded = []  # the strategies a saved run used, to check they are unchanged
     if from_dir is not None:
         path = Path(from_dir) / "run.json"
         try:
             saved = json.loads(path.read_text())
-            variant = variant or saved.get("variant", "basic")
+            variant = variant or variant_of(saved)
             players = players or saved["players"]
             recorded = saved["strategies"] if not strategy_names else []
             strategy_names = strategy_names or [s.get("path", s["source"]) for s in saved["strategies"]]
-            rules = rules_from_mapping(saved["rules"], variant=variant)   # every value, "unlimited" too
+            rules = rules_from_mapping(variant, saved["rules"])   # every value, "unlimited" too
             seed = saved["seed"] if seed is None else seed
         except (OSError, ValueError, KeyError) as e:
             raise UserError(f"--from {from_dir}: not a readable rummysim run ({e})") from None
     else:
-        variant = variant or "basic"
-        rules = _rules(rule_pairs, rules_file, variant)
-    v = variant_named(variant)
+        variant = variant or variant_named(DEFAULT_VARIANT)
+        rules = _rules(variant, rule_pairs, rules_file)
+    v = variant
     players = _players(players, variant)
     seed = seed or 0
-    given = {"hand": hand, "round": round_no}
+    given = {name.removeprefix("unit_"): value for name, value in units.items()}
     for unit, value in given.items():
         if value is not None and unit != v.unit:
-            owner = next(variant_named(n).title for n in NAMES if variant_named(n).unit == unit)
-            raise UserError(f"--{unit} is for {owner}; {v.title} replays --{v.unit}")
+            owners = " or ".join(k.title for k in UNITS[unit])
+            raise UserError(f"--{unit} is for {owners}; {v.title} replays --{v.unit}")
     number = given[v.unit] if given[v.unit] is not None else v.first_unit
+    if number < v.first_unit:
+        raise UserError(f"--{v.unit} {number}: {v.title} numbers its {v.unit}s from {v.first_unit}")
     if from_dir is not None and "play" in saved:   # a person's game: its moves were saved, not a strategy's
         return _replay_played(Path(from_dir), saved, v, game, number, as_json)
     if from_dir is not None:
         _check_played(from_dir, saved, game)
-    strategies = _strategies(strategy_names, players, variant)
+    strategies = seat_strategies(strategy_names, players, variant)
     for s, r in zip(strategies, recorded):
         if s.sha256 != r["sha256"]:
             raise UserError(f"--from {from_dir}: strategy {r['source']} has changed since the run "
                             f"(sha256 {s.sha256}, recorded {r['sha256']}): the {v.unit} would not be the same")
-    try:
-        rules.check_players(players)
-    except RuleError as e:
-        raise UserError(str(e)) from None
+    rules.check_players(players)
     rules_array, params = rules.to_array(players), params_matrix(strategies)
     if from_dir is not None and saved.get("mode") == "hands":
         if number != v.first_unit:
@@ -392,21 +374,13 @@ def replay(variant, seed, game, hand, round_no, players, strategy_names, from_di
 
 def _write_replay_page(html_file, v, events, strategies, seed, game, number, rules):
     """``replay --html``: write the page."""
-    from .replay_html import PageError, replay_page, write_page
-    from .rules import rule_flags
-
-    flags = rule_flags(rules.as_dict(len(strategies)), len(strategies), v.name)
-    try:
-        path = write_page(html_file, replay_page(v, events, strategies, seed, game, number, flags))
-    except PageError as e:
-        raise UserError(str(e)) from None
+    flags = rule_flags(v, rules.as_dict(len(strategies)), len(strategies))
+    path = write_page(html_file, replay_page(v, events, strategies, seed, game, number, flags))
     click.echo(f"replay: {path} ({len(events)} moves)")
 
 
 def _replay_played(from_dir, saved, v, game, number, as_json):
     """Print hand (round) ``number`` of a game played with ``rummysim play``, from its saved events."""
-    from .play.save import saved_events
-
     _check_played(from_dir, saved, game)
     try:
         events = saved_events(from_dir, saved, v.unit, v.first_unit, number)
@@ -450,28 +424,19 @@ def play(variant, players, opponents, seed, hint_name, out_dir, overwrite, pause
     When stdin is not a terminal, moves are read one a line: yes auto | rummysim play --seed 1
     plays game 0 of rummysim run --games 1 --seed 1 --strategy expert --strategy greedy, move for move.
     """
-    from rich.console import Console
-
-    from .play import human_strategy, play_game
-    from .run import RunSpec
-    from .strategy import load_strategy
-
     if players is None and len(opponents) > 1:
         players = len(opponents) + 1
     players = _players(players, variant)
     if len(opponents) not in (0, 1, players - 1):
         raise UserError(f"--opponent given {len(opponents)} times for {players - 1} opponents: "
                         "give it once for all, or once per opponent")
-    rules = _rules(rule_pairs, rules_file, variant, players)
-    bots = _strategies(opponents, players - 1, variant)
+    rules = _rules(variant, rule_pairs, rules_file, players)
+    bots = seat_strategies(opponents, players - 1, variant)
     try:
         hint = load_strategy(hint_name, variant)
     except StrategyError as e:
-        raise UserError(f"--hint-strategy: {e}") from None
-    try:
-        spec = RunSpec(players, [human_strategy(hint)] + bots, seed, rules, games=1, variant=variant)
-    except ValueError as e:
-        raise UserError(str(e)) from None
+        raise StrategyError(f"--hint-strategy: {e}") from None
+    spec = RunSpec(variant, players, [human_strategy(hint)] + bots, seed, rules, games=1)
     console = Console(highlight=False)
     with _out(out_dir, overwrite, "play", seed) as out:
         record = play_game(spec, hint, out, pause, console)
@@ -480,7 +445,7 @@ def play(variant, players, opponents, seed, hint_name, out_dir, overwrite, pause
 
 def _show_played(record, out, console):
     """The final scores, and where the game is and how to replay any of its hands (rounds)."""
-    v = variant_named(record["variant"])
+    v = variant_of(record)
     names = ["you" if s["seat"] == 0 else f"seat {s['seat']} ({s['name']})" for s in record["strategies"]]
     scores = record["play"]["totals"]
     state = "game over" if record["status"] == "complete" else "game stopped (quit): saved what was finished"
@@ -511,8 +476,6 @@ def _count(games, hands, variant, which):
 def _out(out_dir, overwrite, command, seed):
     """The results directory of ``command``, held (one writer) for the block: ``--out`` or a new
     ``results/<command>-<time>-seed<seed>`` (``-2``, ``-3``... if another run took that name)."""
-    from .results import results_dir
-
     default = f"results/{command}-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}"
     stack = contextlib.ExitStack()
     try:
@@ -526,7 +489,7 @@ def _out(out_dir, overwrite, command, seed):
 match_options = [
     click.option("--games", type=int, callback=_positive, help="Full games per seating."),
     click.option("--hands", type=int, callback=_positive, help="Deals, each played once per seat rotation."),
-    click.option("--players", type=int, default=None, help="Basic Rummy 2-4 (default 2), Shanghai 3-8 (default 4)."),
+    click.option("--players", type=int, default=None, help=f"Players at the table: {PLAYERS_WORDS}."),
     click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True),
     click.option("--workers", type=int, callback=_positive, help="Threads. Default: all cores."),
     click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
@@ -564,12 +527,6 @@ def with_match_options(f):
 def compare(ctx, strategy_files, variant, games, hands, players, seed, workers, out_dir, overwrite, chunk_size,
             rule_pairs, rules_file, sprt, elo_model, alpha, beta, as_json, report_dir, resume_dir):
     """Is A really better than B? Duplicate deals, paired intervals, optional SPRT."""
-    from rich.console import Console
-
-    from .analysis.compare import compare as run_compare
-    from .results import ChunkError
-    from .strategy import load_strategy
-
     if resume_dir is not None:
         given = [p for p in ctx.params if p not in ("resume_dir", "workers", "as_json", "report_dir")
                  and ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE]
@@ -584,20 +541,17 @@ def compare(ctx, strategy_files, variant, games, hands, players, seed, workers, 
         raise UserError("--sprt works on 2-player pentanomial results: use --players 2")
     if sprt is not None and sprt[0] >= sprt[1]:
         raise UserError(f"--sprt {sprt[0]:g} {sprt[1]:g}: ELO0 must be below ELO1")
-    games, hands = _count(games, hands, variant_named(variant), "compare_default")
-    rules = _rules(rule_pairs, rules_file, variant, players)
-    try:
-        strategies = [load_strategy(f, variant) for f in strategy_files]
-    except StrategyError as e:
-        raise UserError(str(e)) from None
+    games, hands = _count(games, hands, variant, "compare_default")
+    rules = _rules(variant, rule_pairs, rules_file, players)
+    strategies = [load_strategy(f, variant) for f in strategy_files]
     _report_dir(report_dir)
     if sprt is not None and chunk_size is None:
         chunk_size = 1000 if games is not None else 4000
     console = Console(stderr=as_json)
     with _out(out_dir, overwrite, "compare", seed) as out:
         try:
-            result = run_compare(strategies, players, seed, rules, games, hands, workers, chunk_size, sprt, alpha,
-                                 beta, out, variant=variant, elo_model=elo_model)
+            result = run_compare(variant, strategies, players, seed, rules, games, hands, workers, chunk_size, sprt,
+                                 alpha, beta, out, elo_model=elo_model)
         except KeyboardInterrupt:
             _compare_interrupted(out, console)
         except ChunkError as e:
@@ -616,18 +570,10 @@ def _compare_interrupted(out, console):
 
 
 def _resume_compare(resume_dir, workers, as_json, report_dir):
-    from rich.console import Console
-
-    from .analysis.compare import resume_compare
-    from .results import ChunkError, ResultsBusy
-    from .run import ResumeError
-
     console = Console(stderr=as_json)
     _report_dir(report_dir)
     try:
         result = resume_compare(Path(resume_dir), workers)
-    except (ResumeError, StrategyError, RuleError, ResultsBusy) as e:
-        raise UserError(str(e)) from None
     except ChunkError as e:
         raise UserError(f"{resume_dir}: {e}; rummysim compare --resume {resume_dir} plays it again") from None
     except KeyboardInterrupt:
@@ -636,8 +582,6 @@ def _resume_compare(resume_dir, workers, as_json, report_dir):
 
 
 def _show_compare(result, out, as_json, report_dir, console):
-    from .analysis.compare import render
-
     if as_json:
         click.echo(json.dumps(json_safe(result)))
     else:
@@ -657,15 +601,8 @@ def report(results, out_dir):
     RESULTS is a run or compare directory, or a directory holding several:
     then the newest is used, and named.
     """
-    from rich.console import Console
-
-    from .analysis.stats import ResultsError, find_results
-
     if out_dir is None:
-        try:
-            out_dir = find_results(results)[0] / "report"
-        except ResultsError as e:
-            raise UserError(str(e)) from None
+        out_dir = find_results(results)[0] / "report"
     _write_report(results, out_dir, Console())
 
 
@@ -680,26 +617,18 @@ def report(results, out_dir):
 def sweep(strategy_file, key, values, baseline, variant, games, hands, players, seed, workers, out_dir, overwrite,
           chunk_size, rule_pairs, rules_file, as_json):
     """Play each value of one strategy key against a baseline: where does it stop paying?"""
-    from rich.console import Console
-
-    from .analysis.sweep import render_sweep, run_sweep
-    from .strategy import load_strategy, with_override
-
     players = _players(players, variant)
-    games, hands = _count(games, hands, variant_named(variant), "compare_default")
-    rules = _rules(rule_pairs, rules_file, variant, players)
+    games, hands = _count(games, hands, variant, "compare_default")
+    rules = _rules(variant, rule_pairs, rules_file, players)
     items = [v.strip() for v in values.split(",") if v.strip()]
     if not items:
         raise UserError("--values: give at least one value")
-    try:
-        base = load_strategy(strategy_file, variant)
-        variants = [with_override(base, key, v, variant) for v in items]
-        against = load_strategy(baseline, variant)
-    except StrategyError as e:
-        raise UserError(str(e)) from None
+    base = load_strategy(strategy_file, variant)
+    strategies = [with_override(base, key, v, variant) for v in items]
+    against = load_strategy(baseline, variant)
     with _out(out_dir, overwrite, "sweep", seed) as out:
-        result = run_sweep(variants, items, key, against, players, seed, rules, games, hands, workers, chunk_size, out,
-                           variant)
+        result = run_sweep(variant, strategies, items, key, against, players, seed, rules, games, hands, workers,
+                           chunk_size, out)
     if as_json:
         click.echo(json.dumps(json_safe(result)))
     else:
@@ -730,26 +659,18 @@ def sweep(strategy_file, key, values, baseline, variant, games, hands, players, 
 def tune(strategy_file, knobs, against, trials, out_file, name, overwrite, report_dir, variant, games, hands, players,
          seed, workers, rule_pairs, rules_file):
     """Search strategy keys for a stronger setting (optuna TPE), every candidate on the same duplicate deals."""
-    from rich.console import Console
-
-    from .analysis import tune as T
-    from .strategy import is_search, load_strategy
-
     try:
-        import optuna  # noqa: F401
+        import optuna  # noqa: F401  (an optional library: the message says how to install it)
     except ImportError:
         raise UserError(T.INSTALL) from None
     players = _players(players, variant)
-    games, hands = _count(games, hands, variant_named(variant), "compare_default")
-    rules = _rules(rule_pairs, rules_file, variant, players)
+    games, hands = _count(games, hands, variant, "compare_default")
+    rules = _rules(variant, rule_pairs, rules_file, players)
     parsed = [T.parse_knob(k, variant) for k in knobs]
     if len({k.key for k in parsed}) < len(parsed):
         raise UserError("--param: each key once")
-    try:
-        base = load_strategy(strategy_file, variant)
-        field = [load_strategy(a, variant) for a in against]
-    except StrategyError as e:
-        raise UserError(str(e)) from None
+    base = load_strategy(strategy_file, variant)
+    field = [load_strategy(a, variant) for a in against]
     if is_search(base, variant):
         raise UserError(f"{strategy_file}: a search bot; tune the rule-based strategy it plays out (its search.rollout)")
     out = Path(out_file)
@@ -761,7 +682,7 @@ def tune(strategy_file, knobs, against, trials, out_file, name, overwrite, repor
         raise UserError(f"--out {out_file}: no directory {out.parent}")
     console = Console()
     with _out(report_dir, overwrite, "tune", seed) as where:
-        result = T.tune(base, parsed, field, players, seed, rules, games, hands, trials, workers, variant,
+        result = T.tune(variant, base, parsed, field, players, seed, rules, games, hands, trials, workers,
                         on_trial=lambda r: console.print(f"trial {r['trial']}: {r['settings']} {T.score_text(r['score'])}"))
         T.write_outputs(result, Path(where))
     digest = T.write_strategy(result, base, out, name or out.stem)
@@ -771,11 +692,9 @@ def tune(strategy_file, knobs, against, trials, out_file, name, overwrite, repor
 
 def main(argv=None):
     """Console entry point: click errors (and the API's ``UsageError``) become one line and exit code 2."""
-    from .run import UsageError as BadArgument
-
     try:
         cli.main(args=argv, prog_name="rummysim", standalone_mode=False)
-    except BadArgument as e:
+    except UsageError as e:
         click.echo(f"rummysim: error: {str(e).splitlines()[0] if str(e) else type(e).__name__}", err=True)
         sys.exit(EXIT_USAGE)
     except click.exceptions.Abort:

@@ -20,7 +20,9 @@ from typing import Callable
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+from filelock import FileLock, Timeout
 
+from .base.errors import UsageError
 
 SCHEMA_VERSION = 2
 TABLES = ("hands", "rounds", "seats", "games")
@@ -60,7 +62,7 @@ class Column:
 @dataclasses.dataclass(frozen=True)
 class Table:
     """A results table (``<name>.parquet``), declared once: the Arrow tables, the kernels' column
-    indices, the column checks of ``report`` and the README's schema tables all come from it."""
+    indices, the column checks of ``report`` and the schema tables of docs/results.md all come from it."""
 
     name: str
     rows: str                    # what one row is, for people: "one row per hand"
@@ -76,7 +78,7 @@ class Table:
         return 1 + max(c.kernel for c in self.columns if c.kernel is not None)
 
     def markdown(self) -> str:
-        """The README's table of this schema."""
+        """This schema's table in docs/results.md."""
         lines = [f"`{self.name}.parquet`, {self.rows}:", "", "| column | type | meaning |", "|---|---|---|"]
         for c in self.columns:
             kind = c.dtype if not c.labels else "dictionary: " + ", ".join(f"`{x}`" for x in c.labels)
@@ -143,7 +145,7 @@ class ChunkError(RuntimeError):
     """A finished chunk failed its check while being joined; the message says which and why."""
 
 
-class ResultsBusy(ValueError):
+class ResultsBusy(UsageError):
     """Another process holds the results directory."""
 
 
@@ -155,7 +157,6 @@ def hold_results_dir(out_dir: Path):
     """Hold ``out_dir`` as its one writer for the block; ``ResultsBusy`` naming the holder's PID if
     another process holds it. The lock (``.rummysim.lock``, an OS file lock that dies with its
     process) is taken by ``filelock``; ``.rummysim.owner`` says who holds it. Re-entrant in a process."""
-    from filelock import FileLock, Timeout
 
     key = Path(out_dir).resolve()
     if key in _HELD:

@@ -27,13 +27,16 @@ import pyarrow as pa
 if TYPE_CHECKING:
     import pandas as pd
 
-from . import __version__
-from .analysis.summary import add_state, summary_state
+from .base.version import __version__
+from .base.summary import add_state, summary_state
 from .results import (LOCK_FILE, SCHEMA_VERSION, Chunk, ChunkError, ChunkStore, hold_results_dir,
                       write_json_atomic)
 from .rules import RULES_VERSION
-from .strategy import Strategy, params_matrix
-from .variants import NAMES, UnknownVariant, Variant, variant_named
+from .base.errors import UsageError
+from .base.rules import rules_from_mapping
+from .base.variant import Variant
+from .strategy import Strategy, load_strategy, params_matrix, seat_strategies
+from .variants import DEFAULT_VARIANT, VARIANTS, variant_named, variant_of
 
 #: the most games (or hands) a run can ask for: what a cluster could play
 MAX_COUNT = 10**13
@@ -44,11 +47,7 @@ CHUNK_MEMORY = 2**30
 def max_chunk_size() -> int:
     """The largest chunk size: a chunk's kernel arrays fit in CHUNK_MEMORY whatever the variant, mode
     and players (each variant says how many bytes a game takes at its most players)."""
-    return CHUNK_MEMORY // max(variant_named(n).unit_bytes for n in NAMES)
-
-
-class UsageError(ValueError):
-    """A bad argument to the Python API (``simulate``, ``RunSpec``): one line naming it and what is allowed."""
+    return CHUNK_MEMORY // max(v.unit_bytes for v in VARIANTS.values())
 
 
 def _whole(value) -> bool:
@@ -77,6 +76,7 @@ def check_workers(workers) -> int | None:
 class RunSpec:
     """Everything that determines a run's results (and nothing that does not)."""
 
+    variant: Variant              # the variant played
     players: int
     strategies: list[Strategy]
     seed: int = 0
@@ -84,14 +84,12 @@ class RunSpec:
     games: int | None = None      # full games (to the target; Shanghai: ten rounds) ...
     hands: int | None = None      # ... or independent hands (variants with ``hands_mode``)
     first: int = 0                # first game index (lets a run be split across machines)
-    variant: str = "basic"
 
     def __post_init__(self):
         """Check every field (``UsageError``, one line naming it): the CLI and the API both build a RunSpec."""
-        try:
-            v = variant_named(self.variant)
-        except UnknownVariant as e:
-            raise UsageError(str(e)) from None
+        v = self.variant
+        if not isinstance(v, Variant):
+            raise UsageError(f"variant: got {v!r}; allowed a Variant (rummysim.variants.variant_named(name))")
         low, high, _ = v.players
         if not _whole(self.players):
             raise UsageError(f"players = {self.players!r}: allowed a whole number ({low} to {high})")
@@ -129,15 +127,10 @@ class RunSpec:
     def count(self) -> int:
         return self.games if self.games is not None else self.hands
 
-    @property
-    def kind(self) -> Variant:
-        """The variant played."""
-        return variant_named(self.variant)
-
     def describe(self) -> dict:
         """The canonical record of the run's inputs (written to run.json and reports)."""
         return {
-            "variant": self.variant,
+            "variant": self.variant.name,
             "mode": "games" if self.games is not None else "hands",
             "count": self.count,
             "first": self.first,
@@ -155,7 +148,7 @@ class RunSpec:
 def play_chunk(spec: RunSpec, games: np.ndarray, rules: np.ndarray, params: np.ndarray) -> Chunk:
     """Play the game indices ``games`` int64[g] of ``spec`` (whole games, or one hand each in hands
     mode) with its variant's kernel; ``rules`` and ``params`` are the packed rules and strategies."""
-    return spec.kind.play_chunk(spec.seed, games, spec.players, spec.hands is not None, rules, params)
+    return spec.variant.play_chunk(spec.seed, games, spec.players, spec.hands is not None, rules, params)
 
 
 def iter_chunks(spec: RunSpec, chunk_size: int | None = None, workers: int | None = None) -> Iterator[Chunk]:
@@ -165,24 +158,23 @@ def iter_chunks(spec: RunSpec, chunk_size: int | None = None, workers: int | Non
         yield chunk
 
 
-def warm_up(players: int, variant: str = "basic") -> float:
+def warm_up(players: int, variant: Variant) -> float:
     """Compile (or load from the cache) the kernels outside any timing; returns the seconds it took."""
     start = time.perf_counter()
-    v = variant_named(variant)
-    warm = Strategy("warm-up", "", "builtin", "", tuple([1.0] + [0.0] * (v.n_params - 1)))   # the random bot
-    spec = RunSpec(players, [warm] * players, games=1, variant=variant)
+    warm = Strategy("warm-up", "", "builtin", "", tuple([1.0] + [0.0] * (variant.n_params - 1)))   # the random bot
+    spec = RunSpec(variant, players, [warm] * players, games=1)
     play_chunk(spec, np.zeros(1, dtype=np.int64), spec.rules.to_array(players), params_matrix(spec.strategies))
     return time.perf_counter() - start
 
 
 def new_summary(spec: RunSpec):
     """The summary accumulator of the run's variant."""
-    return spec.kind.summary(spec.players, [s.name for s in spec.strategies])
+    return spec.variant.summary(spec.players, [s.name for s in spec.strategies])
 
 
 def chunk_tables(spec: RunSpec, chunk: Chunk) -> dict[str, pa.Table]:
     """The Arrow tables of one chunk, by file name (``hands``/``rounds``, ``seats``, ``games``)."""
-    return spec.kind.tables(chunk, spec.seed, spec.players, [s.name for s in spec.strategies])
+    return spec.variant.tables(chunk, spec.seed, spec.players, [s.name for s in spec.strategies])
 
 
 @dataclasses.dataclass
@@ -200,7 +192,7 @@ class Results:
 def simulate(games: int | None = None, hands: int | None = None, players: int = 2,
              strategies: str | list[str] | tuple[str, ...] = ("greedy",), seed: int = 0,
              rules: object | dict | None = None, workers: int | None = None,
-             chunk_size: int | None = None, variant: str = "basic") -> Results:
+             chunk_size: int | None = None, variant: str = DEFAULT_VARIANT) -> Results:
     """Play ``games`` full games or ``hands`` independent hands and return the results in memory.
 
     ``strategies``: one name (or file) for every seat, or one per seat. A bad argument raises
@@ -212,13 +204,7 @@ def simulate(games: int | None = None, hands: int | None = None, players: int = 
     """
     import pandas as pd
 
-    from .rules import rules_from_mapping
-    from .strategy import seat_strategies
-
-    try:
-        v = variant_named(variant)
-    except UnknownVariant as e:
-        raise UsageError(str(e)) from None
+    v = variant_named(variant)
     if not _whole(players):
         raise UsageError(f"players = {players!r}: allowed a whole number ({v.players[0]} to {v.players[1]})")
     if isinstance(strategies, (str, Strategy)):
@@ -227,17 +213,17 @@ def simulate(games: int | None = None, hands: int | None = None, players: int = 
         raise UsageError(f"strategies = {strategies!r}: allowed a strategy name or file, "
                          "or a list of them (one for all seats or one per seat)")
     if isinstance(rules, dict):
-        rules = rules_from_mapping(rules, variant=variant)
+        rules = rules_from_mapping(v, rules)
     workers, chunk_size = check_workers(workers), check_chunk_size(chunk_size)
     names = [s for s in strategies if isinstance(s, str)]
-    loaded = dict(zip(names, seat_strategies(names, len(names), variant))) if names else {}
+    loaded = dict(zip(names, seat_strategies(names, len(names), v))) if names else {}
     seats = [loaded[s] if isinstance(s, str) else s for s in strategies]
     if len(seats) == 1 and v.players[0] <= players <= v.players[1]:   # else RunSpec says what players may be
         seats = seats * players
-    spec = RunSpec(players, seats, seed, rules, games, hands, variant=variant)
+    spec = RunSpec(v, players, seats, seed, rules, games, hands)
     summary = new_summary(spec)
     tables: dict[str, list[pa.Table]] = {v.table: [], "seats": [], "games": []}
-    warm_up(players, variant)
+    warm_up(players, v)
     start = time.perf_counter()
     for chunk in iter_chunks(spec, chunk_size, workers):
         summary.add(chunk)
@@ -251,7 +237,7 @@ def simulate(games: int | None = None, hands: int | None = None, players: int = 
 
 def chunk_size_for(spec: RunSpec, chunk_size: int | None = None) -> int:
     """Games (or hands) per chunk: the given size, or the default of the run's kind."""
-    return chunk_size or spec.kind.chunk_size["hands" if spec.hands is not None else "games"]
+    return chunk_size or spec.variant.chunk_size["hands" if spec.hands is not None else "games"]
 
 
 def chunk_games(spec: RunSpec, k: int, size: int) -> np.ndarray:
@@ -322,7 +308,7 @@ def options_digest(record: dict, names: tuple[str, ...] = OPTION_FIELDS) -> dict
 def chunk_check(spec: RunSpec, size: int):
     """The content check of a run's chunk ``k`` (``ChunkStore.join``): exactly the chunk's game
     indices, each once and in order, with the rows a game of them must have. Returns why not, or None."""
-    hands_name = spec.kind.table
+    hands_name = spec.variant.table
 
     def check(k: int, tables: dict[str, pa.Table]) -> str | None:
         games = chunk_games(spec, k, size)
@@ -334,7 +320,7 @@ def chunk_check(spec: RunSpec, size: int):
                 return "no games table"
             if not np.array_equal(tables["games"].column("game").to_numpy(), games):
                 return f"its games table does not hold games {games[0]}..{games[-1]} once each"
-        expected = np.repeat(games, spec.kind.rows_per_game(tables, games))
+        expected = np.repeat(games, spec.variant.rows_per_game(tables, games))
         if not np.array_equal(game_col, expected):
             return f"its {hands_name} table does not hold the {hands_name} of games {games[0]}..{games[-1]} once each"
         seats = tables["seats"].column("game").to_numpy()
@@ -453,7 +439,7 @@ def _run_held(spec, out_dir, workers, chunk_size, on_chunk, client, resume) -> d
             done = sum(rec.get("units", 0) for rec in kept.values())
             played = sum(rec.get("rows", 0) for rec in kept.values())
         wall = earlier + time.perf_counter() - start  # resumed: the kept chunks' play time too
-        record.update({"done": done, f"{spec.kind.table}_played": played,
+        record.update({"done": done, f"{spec.variant.table}_played": played,
                        "wall_seconds": round(wall, 3),
                        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "summary": summary.as_dict(wall)})
         write_json_atomic(out_dir / "run.json", record)
@@ -481,26 +467,23 @@ def _restore_sigterm(previous) -> None:
         signal.signal(signal.SIGTERM, previous)
 
 
-class ResumeError(ValueError):
+class ResumeError(UsageError):
     """A results directory that cannot be resumed; the message says why in one line."""
 
 
 def rules_of_record(record: dict):
     """The rules a run.json (or compare.json) records, exactly: every value round-trips, ``unlimited``
     included."""
-    from .rules import rules_from_mapping
-
-    return rules_from_mapping(record["rules"], variant=record.get("variant", "basic"))
+    return rules_from_mapping(variant_of(record), record["rules"])
 
 
 def strategies_of_record(record: dict, what: str = "the run") -> list[Strategy]:
     """The strategies a ``run.json`` or ``compare.json`` records, each file checked unchanged since
     ``what`` started (``ResumeError`` if not)."""
-    from .strategy import load_strategy
-
+    variant = variant_of(record)
     strategies = []
     for s in record["strategies"]:
-        strategy = load_strategy(s.get("path", s["source"]), record.get("variant", "basic"))
+        strategy = load_strategy(s.get("path", s["source"]), variant)
         if strategy.sha256 != s["sha256"]:
             raise ResumeError(f"strategy {s['source']} has changed since {what} (sha256 {strategy.sha256}, "
                               f"recorded {s['sha256']}): the results would not be the same")
@@ -512,8 +495,8 @@ def spec_of_record(record: dict) -> RunSpec:
     """The ``RunSpec`` a ``run.json`` describes, with its strategy files checked unchanged."""
     count = record["count"]
     games, hands = (count, None) if record["mode"] == "games" else (None, count)
-    return RunSpec(record["players"], strategies_of_record(record), record["seed"], rules_of_record(record), games,
-                   hands, record.get("first", 0), record.get("variant", "basic"))
+    return RunSpec(variant_of(record), record["players"], strategies_of_record(record), record["seed"],
+                   rules_of_record(record), games, hands, record.get("first", 0))
 
 
 def check_options(record: dict, where: str, names: tuple[str, ...] = OPTION_FIELDS, file: str = "run.json") -> None:

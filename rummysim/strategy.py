@@ -1,12 +1,10 @@
-"""Strategy files (TOML) -> validated parameter vectors for the Basic Rummy and Shanghai bots.
+"""Strategy files (TOML) -> validated parameter vectors for a variant's bots.
 
-A strategy file is data, never code: it is parsed with ``tomllib`` and every
-key is checked against ``SPEC`` below (type, allowed values, default). The
-meaning of each parameter is documented in ``rummysim.variants.<name>.bots``, and each key in
-``rummysim.variants.<name>.spec`` (``SPEC``)
-and in the README. A name without a path (``greedy``) means a file shipped in
-``rummysim/strategies/`` (Shanghai: ``rummysim/strategies/shanghai/``), also
-reachable as ``strategies/`` at the top of the repository.
+A strategy file is data, never code: it is parsed with ``tomllib`` and every key is checked against
+its variant's keys (``Variant.spec``, a tuple of ``rummysim.base.params.Param``: type, allowed
+values, default). The meaning of each parameter is documented in ``rummysim.variants.<name>.bots``.
+A name without a path (``greedy``) means a file shipped in ``rummysim/strategies/`` under the
+variant's ``Variant.strategy_dir`` (``rummysim strategies list`` names them).
 """
 
 from __future__ import annotations
@@ -18,76 +16,14 @@ from pathlib import Path
 
 import numpy as np
 
+from .base.errors import StrategyError
+from .base.params import ROLLOUT_KEY, SEARCH
+from .base.variant import Variant
+from .variants import NAMES
 
 BUILTIN_DIR = Path(__file__).parent / "strategies"
-
-
-class StrategyError(ValueError):
-    """A strategy file or name the user gave is not usable; the message says why in one line."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Param:
-    """One key of a strategy file: where it lands in the vector and what it may be."""
-
-    key: str
-    index: int
-    default: object
-    choices: tuple = ()          # allowed strings, mapped to 0, 1, 2... in order
-    low: float | None = None     # numeric range, inclusive
-    high: float | None = None
-    doc: str = ""
-    many: bool = False           # a list of the choices, stored as a bit mask (choice i: bit i)
-
-    def allowed(self) -> str:
-        if self.many:
-            return "a list of one or more of " + ", ".join(repr(c) for c in self.choices)
-        if self.choices:
-            return " or ".join(repr(c) for c in self.choices)
-        return f"an integer from {self.low:g} to {self.high:g}"
-
-    def convert(self, value, where: str) -> float:
-        if self.many:
-            if (not isinstance(value, (list, tuple)) or not value or len(set(value)) != len(value)
-                    or any(not isinstance(v, str) or v not in self.choices for v in value)):
-                raise StrategyError(f"{where}: key '{self.key}' = {value!r}: allowed {self.allowed()}")
-            return float(sum(1 << self.choices.index(v) for v in value))
-        if self.choices:
-            if not isinstance(value, str) or value not in self.choices:
-                raise StrategyError(f"{where}: key '{self.key}' = {value!r}: allowed {self.allowed()}")
-            return float(self.choices.index(value))
-        if isinstance(value, bool) or not isinstance(value, int) or not (self.low <= value <= self.high):
-            raise StrategyError(f"{where}: key '{self.key}' = {value!r}: allowed {self.allowed()}")
-        return float(value)
-
-
+#: the keys every strategy file has, besides its variant's ``Variant.spec``
 _TOP_KEYS = ("name", "variant", "description")
-#: a search bot's rollout strategy (a name or a file, relative to the search file): not a number of the vector
-ROLLOUT_KEY = "search.rollout"
-SEARCH = "search"
-
-
-def search_spec(index: dict, decisions: tuple[str, ...], unit: str) -> tuple[Param, ...]:
-    """The keys of a search bot (``bot = "search"``), the same in every variant: ``index`` maps
-    each of samples, playouts, horizon, decisions, candidates, value to its slot of the vector;
-    ``decisions`` names the variant's decision points, ``unit`` its hand or round."""
-    return (
-        Param("search.samples", index["samples"], 8, low=1, high=10_000,
-              doc="deals of the unseen cards per searched decision, each consistent with what the seat has seen"),
-        Param("search.playouts", index["playouts"], 4, low=1, high=10_000,
-              doc="playouts per candidate move and deal (every candidate plays the same deals and streams)"),
-        Param("search.horizon", index["horizon"], 0, low=0, high=10_000,
-              doc=f"turns played before a static evaluation (0: to the end of the {unit})"),
-        Param("search.decisions", index["decisions"], decisions, decisions, many=True,
-              doc="the decisions searched; the others are played by the rollout strategy"),
-        Param("search.candidates", index["candidates"], 4, low=1, high=1000,
-              doc="candidate moves searched at most, the rollout strategy's favourites first"),
-        Param("search.value", index["value"], "win", ("win", "points"),
-              doc=f"what a playout is worth to the seat: the {unit} won (1) or not (0), or its points"),
-        Param("search.confidence", index["confidence"], 10, low=0, high=100,
-              doc="tenths of a standard error (over the deals) by which a candidate's mean paired gain over "
-                  "the rollout strategy's favourite must be positive to be played instead (0: the best mean)"),
-    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,8 +49,7 @@ def _flatten(data: dict, where: str, prefix: str = "") -> dict:
     return out
 
 
-def parse_strategy(text: str, where: str, variant: str = "basic",
-                   base_dir: Path | None = None) -> tuple[str, str, tuple, str]:
+def parse_strategy(text: str, where: str, variant: Variant, base_dir: Path | None = None) -> tuple[str, str, tuple, str]:
     """Validate the TOML text of a strategy; returns ``(name, description, params, rollout digest)``.
 
     A search bot (``bot = "search"``) starts from its rollout strategy's vector (``search.rollout``,
@@ -132,13 +67,11 @@ def parse_strategy(text: str, where: str, variant: str = "basic",
             raise StrategyError(f"{where}: missing key '{key}'")
         if not isinstance(flat[key], str) or not flat[key].strip():
             raise StrategyError(f"{where}: key '{key}' must be a non-empty string")
-    from .variants import NAMES, variant_named
-
     if flat["variant"] not in NAMES:
         raise StrategyError(f"{where}: key 'variant' = {flat['variant']!r}: allowed {' or '.join(map(repr, NAMES))}")
-    if flat["variant"] != variant:
-        raise StrategyError(f"{where}: key 'variant' = {flat['variant']!r}, but this run plays {variant!r}")
-    v = variant_named(variant)
+    if flat["variant"] != variant.name:
+        raise StrategyError(f"{where}: key 'variant' = {flat['variant']!r}, but this run plays {variant.name!r}")
+    v = variant
     spec, n_params = v.spec, v.n_params
     by_key = {p.key: p for p in spec}
     params = [0.0] * n_params
@@ -166,7 +99,7 @@ def parse_strategy(text: str, where: str, variant: str = "basic",
     return flat["name"], flat["description"].strip(), tuple(params), rollout_digest
 
 
-def _rollout(flat: dict, where: str, variant: str, base_dir: Path | None) -> "Strategy":
+def _rollout(flat: dict, where: str, variant: Variant, base_dir: Path | None) -> "Strategy":
     """The rollout strategy a search file names: required, and not itself a search bot."""
     name = flat.get(ROLLOUT_KEY)
     if not isinstance(name, str) or not name.strip():
@@ -184,35 +117,29 @@ def _rollout(flat: dict, where: str, variant: str, base_dir: Path | None) -> "St
     return rollout
 
 
-def is_search(strategy: "Strategy", variant: str = "basic") -> bool:
+def is_search(strategy: "Strategy", variant: Variant) -> bool:
     """Whether ``strategy`` is a search bot (``bot = "search"``)."""
-    from .variants import variant_named
-
-    bot = next(p for p in variant_named(variant).spec if p.key == "bot")
+    bot = next(p for p in variant.spec if p.key == "bot")
     return SEARCH in bot.choices and strategy.params[bot.index] == bot.choices.index(SEARCH)
 
 
-def builtin_dir(variant: str = "basic") -> Path:
+def builtin_dir(variant: Variant) -> Path:
     """Where the shipped strategy files of a variant are."""
-    from .variants import variant_named
-
-    return BUILTIN_DIR / variant_named(variant).strategy_dir
+    return BUILTIN_DIR / variant.strategy_dir
 
 
-def builtin_names(variant: str = "basic") -> list[str]:
+def builtin_names(variant: Variant) -> list[str]:
     return sorted(p.stem for p in builtin_dir(variant).glob("*.toml"))
 
 
-def load_strategy(name_or_path: str, variant: str = "basic") -> Strategy:
+def load_strategy(name_or_path: str, variant: Variant) -> Strategy:
     """A strategy by shipped name (``greedy``) or by file path (``my/bot.toml``)."""
     path = Path(name_or_path)
     shipped = builtin_dir(variant)
     if path.suffix != ".toml" and path.parent == Path("."):
         path = shipped / f"{name_or_path}.toml"
         if not path.exists():
-            from .variants import variant_named
-
-            raise StrategyError(f"unknown strategy {name_or_path!r}; shipped for {variant_named(variant).title}: "
+            raise StrategyError(f"unknown strategy {name_or_path!r}; shipped for {variant.title}: "
                                 f"{', '.join(builtin_names(variant))}, or give a .toml file")
     try:
         raw = path.read_bytes()
@@ -227,7 +154,7 @@ def load_strategy(name_or_path: str, variant: str = "basic") -> Strategy:
     return Strategy(name, description, source, hashlib.sha256(raw + rollout_digest.encode()).hexdigest()[:12], params)
 
 
-def seat_strategies(names: tuple[str, ...] | list[str], players: int, variant: str = "basic") -> list[Strategy]:
+def seat_strategies(names: tuple[str, ...] | list[str], players: int, variant: Variant) -> list[Strategy]:
     """One strategy for every seat: a single name for all, or exactly one per seat."""
     names = list(names) or ["greedy"]
     if len(names) == 1:
@@ -246,11 +173,9 @@ def params_matrix(strategies: list[Strategy]) -> np.ndarray:
     return np.stack([s.vector() for s in strategies])
 
 
-def with_override(strategy: Strategy, key: str, text: str, variant: str = "basic") -> Strategy:
+def with_override(strategy: Strategy, key: str, text: str, variant: Variant) -> Strategy:
     """``strategy`` with one key set from command-line text (``--param draw.min_gain --values 3``)."""
-    from .variants import variant_named
-
-    by_key = {p.key: p for p in variant_named(variant).spec}
+    by_key = {p.key: p for p in variant.spec}
     if key not in by_key:
         raise StrategyError(f"--param {key!r}: unknown key; allowed: {', '.join(by_key)}")
     spec = by_key[key]

@@ -1,4 +1,4 @@
-"""Intervals written out for the tests, independently of ``rummysim.analysis.intervals``."""
+"""Intervals written out for the tests, independently of ``rummysim.base.intervals``."""
 
 import numpy as np
 import scipy.stats as sps

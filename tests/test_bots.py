@@ -3,7 +3,7 @@
 For every key of a strategy file a hand-built position in which changing that
 one key changes the bot's play exactly as the module docstring of
 ``rummysim.variants.basic.bots`` says, with the moves written out both ways. Every bot
-is *greedy* (``load_strategy("greedy")``) with the keys a test names set by
+is *greedy* (``load_strategy("greedy", BASIC)``) with the keys a test names set by
 ``with_override``; the other seat plays plain greedy unless a test says so.
 
 Conventions (as in ``test_rules_basic.py``)
@@ -27,13 +27,16 @@ from collections import Counter
 import pytest
 
 from rummysim.variants.basic.replay import play_position
-from rummysim.rules import parse_rule_options
+from rummysim.base.rules import parse_rule_options
 from rummysim.strategy import Strategy, load_strategy, params_matrix, with_override
 from positions import moves
+from rummysim.variants import VARIANTS
+
+BASIC = VARIANTS["basic"]
 
 pytestmark = pytest.mark.engine
 
-GREEDY = load_strategy("greedy")
+GREEDY = load_strategy("greedy", BASIC)
 HOLD = ("meld.mode=hold_for_rummy",)
 
 
@@ -43,14 +46,14 @@ def bot(*settings: str) -> Strategy:
     s = GREEDY
     for setting in settings:
         key, text = setting.split("=", 1)
-        s = with_override(s, key, text)
+        s = with_override(s, key, text, BASIC)
     return s
 
 
 def play(hands, stock, pile, *options, seats, table=(), first=0, seed=0) -> dict:
     players = len(hands)
     return play_position(players, list(hands), stock, pile,
-                         parse_rule_options(list(options)).to_array(players),
+                         parse_rule_options(BASIC, list(options)).to_array(players),
                          params_matrix(list(seats)), table=list(table), first=first, seed=seed)
 
 

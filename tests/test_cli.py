@@ -14,6 +14,9 @@ from rummysim.results import prepare_out_dir, read_results_table
 from rummysim.run import RunSpec, run_to_dir
 from rummysim.strategy import seat_strategies
 from test_run_summary import check_basic
+from rummysim.variants import VARIANTS
+
+BASIC = VARIANTS["basic"]
 
 
 def run_cli(args, capsys):
@@ -102,7 +105,7 @@ def test_run_writes_results_and_summary(capsys, tmp_path):
 @pytest.mark.engine
 def test_interrupted_run_keeps_finished_chunks(tmp_path):
     out = prepare_out_dir(tmp_path / "cut")
-    spec = RunSpec(2, seat_strategies(["greedy"], 2), seed=1, games=400)
+    spec = RunSpec(BASIC, 2, seat_strategies(["greedy"], 2, BASIC), seed=1, games=400)
 
     def stop_after_two(done, hands, seconds):
         if done >= 200:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from rummysim.analysis import intervals as I
+from rummysim.base import intervals as I
 from rummysim.cli import main
 from rummysim.analysis.compare import Blocks, _chunk_blocks, _crosstable, compare, summarise_pair
 from rummysim.variants.basic import kernel as K
@@ -16,6 +16,11 @@ from rummysim.run import Chunk
 from rummysim.strategy import load_strategy
 
 from independent import ratio_interval, share_interval, share_ratio_interval
+from rummysim.variants import VARIANTS
+
+SHANGHAI = VARIANTS["shanghai"]
+
+BASIC = VARIANTS["basic"]
 
 
 
@@ -44,7 +49,7 @@ def test_paired_statistics_on_a_hand_computed_example():
     more when it starts.
     """
     blocks = Blocks()
-    blocks.add(*_chunk_blocks([chunk([0, 1, -1], [10, 20, 0]), chunk([1, 1, 0], [5, 8, 12])], 2, False))
+    blocks.add(*_chunk_blocks(BASIC, [chunk([0, 1, -1], [10, 20, 0]), chunk([1, 1, 0], [5, 8, 12])], 2, False))
     s = summarise_pair(blocks, 2)
     assert s["pentanomial"] == {"LL": 0, "LD": 1, "DD+WL": 1, "DW": 0, "WW": 1}
     # win share: block means 1, 1/2, 1/4 -> 0.58333; sd 0.38188, se 0.22048; Korn and Graubard's interval:
@@ -84,7 +89,7 @@ def test_estimates_on_few_blocks_print_their_count():
     """Fewer than 100 blocks: "n=3" beside every estimate of the headline (and in the crosstable);
     100 or more: no count."""
     blocks = Blocks()
-    blocks.add(*_chunk_blocks([chunk([0, 1, -1], [10, 20, 0]), chunk([1, 1, 0], [5, 8, 12])], 2, False))
+    blocks.add(*_chunk_blocks(BASIC, [chunk([0, 1, -1], [10, 20, 0]), chunk([1, 1, 0], [5, 8, 12])], 2, False))
     s = summarise_pair(blocks, 2)
     result = {"players": 2, "variant": "basic", "mode": "hands", "reproduce": "rummysim compare a b",
               "pairs": [{"a": "A", "b": "B", **s}], **_crosstable([_Named("A"), _Named("B")],
@@ -98,7 +103,7 @@ def test_estimates_on_few_blocks_print_their_count():
     assert _printed(result).count("n=3") == 6 + 2     # and both cells of the crosstable
     many = Blocks()
     winners = [0, 1, -1] * 34
-    many.add(*_chunk_blocks([chunk(winners, [10, 20, 0] * 34), chunk([1, 1, 0] * 34, [5, 8, 12] * 34)], 2, False))
+    many.add(*_chunk_blocks(BASIC, [chunk(winners, [10, 20, 0] * 34), chunk([1, 1, 0] * 34, [5, 8, 12] * 34)], 2, False))
     s = summarise_pair(many, 2)
     assert s["win_share"]["n"] == 102
     assert "n=" not in _printed({"players": 2, "variant": "basic", "mode": "hands", "reproduce": "rummysim compare a b",
@@ -107,7 +112,7 @@ def test_estimates_on_few_blocks_print_their_count():
 
 def test_elo_label_says_per_game_in_games_mode():
     blocks = Blocks()
-    blocks.add(*_chunk_blocks([chunk([0, 1, -1], [10, 20, 0]), chunk([1, 1, 0], [5, 8, 12])], 2, False))
+    blocks.add(*_chunk_blocks(BASIC, [chunk([0, 1, -1], [10, 20, 0]), chunk([1, 1, 0], [5, 8, 12])], 2, False))
     result = {"players": 2, "variant": "basic", "mode": "games", "reproduce": "rummysim compare a b",
               "pairs": [{"a": "A", "b": "B", **summarise_pair(blocks, 2)}]}
     text = _printed(result)
@@ -139,21 +144,21 @@ def test_sprt_machinery_on_known_distributions():
 
 @pytest.mark.engine
 def test_sprt_on_real_matches():
-    greedy, rnd = load_strategy("greedy"), load_strategy("random")
-    r = compare([greedy, rnd], 2, 5, BasicRules(), None, 200_000, chunk_size=500, sprt=(0, 20))
+    greedy, rnd = load_strategy("greedy", BASIC), load_strategy("random", BASIC)
+    r = compare(BASIC, [greedy, rnd], 2, 5, BasicRules(), None, 200_000, chunk_size=500, sprt=(0, 20))
     s = r["pairs"][0]["sprt"]
     assert s["decision"] == "H1" and r["pairs"][0]["hands"] < 20_000  # stops early
     # the same strategy on both sides: duplicate deals cancel everything, every pair scores 1
-    r = compare([greedy, greedy], 2, 5, BasicRules(), None, 200_000, chunk_size=500, sprt=(0, 20))
+    r = compare(BASIC, [greedy, greedy], 2, 5, BasicRules(), None, 200_000, chunk_size=500, sprt=(0, 20))
     assert r["pairs"][0]["sprt"]["decision"] == "H0"
     assert r["pairs"][0]["pentanomial"]["DD+WL"] == r["pairs"][0]["blocks"]
 
 
 @pytest.mark.engine
 def test_compare_same_for_any_worker_count_and_chunk():
-    s = [load_strategy(n) for n in ("greedy", "cautious", "rummy-seeker")]
-    a = compare(s, 3, 9, BasicRules(), None, 3000, workers=1, chunk_size=700)
-    b = compare(s, 3, 9, BasicRules(), None, 3000, workers=2, chunk_size=3000)
+    s = [load_strategy(n, BASIC) for n in ("greedy", "cautious", "rummy-seeker")]
+    a = compare(BASIC, s, 3, 9, BasicRules(), None, 3000, workers=1, chunk_size=700)
+    b = compare(BASIC, s, 3, 9, BasicRules(), None, 3000, workers=2, chunk_size=3000)
     for x, y in zip(a["pairs"], b["pairs"]):
         assert x == y
     assert a["ranking"] == b["ranking"]
@@ -216,8 +221,8 @@ def test_points_per_hand_in_games_mode_is_all_points_over_all_hands(tmp_path):
     """Games differ in length: the estimate is (A's points - B's) over every hand, not a mean of per-game rates."""
     import pandas as pd
 
-    s = [load_strategy("rummy-seeker"), load_strategy("greedy")]
-    r = compare(s, 3, 4, BasicRules(), 300, None, out_dir=tmp_path)
+    s = [load_strategy("rummy-seeker", BASIC), load_strategy("greedy", BASIC)]
+    r = compare(BASIC, s, 3, 4, BasicRules(), 300, None, out_dir=tmp_path)
     h = pd.read_parquet(tmp_path / "hands.parquet")
     a_won = h.winner == h.rotation
     b_won = (h.winner >= 0) & ~a_won
@@ -337,7 +342,7 @@ def test_shanghai_duplicate_match_by_hand():
         shanghai_chunk([[[10, 0, 30], [5, 15, 5]], [[10, 0, 20], [0, 10, 30]]], [[1, -1], [1, 0]]),
         shanghai_chunk([[[0, 10, 10], [20, 10, 10]], [[30, 10, 0], [20, 40, 0]]], [[0, -1], [2, 2]]),
     ]
-    part, hands = _chunk_blocks(rot, 3, True, "shanghai")
+    part, hands = _chunk_blocks(SHANGHAI, rot, 3, True)
     assert hands == 12
     assert part["score"] == pytest.approx([11 / 18, 1 / 2], abs=1e-15)
     assert part["points_diff"] == pytest.approx([-27.5, -75.0], abs=1e-12)
@@ -375,9 +380,9 @@ def saved_matches(tmp_path_factory):
     """Two saved comparisons: expert against greedy at 2 players (3,000 deals) and rummy-seeker
     against greedy at 3 players (150 games)."""
     root = tmp_path_factory.mktemp("matches")
-    compare([load_strategy("expert"), load_strategy("greedy")], 2, 5, BasicRules(), None, 3000,
+    compare(BASIC, [load_strategy("expert", BASIC), load_strategy("greedy", BASIC)], 2, 5, BasicRules(), None, 3000,
             out_dir=root / "p2")
-    compare([load_strategy("rummy-seeker"), load_strategy("greedy")], 3, 6, BasicRules(), 150, None,
+    compare(BASIC, [load_strategy("rummy-seeker", BASIC), load_strategy("greedy", BASIC)], 3, 6, BasicRules(), 150, None,
             out_dir=root / "p3")
     return root
 
@@ -552,7 +557,7 @@ def test_twelve_deals_won_print_honest_bounds_an_exact_test_and_no_infinity(caps
     ``1.0000 [1.0000, 1.0000] n=12``, ``+inf [+inf, +inf]`` and ``p < 1e-16``; now the share's interval
     is one-sided (Clopper-Pearson on 12 deals: 0.025^(1/12) = 0.7354), the Elo is unbounded in words
     from the image of that bound (+177.5), and the test is the exact sign test, 2 / 4096."""
-    result = compare([load_strategy("expert"), load_strategy("random")], 2, 3, BasicRules(), None, 12)
+    result = compare(BASIC, [load_strategy("expert", BASIC), load_strategy("random", BASIC)], 2, 3, BasicRules(), None, 12)
     text = _printed(result)
     assert "1.0000 [0.7354, 1.0000] n=12" in text
     assert "unbounded [+177.5, unbounded] n=12" in text

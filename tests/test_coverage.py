@@ -1,4 +1,4 @@
-"""Coverage of every interval method of ``rummysim.analysis.intervals`` (and the rating list's), on
+"""Coverage of every interval method of ``rummysim.base.intervals`` (and the rating list's), on
 simulated block data: no games are played, so it runs in seconds.
 
 For each method, at 5, 20, 100 and 1,000 units (trials, or duplicate blocks) and for true shares
@@ -14,7 +14,7 @@ a comparison's blocks look like:
 * three-player rotations with stalemates (1/3 each), which put blocks between 0 and 1;
 * a ratio of block totals: games of 1 + Poisson(3) hands, a win chance per game.
 
-The numbers (printed with ``-s``) are in the README ("Figures and their intervals"). Below
+The numbers (printed with ``-s``) are in docs/intervals.md ("Figures and their intervals"). Below
 ``MIN_T_BLOCKS`` blocks a match the rating list gives no interval, so its coverage is checked from
 30 blocks on.
 """
@@ -24,7 +24,7 @@ import math
 import numpy as np
 import pytest
 
-from rummysim.analysis import intervals as I
+from rummysim.base import intervals as I
 from rummysim.analysis import rating as R
 
 DRAWS = 2000
@@ -201,7 +201,7 @@ def _rating_intervals(rng, truth: np.ndarray, n: int) -> tuple[np.ndarray, np.nd
 def test_rating_list_intervals(share, n):
     """Three strategies, each pair's expected share ``share`` for the weaker (0.25: 191 and 382 Elo
     apart), every match ``n`` pairs. Shares near 0 are left out: the virtual fair block that keeps
-    a rating finite pulls a near-sweep's ratings together (README, "A rating list")."""
+    a rating finite pulls a near-sweep's ratings together (docs/commands/compare.md, "A rating list")."""
     rng = np.random.default_rng([6, n, int(share * 100)])
     gap = -I.elo(share)
     truth = np.array([gap, 0.0, -gap])

@@ -1,4 +1,4 @@
-"""The examples in examples/ run, as the README's "Architecture" section shows them."""
+"""The examples in examples/ run, as docs/architecture.md ("A new bot") shows them."""
 
 import runpy
 from pathlib import Path

@@ -17,6 +17,9 @@ import pytest
 
 from rummysim.cli import main
 from test_report import run_cli
+from rummysim.variants import VARIANTS
+
+BASIC, SHANGHAI = VARIANTS["basic"], VARIANTS["shanghai"]
 
 
 def snapshot(*dirs) -> dict:
@@ -166,7 +169,7 @@ def test_report_of_a_killed_run_says_it_is_unfinished(tmp_path, capsys):
     """Row 6: a killed run (finished chunks, no Parquet yet) was 'the run saved no finished chunk?'."""
     from rummysim.run import warm_up
 
-    warm_up(2)  # the child process loads compiled kernels from the cache
+    warm_up(2, BASIC)  # the child process loads compiled kernels from the cache
     out = tmp_path / "killed"
     proc = subprocess.Popen([sys.executable, "-m", "rummysim", "run", "--hands", "400000", "--chunk-size", "4000",
                              "--workers", "1", "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -249,13 +252,14 @@ API_MISTAKES = [
 
 @pytest.mark.parametrize("kwargs, words", API_MISTAKES)
 def test_simulate_bad_argument_is_a_one_line_value_error(kwargs, words, cwd):
-    """Row 8: the Python API raises a ValueError subclass with one line naming the argument."""
-    from rummysim import simulate
+    """Row 8: the Python API raises a ValueError subclass with one line naming the argument: a
+    ``rummysim.UsageError`` (``RuleError``, ``StrategyError``, ``UnknownVariant``... are its kinds)."""
+    from rummysim import UsageError, simulate
 
     with pytest.raises(ValueError) as info:
         simulate(**kwargs)
     message = str(info.value)
-    assert type(info.value).__name__ in ("UsageError", "RuleError", "StrategyError")
+    assert isinstance(info.value, UsageError), type(info.value)
     assert len(message.splitlines()) == 1 and words in message, message
     assert list(cwd.iterdir()) == []
 
@@ -311,7 +315,7 @@ import pandas as pd  # noqa: E402
 from rummysim.analysis.compare import COMPARE_FIELDS  # noqa: E402
 from rummysim.analysis.compare import compare as compare_api  # noqa: E402
 from rummysim.results import LOCK_FILE, SCHEMA_VERSION, ChunkStore, prepare_out_dir  # noqa: E402
-from rummysim.rules import RULES_VERSION, parse_rule_options  # noqa: E402
+from rummysim.base.rules import RULES_VERSION, parse_rule_options  # noqa: E402
 from rummysim.run import OPTION_FIELDS, RunSpec, options_digest, run_to_dir  # noqa: E402
 from rummysim.strategy import load_strategy, seat_strategies  # noqa: E402
 
@@ -349,7 +353,7 @@ def whole_run(out: Path, spec: RunSpec, chunk_size: int) -> Path:
 
 
 def basic_spec(**kw) -> RunSpec:
-    return RunSpec(2, seat_strategies(["greedy", "expert"], 2), seed=kw.pop("seed", 11), **kw)
+    return RunSpec(BASIC, 2, seat_strategies(["greedy", "expert"], 2, BASIC), seed=kw.pop("seed", 11), **kw)
 
 
 def resume_cli(out: Path, capsys) -> tuple[int, dict | None, str]:
@@ -548,13 +552,13 @@ def test_every_rule_option_round_trips_through_resume_and_replay(variant, tmp_pa
     played its remaining chunks under other rules, and replay showed hands the run never had.
     With a non-default value of every option, a cut and resumed run equals an uninterrupted one, and
     replay --from reproduces the rows it saved (Shanghai: a Shanghai resume)."""
-    rules = parse_rule_options(EVERY_OPTION[variant], variant=variant)
+    rules = parse_rule_options(VARIANTS[variant], EVERY_OPTION[variant])
     if variant == "basic":
-        spec = RunSpec(4, seat_strategies(["greedy", "random", "expert", "cautious"], 4), 61, rules, games=40)
+        spec = RunSpec(BASIC, 4, seat_strategies(["greedy", "random", "expert", "cautious"], 4, BASIC), 61, rules, games=40)
         size = 5
     else:
-        spec = RunSpec(4, seat_strategies(["greedy", "buyer", "random", "expert"], 4, "shanghai"), 61, rules,
-                       games=8, variant="shanghai")
+        spec = RunSpec(SHANGHAI, 4, seat_strategies(["greedy", "buyer", "random", "expert"], 4, SHANGHAI), 61, rules,
+                       games=8)
         size = 2
     cut = tmp_path / "cut"
     record = cut_run(cut, spec, size, stop_after=2)
@@ -595,8 +599,8 @@ def test_an_interrupted_comparison_is_finished_by_resume(tmp_path, capsys):
     """compare stopped by Ctrl-C said its finished pairs were in compare.json, which held none; now
     it keeps its chunks, and compare --resume DIR ends with the rows and figures of an uninterrupted
     comparison (a damaged chunk is played again)."""
-    strategies = [load_strategy(s) for s in ("greedy", "expert", "cautious")]
-    rules = parse_rule_options([])
+    strategies = [load_strategy(s, BASIC) for s in ("greedy", "expert", "cautious")]
+    rules = parse_rule_options(BASIC, [])
     cut = prepare_out_dir(tmp_path / "cut")
     calls = []
 
@@ -606,7 +610,7 @@ def test_an_interrupted_comparison_is_finished_by_resume(tmp_path, capsys):
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        compare_api(strategies, 2, 5, rules, None, 1200, 1, 400, out_dir=cut, on_chunk=stop)
+        compare_api(BASIC, strategies, 2, 5, rules, None, 1200, 1, 400, out_dir=cut, on_chunk=stop)
     saved_record = json.loads((cut / "compare.json").read_text())
     assert saved_record["status"] == "interrupted" and saved_record["finished_chunks"] == 5
     (cut / "chunks" / f"{ChunkStore.stem((1, 0))}.blocks.arrow").unlink()
@@ -614,7 +618,7 @@ def test_an_interrupted_comparison_is_finished_by_resume(tmp_path, capsys):
     assert code == 0, err
     resumed = json.loads(out)
     whole = prepare_out_dir(tmp_path / "whole")
-    fresh = compare_api(strategies, 2, 5, rules, None, 1200, 1, 400, out_dir=whole)
+    fresh = compare_api(BASIC, strategies, 2, 5, rules, None, 1200, 1, 400, out_dir=whole)
     assert resumed["pairs"] == json.loads(json.dumps(fresh["pairs"]))
     assert resumed["status"] == "complete" and not (cut / "chunks").exists()
     same_rows(cut, whole)

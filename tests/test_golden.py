@@ -7,8 +7,8 @@ policies), and re-recorded once when schema version 2 added the ``deal``
 column to hands/rounds: the new frames with ``deal`` dropped were first checked
 to give every old digest (136 of 136), so no row changed. A refactor or
 speed-up must never change them. If a rule fix
-changes rows on purpose: bump ``RULES_VERSION`` (rummysim/rules.py), say what
-changed in the README, and record new digests in the same commit:
+changes rows on purpose: bump ``RULES_VERSION`` (rummysim/base/rules.py), say what
+changed in docs/reproducibility.md (its table of rules versions), and record new digests in the same commit:
 
     python tests/test_golden.py > tests/golden.json
 
@@ -28,6 +28,7 @@ import pytest
 
 from rummysim import simulate
 from rummysim.strategy import builtin_names
+from rummysim.variants import VARIANTS
 
 pytestmark = pytest.mark.engine
 
@@ -142,7 +143,7 @@ def test_golden_rows(case_id, golden):
 def test_every_shipped_strategy_is_covered():
     for variant, shipped in (("basic", BASIC), ("shanghai", SHANGHAI)):
         searched = {s for case in SEARCH.values() if case["variant"] == variant for s in case["strategies"]}
-        assert set(builtin_names(variant)) <= set(shipped) | searched
+        assert set(builtin_names(VARIANTS[variant])) <= set(shipped) | searched
 
 
 if __name__ == "__main__":

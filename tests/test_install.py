@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import rummysim
 
 PACKAGE = Path(rummysim.__file__).parent
@@ -37,6 +39,7 @@ def test_the_cache_dir_in_use_is_outside_the_package():
     assert not cache.resolve().is_relative_to(PACKAGE.resolve())
 
 
+@pytest.mark.slow
 def test_a_cold_run_writes_its_kernels_under_the_version_keyed_user_cache(tmp_path):
     # the one cold compile of the suite (about a minute): a tiny run in a fresh user cache dir
     before = _cache_files_in_package()

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from rummysim.analysis.intervals import (
+from rummysim.base.intervals import (
     MIN_T_BLOCKS,
     PAIR_BINS,
     elo,
@@ -92,7 +92,7 @@ def test_a_share_of_zero_or_one_has_a_one_sided_interval_over_the_blocks():
     # 12 blocks all 0: Clopper-Pearson on 12 blocks, [0, 1 - .025^(1/12)] = [0, .26465]
     assert share_ci(np.zeros(12)) == pytest.approx((0.0, 0.0, 1 - 0.025 ** (1 / 12)), rel=1e-10)
     assert share_ci(np.ones(12)) == pytest.approx((1.0, 0.025 ** (1 / 12), 1.0), rel=1e-10)
-    y, m = np.zeros(12), np.full(12, 2.0)
+    m = np.full(12, 2.0)   # 12 blocks of 2 units, none a success
     assert share_ratio_ci(12, 0.0, m.sum(), 0.0, 0.0, m @ m)[2] == pytest.approx(1 - 0.025 ** (1 / 12), rel=1e-10)
 
 

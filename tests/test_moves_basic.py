@@ -20,7 +20,7 @@ from numba import njit
 from rummysim.cards import card_id, card_name, cards_of, mask_of
 from rummysim.engine.codes import OUT_WIN
 from rummysim.engine.rng import below, shuffle, stream_key
-from rummysim.rules import parse_rule_options
+from rummysim.base.rules import parse_rule_options
 from rummysim.strategy import builtin_names, load_strategy, params_matrix, seat_strategies
 from rummysim.variants.basic import bots as B
 from rummysim.variants.basic import kernel as K
@@ -28,6 +28,9 @@ from rummysim.variants.basic import melds as M
 from rummysim.variants.basic import moves as MV
 from rummysim.variants.basic import policy as P
 from rummysim.variants.basic import state as S
+from rummysim.variants import VARIANTS
+
+BASIC = VARIANTS["basic"]
 
 pytestmark = pytest.mark.engine
 
@@ -38,7 +41,7 @@ RULE_SETS = [(), ("ace=high_or_low",), ("max_melds_per_turn=1",), ("must_discard
 
 
 def rules(players: int, *options: str, check: bool = True) -> np.ndarray:
-    r = parse_rule_options(list(options)).to_array(players)
+    r = parse_rule_options(BASIC, list(options)).to_array(players)
     r[S.R_CHECK] = int(check)
     return r
 
@@ -244,14 +247,14 @@ def test_every_bot_move_is_legal_and_blind_to_hidden_cards(players):
     """10,000 hands in all, every shipped rule-based strategy in every seat, mixed tables too, several
     rule sets; the hidden-information check on a sample of decisions of every strategy and phase.
     (The search bot: ``test_search_moves_are_legal_and_blind_to_hidden_cards``, on a small budget.)"""
-    names = [n for n in builtin_names() if load_strategy(n).params[B.P_BOT] != B.BOT_SEARCH]
+    names = [n for n in builtin_names(BASIC) if load_strategy(n, BASIC).params[B.P_BOT] != B.BOT_SEARCH]
     tables = [[name] * players for name in names]
     tables += [[names[(i + k) % len(names)] for k in range(players)] for i in range(len(names))]
     per_table = 3334 // len(tables) + 1
     for i, table in enumerate(tables):
         options = RULE_SETS[i % len(RULE_SETS)]
         state = new_state(players, rules(players, *options))
-        params = params_matrix(seat_strategies(table, players))
+        params = params_matrix(seat_strategies(table, players, BASIC))
         counts = np.zeros(4, dtype=np.int64)
         _bot_play(7 + players, i * per_table, per_table, state, params, 3, counts)
         assert counts[0] > 0 and counts[1] > 0 and counts[2] > 0 and counts[3] > 0, (table, counts)
@@ -276,7 +279,7 @@ def test_search_moves_are_legal_and_blind_to_hidden_cards(players, tmp_path):
     for i, (horizon, value) in enumerate(((0, '"win"'), (3, '"points"'))):
         table = [cheap_search(tmp_path, horizon=horizon, value=value), "expert", "rummy-seeker", "greedy"][:players]
         state = new_state(players, rules(players, *RULE_SETS[i]))
-        params = params_matrix(seat_strategies(table, players))
+        params = params_matrix(seat_strategies(table, players, BASIC))
         counts = np.zeros(4, dtype=np.int64)
         _bot_play(70 + players, i * 40, 40, state, params, 2, counts)
         assert counts[0] > 0 and counts[1] > 0 and counts[2] > 0 and counts[3] > 0, counts

@@ -9,7 +9,7 @@ from numba import njit
 from rummysim.cards import card_id
 from rummysim.engine.codes import OUT_STALEMATE_BLOCKED, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
 from rummysim.engine.rng import below
-from rummysim.rules import parse_rule_options
+from rummysim.base.rules import parse_rule_options
 from rummysim.strategy import builtin_names, load_strategy, params_matrix, seat_strategies
 from rummysim.variants.shanghai import bots as B
 from rummysim.variants.shanghai import kernel as K
@@ -23,6 +23,9 @@ from rummysim.variants.shanghai.state import (
 )
 from rummysim.variants.shanghai.schema import ROUND_COLS, SEAT_COLS, SS_DOWN_TURN
 from rummysim.variants.shanghai.table import hand_points, meld_listing
+from rummysim.variants import VARIANTS
+
+SHANGHAI = VARIANTS["shanghai"]
 
 pytestmark = pytest.mark.engine
 
@@ -37,7 +40,7 @@ CONFIGS = [
 
 
 def rules(players, *options, check=True):
-    r = parse_rule_options(list(options), variant="shanghai").to_array(players)
+    r = parse_rule_options(SHANGHAI, list(options)).to_array(players)
     r[SR_CHECK] = 1 if check else 0
     return r
 
@@ -116,6 +119,7 @@ def _random_rounds(seed, n_rounds, players_of, rules_of, stats):
         _scores_add_up(state, points)
 
 
+@pytest.mark.slow
 def test_conformance_10000_random_rounds():
     """10,000 rounds of 3-8 players under every option of 2.8, every move drawn uniformly from
     ``legal_moves`` and applied with ``apply`` only: every listed move is legal, every card is in
@@ -158,11 +162,16 @@ def _bot_rounds(seed, games, players, params, rules, round_rows, seat_rows, phas
 def rule_based() -> list[str]:
     """The shipped Shanghai strategies but the search bot (``test_search_moves_are_legal_and_blind_to_hidden_cards``
     plays it on a small budget)."""
-    return [n for n in builtin_names("shanghai")
-            if load_strategy(n, "shanghai").params[B.SP_BOT] != B.BOT_SEARCH]
+    return [n for n in builtin_names(SHANGHAI)
+            if load_strategy(n, SHANGHAI).params[B.SP_BOT] != B.BOT_SEARCH]
 
 
-@pytest.mark.parametrize("name", rule_based())
+def _buyer_slow(names):
+    """The strategies as parameters, ``buyer``'s (minutes: it buys, so its rounds are the longest) marked slow."""
+    return [pytest.param(n, marks=pytest.mark.slow) if n == "buyer" else n for n in names]
+
+
+@pytest.mark.parametrize("name", _buyer_slow(rule_based()))
 def test_every_bot_move_is_legal(name):
     """Every move of every shipped rule-based Shanghai strategy (alone at the table, and mixed with the
     others) over 11,250 rounds in all (some under joker_swap=anyone, ruling 3.8) is listed by
@@ -171,7 +180,7 @@ def test_every_bot_move_is_legal(name):
     phases = np.zeros(4, dtype=np.int64)
     for k, (players, options) in enumerate(CONFIGS[:8] + [(4, ("joker_swap=anyone",))]):
         seats = [name] if k % 2 == 0 else [names[(names.index(name) + q) % len(names)] for q in range(players)]
-        params = params_matrix(seat_strategies(seats, players, "shanghai"))
+        params = params_matrix(seat_strategies(seats, players, SHANGHAI))
         r = rules(players, *options, "turn_limit=300", check=False)  # stalled rounds cut short
         games = np.arange(k * 100, k * 100 + 25, dtype=np.int64)  # 9 x 25 games x 10 rounds = 2,250 rounds
         rows = np.zeros((len(games) * 10, K.ROUND_COLS), dtype=np.int32)
@@ -260,14 +269,14 @@ def _hidden_info(seed, games, players, params, rules, every, phases):
                 M.apply(state, move)
 
 
-@pytest.mark.parametrize("name", rule_based())
+@pytest.mark.parametrize("name", _buyer_slow(rule_based()))
 def test_bots_do_not_see_hidden_cards(name):
     """Hidden information: over positions of real play (every decision point), each shipped
     strategy picks the same move when the opponents' hands and the stock are reshuffled among
     themselves (same hand sizes)."""
     phases = np.zeros(4, dtype=np.int64)
     for players, options in [(3, ()), (4, ("layoff_on_contract_turn=true",)), (6, ()), (4, ("joker_swap=anyone",))]:
-        params = params_matrix(seat_strategies([name], players, "shanghai"))
+        params = params_matrix(seat_strategies([name], players, SHANGHAI))
         _hidden_info(7, np.arange(10, dtype=np.int64), players, params,
                      rules(players, *options, "turn_limit=300", check=False), 2, phases)
     assert (phases > 0).all(), phases
@@ -292,7 +301,7 @@ def test_search_moves_are_legal_and_blind_to_hidden_cards(horizon, value, option
     may see: counts, the pile, the table, the copies each seat is known to hold)."""
     players = 4
     table = [cheap_search(tmp_path, horizon=horizon, value=value), "expert", "buyer", "patient"]
-    params = params_matrix(seat_strategies(table, players, "shanghai"))
+    params = params_matrix(seat_strategies(table, players, SHANGHAI))
     phases = np.zeros(4, dtype=np.int64)
     _hidden_info(11, np.arange(1, dtype=np.int64), players, params,
                  rules(players, *options, "turn_limit=300", check=True), 3, phases)
@@ -676,8 +685,8 @@ def test_2_2_round_9_with_eight_seats_lays_more_than_24_table_melds():
     (``MAX_TABLE`` was three melds a seat) let the kernel write past its end (heap corruption in a
     100,000-round run; an IndexError with ``NUMBA_BOUNDSCHECK=1``). Every meld laid is on the table."""
     players = 8
-    params = params_matrix(seat_strategies(["expert"], players, "shanghai"))
-    state = M.new_state(players, parse_rule_options([], variant="shanghai").to_array(players),
+    params = params_matrix(seat_strategies(["expert"], players, SHANGHAI))
+    state = M.new_state(players, parse_rule_options(SHANGHAI, []).to_array(players),
                         np.empty((0, M.EV_WIDTH), dtype=np.int16))
     round_row, seat_rows = np.zeros(ROUND_COLS, np.int32), np.zeros((players, SEAT_COLS), np.int32)
     K.play_round(1, 8786, 9, params, state, P.new_scratch(players), round_row, seat_rows)

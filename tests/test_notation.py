@@ -1,4 +1,4 @@
-"""rummysim.notation: every legal move's name parses back to it (both variants, many random positions);
+"""The notation (each variant's ``notation.py``): every legal move's name parses back to it (both variants, many random positions);
 wrong text gets a one-line reason; describe shows only what the seat may see.
 
 Positions: hands dealt by the kernels and played by uniform random legal moves, every decision's
@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from rummysim.cards import card_id, mask_of
-from rummysim.notation import MoveError, describe, legal_move_names, move_name, parse_move
+from rummysim.base.errors import MoveError
 from rummysim.strategy import params_matrix, seat_strategies
 from rummysim.variants.basic import kernel as BK
 from rummysim.variants.basic import melds as BM
 from rummysim.variants.basic import moves as BMV
-from rummysim.variants import variant_named
+from rummysim.variants import VARIANTS, variant_named
 from rummysim.variants.basic.rules import BasicRules
 from rummysim.cards import card_name
 from rummysim.variants.basic.state import (
@@ -35,6 +35,27 @@ from rummysim.variants.shanghai.state import (
 )
 
 pytestmark = pytest.mark.engine
+
+
+def _notation(state):
+    """The notation module of the variant whose rules layer ``state`` belongs to."""
+    return next(v.notation for v in VARIANTS.values() if isinstance(state, v.notation.State))
+
+
+def move_name(state, action):
+    return _notation(state).move_name(state, action)
+
+
+def parse_move(state, text):
+    return _notation(state).parse_move(state, text)
+
+
+def legal_move_names(state):
+    return _notation(state).legal_move_names(state)
+
+
+def describe(state, seat, totals=None, taken=None):
+    return _notation(state).describe(state, seat, totals, taken)
 
 
 def basic_state(players=2, seed=0, game=0, hand=0, rules=None):
@@ -362,7 +383,7 @@ def test_a_replay_lines_meld_number_is_the_one_play_takes(variant, players, opti
     the same meld numbers, and the JSON's ``meld`` is that number less one (an index)."""
     v = variant_named(variant)
     rules = v.rules(**options).to_array(players)
-    params = params_matrix(seat_strategies(["expert", "greedy", "expert"], players, variant))
+    params = params_matrix(seat_strategies(["expert", "greedy", "expert"], players, VARIANTS[variant]))
     game = v.game(players, rules, log=True)
     seen = Counter()
     for g in range(6):

@@ -19,9 +19,9 @@ import pexpect
 import pytest
 
 import rummysim
-from rummysim.rules import rules_from_mapping
+from rummysim.base.rules import rules_from_mapping
 from rummysim.strategy import params_matrix, seat_strategies
-from rummysim.variants import variant_named
+from rummysim.variants import VARIANTS, variant_named
 
 pytestmark = pytest.mark.engine
 
@@ -163,8 +163,8 @@ def test_piped_auto_is_run_row_for_row(tmp_path, variant, args, strategies):
     assert seats.drop(columns="strategy").equals(expected.drop(columns="strategy"))
     assert (seats.strategy.astype(str)[seats.seat > 0].values == expected.strategy.astype(str)[expected.seat > 0].values).all()
     # replay --from prints the saved moves: the same events as replaying run's hand from its seed
-    rules = rules_from_mapping({}, variant=variant)
-    params = params_matrix(seat_strategies(strategies, len(strategies), variant))
+    rules = rules_from_mapping(VARIANTS[variant], {})
+    params = params_matrix(seat_strategies(strategies, len(strategies), VARIANTS[variant]))
     unit = v.first_unit + 1
     saved = [json.loads(line) for line in (out / "events" / f"{v.unit}-{unit}.jsonl").read_text().splitlines()]
     assert saved == v.replay(seed, 0, unit, len(strategies), rules.to_array(len(strategies)), params)
@@ -283,24 +283,21 @@ def test_bad_options_one_line_exit_2_nothing_written(tmp_path, capsys, args, wor
 
 
 def test_move_lines_hide_what_the_seat_may_not_see():
-    """Another seat's stock draw and a bought upcard's penalty card are not named; the person's own are."""
-    from rummysim.play.render import event_line
+    """Another seat's stock draw and a bought upcard's penalty card are not named; the person's own are
+    (``Game.event_line``: the lines every variant shares, and Shanghai's buy)."""
+    game = VARIANTS["shanghai"].game(3, rules_from_mapping(VARIANTS["shanghai"], {}).to_array(3))
 
-    def who(p):
-        return "you" if p == 0 else f"seat {p}"
+    def line(e):
+        return game.event_line(e, lambda p: "you" if p == 0 else f"seat {p}", 0)
 
-    assert event_line({"event": "draw", "player": 1, "source": "stock", "card": "H4"}, who, 0) == \
-        "seat 1 draws from the stock"
-    assert event_line({"event": "draw", "player": 0, "source": "stock", "card": "H4"}, who, 0) == \
-        "you draw H4 from the stock"
-    assert event_line({"event": "draw", "player": 1, "source": "discard", "card": "D9"}, who, 0) == \
-        "seat 1 takes D9 from the pile"
-    assert event_line({"event": "buy", "player": 2, "card": "D9", "penalty": "CK"}, who, 0) == \
-        "seat 2 buys D9 and a penalty card"
-    assert event_line({"event": "buy", "player": 0, "card": "D9", "penalty": "CK"}, who, 0) == \
-        "you buy D9 (penalty card CK)"
-    assert event_line({"event": "reshuffle", "stock": ["S2", "S3"]}, who, 0) == \
-        "the stock ran out: the discard pile becomes the stock"
+    assert line({"event": "draw", "player": 1, "source": "stock", "card": "H4"}) == "seat 1 draws from the stock"
+    assert line({"event": "draw", "player": 0, "source": "stock", "card": "H4"}) == "you draw H4 from the stock"
+    assert line({"event": "draw", "player": 1, "source": "discard", "card": "D9"}) == "seat 1 takes D9 from the pile"
+    assert line({"event": "buy", "player": 2, "card": "D9", "penalty": "CK"}) == "seat 2 buys D9 and a penalty card"
+    assert line({"event": "buy", "player": 0, "card": "D9", "penalty": "CK"}) == "you buy D9 (penalty card CK)"
+    assert line({"event": "reshuffle", "stock": ["S2", "S3"]}) == "the stock ran out: the discard pile becomes the stock"
+    assert line({"event": "layoff", "player": 1, "card": "JK", "meld": 0, "stands_for": "H4", "end": "low"}) == \
+        "seat 1 lays off JK=H4 on meld 1"
 
 
 def _view(game, seat: int) -> str:

@@ -19,6 +19,9 @@ from rummysim.analysis import rating as R
 from rummysim.analysis.compare import compare, render
 from rummysim.strategy import load_strategy
 from rummysim.variants.basic.rules import BasicRules
+from rummysim.variants import VARIANTS
+
+BASIC = VARIANTS["basic"]
 
 
 def blocks_scoring(p: float, n: int) -> np.ndarray:
@@ -160,8 +163,8 @@ def test_compare_of_three_writes_the_rating_list(tmp_path):
     rating.png, and printed with its LOS; two strategies get none."""
     from rich.console import Console
 
-    s = [load_strategy(n) for n in ("greedy", "random", "expert")]
-    result = compare(s, 2, 5, BasicRules(), None, 200, out_dir=tmp_path / "c")
+    s = [load_strategy(n, BASIC) for n in ("greedy", "random", "expert")]
+    result = compare(BASIC, s, 2, 5, BasicRules(), None, 200, out_dir=tmp_path / "c")
     rating = result["rating"]
     assert rating == json.loads((tmp_path / "c" / "compare.json").read_text())["rating"]
     ratings = [e["rating"] for e in rating["list"]]
@@ -175,7 +178,7 @@ def test_compare_of_three_writes_the_rating_list(tmp_path):
     render(result, console)
     text = console.export_text()
     assert "Rating list" in text and "LOS over next" in text
-    assert "rating" not in compare(s[:2], 2, 5, BasicRules(), None, 50)
+    assert "rating" not in compare(BASIC, s[:2], 2, 5, BasicRules(), None, 50)
 
 
 # --- issue 24: intervals from the bootstrap's spread, none on few blocks; copies tied ---

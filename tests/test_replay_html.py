@@ -12,12 +12,14 @@ import pytest
 from rummysim.cards import card_name, mask_of
 from rummysim.replay_html import display_order, frames, replay_page, template
 from rummysim.strategy import params_matrix, seat_strategies
-from rummysim.variants import variant_named
+from rummysim.variants import VARIANTS, variant_named
 from rummysim.variants.basic import melds as BM
 from rummysim.variants.shanghai.contracts import card_at
 from rummysim.variants.shanghai.replay import parse_table_meld
 from rummysim.variants.shanghai.state import MELD_RUN, T_KIND, T_LO, T_SUIT
 from test_report import embedded_replay, run_cli
+
+BASIC = VARIANTS["basic"]
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 BASIC_HAND = ["--seed", "0", "--game", "3", "--hand", "1"]
@@ -27,7 +29,7 @@ SHANGHAI_ROUND = ["--variant", "shanghai", "--seed", "0", "--game", "3", "--roun
 def trace(variant: str, seed: int, game: int, number: int, players: int, strategy: str = "greedy") -> list[dict]:
     v = variant_named(variant)
     rules = v.rules()
-    params = params_matrix(seat_strategies([strategy], players, variant))
+    params = params_matrix(seat_strategies([strategy], players, VARIANTS[variant]))
     return v.replay(seed, game, number, players, rules.to_array(players), params)
 
 
@@ -140,7 +142,7 @@ def test_frames_refuse_events_out_of_step():
 def test_page_is_self_contained_and_embeds_the_frames(capsys):
     v = variant_named("basic")
     events = trace("basic", 0, 3, 1, 2)
-    text = replay_page(v, events, seat_strategies(["greedy"], 2), 0, 3, 1, [])
+    text = replay_page(v, events, seat_strategies(["greedy"], 2, BASIC), 0, 3, 1, [])
     assert "/*REPLAY*/null" in template() and "/*REPLAY*/null" not in text
     lowered = text.lower()
     for outside in ("http:", "https:", "<link", "src=", "@import", "url(http", "<img"):

@@ -38,10 +38,13 @@ from rummysim.engine import codes as C
 from rummysim.variants.basic import state as S
 from rummysim.engine.rng import KIND_DEAL, shuffle, stream_key
 from rummysim.variants.basic.replay import play_position, trace_hand
-from rummysim.rules import parse_rule_options
+from rummysim.base.rules import parse_rule_options
 from rummysim.variants.basic.rules import BasicRules
 from rummysim.strategy import params_matrix, seat_strategies
 from positions import moves
+from rummysim.variants import VARIANTS
+
+BASIC = VARIANTS["basic"]
 
 pytestmark = pytest.mark.engine
 
@@ -50,11 +53,11 @@ U64 = np.uint64
 
 # ----------------------------------------------------------------- helpers
 def rules(players: int, *options: str) -> np.ndarray:
-    return parse_rule_options(list(options)).to_array(players)
+    return parse_rule_options(BASIC, list(options)).to_array(players)
 
 
 def strategy(players: int, *names: str) -> np.ndarray:
-    return params_matrix(seat_strategies(list(names) or ["greedy"], players))
+    return params_matrix(seat_strategies(list(names) or ["greedy"], players, BASIC))
 
 
 def taker(players: int) -> np.ndarray:

@@ -63,7 +63,8 @@ from rummysim.variants.shanghai.table import (
     swap_position,
 )
 from rummysim.engine.codes import OUT_STALEMATE_BLOCKED, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN
-from rummysim.rules import RuleError, parse_rule_options
+from rummysim.base.errors import RuleError
+from rummysim.base.rules import parse_rule_options
 from rummysim.variants.shanghai.rules import ShanghaiRules
 from rummysim.variants.shanghai.replay import parse_table_meld, play_round_position, trace_round
 from rummysim.variants.shanghai.schema import game_winners
@@ -71,17 +72,20 @@ from rummysim.variants.shanghai.summary import win_shares
 from rummysim.strategy import params_matrix, seat_strategies
 
 from positions import moves
+from rummysim.variants import VARIANTS
+
+SHANGHAI = VARIANTS["shanghai"]
 
 pytestmark = pytest.mark.engine
 
 
 # ----------------------------------------------------------------- helpers
 def rules(players: int, *options: str) -> np.ndarray:
-    return parse_rule_options(list(options), variant="shanghai").to_array(players)
+    return parse_rule_options(SHANGHAI, list(options)).to_array(players)
 
 
 def strategy(players: int, *names: str) -> np.ndarray:
-    return params_matrix(seat_strategies(list(names) or ["greedy"], players, "shanghai"))
+    return params_matrix(seat_strategies(list(names) or ["greedy"], players, SHANGHAI))
 
 
 def quiet(params: np.ndarray, *seats: int) -> np.ndarray:
@@ -215,7 +219,7 @@ def test_2_1_ten_rounds_the_deal_passes_left(players):
     from rummysim.run import RunSpec
     for wrong in (2, 9):                                               # 3 to 8 players
         with pytest.raises(ValueError):
-            RunSpec(wrong, seat_strategies(["greedy"], wrong, "shanghai"), games=1, variant="shanghai")
+            RunSpec(SHANGHAI, wrong, seat_strategies(["greedy"], wrong, SHANGHAI), games=1)
     for game in range(3):
         dealers = [K.dealer_of(game, rnd - 1, players) for rnd in range(1, 11)]
         assert dealers == [(game + rnd - 1 + players - 1) % players for rnd in range(1, 11)]
@@ -865,7 +869,7 @@ def test_2_8_defaults():
                                  "turn_limit=0", "target=100"])
 def test_2_8_bad_option_values_are_refused(bad):
     with pytest.raises(RuleError):
-        parse_rule_options([bad], variant="shanghai")
+        parse_rule_options(SHANGHAI, [bad])
 
 
 def test_2_8_decks_and_jokers_change_the_card_count():
@@ -877,7 +881,7 @@ def test_2_8_decks_and_jokers_change_the_card_count():
         assert card_total(work, players) == total == 52 * r[SR_DECKS] + r[SR_JOKERS]
     # too few cards for the players is refused
     with pytest.raises(RuleError):
-        parse_rule_options(["decks=1", "jokers=0"], variant="shanghai").check_players(5)
+        parse_rule_options(SHANGHAI, ["decks=1", "jokers=0"]).check_players(5)
 
 
 def test_2_8_max_buys_any_number_0_disables_buying():

@@ -12,6 +12,9 @@ from rummysim.variants.basic.replay import trace_hand
 from rummysim.variants.basic.rules import BasicRules
 from rummysim.run import RunSpec, play_chunk
 from rummysim.strategy import params_matrix, seat_strategies
+from rummysim.variants import VARIANTS
+
+BASIC = VARIANTS["basic"]
 
 pytestmark = pytest.mark.engine
 
@@ -22,7 +25,7 @@ def test_invariants_on_10000_seeded_hands(players, strategy):
     """Every card in exactly one place after every move (the kernel checks it with
     R_CHECK and raises otherwise), every hand ends without the turn cap, and the
     winner's points are exactly the cards left in the other hands (doubled for rummy)."""
-    spec = RunSpec(players, seat_strategies([strategy], players), seed=20261130, hands=10_000)
+    spec = RunSpec(BASIC, players, seat_strategies([strategy], players, BASIC), seed=20261130, hands=10_000)
     rules = spec.rules.to_array(players)
     rules[R_CHECK] = 1
     chunk = play_chunk(spec, np.arange(10_000, dtype=np.int64), rules, params_matrix(spec.strategies))
@@ -84,7 +87,7 @@ def test_games_reach_the_target_and_scores_add_up():
 def test_replay_reproduces_the_recorded_hands():
     players = 3
     r = simulate(games=20, players=players, strategies=["greedy", "random", "expert"], seed=11)
-    strategies = seat_strategies(["greedy", "random", "expert"], players)
+    strategies = seat_strategies(["greedy", "random", "expert"], players, BASIC)
     rules = BasicRules().to_array(players)
     for row in r.hands.sample(12, random_state=1).itertuples():
         events = trace_hand(11, row.game, row.hand, players, rules, params_matrix(strategies))
@@ -116,7 +119,7 @@ def test_games_longer_than_the_row_capacity_are_replayed_in_place(monkeypatch):
     import rummysim.run as R
     from rummysim.variants.basic import play as BP
 
-    spec = RunSpec(2, seat_strategies(["random"], 2), seed=5, games=500)
+    spec = RunSpec(BASIC, 2, seat_strategies(["random"], 2, BASIC), seed=5, games=500)
     rules, params = spec.rules.to_array(2), params_matrix(spec.strategies)
     games = np.arange(500, dtype=np.int64)
     roomy = R.play_chunk(spec, games, rules, params)

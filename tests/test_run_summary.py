@@ -155,7 +155,7 @@ def _rendered(summary) -> str:
 @pytest.mark.engine
 def test_means_use_student_t_and_went_rummy_is_apart_from_the_endings():
     """run --hands 20 --players 3 --seed 4 printed points per winning hand 25.00 [18.24, 31.76] n=20,
-    a normal interval, where the README says Student t: t(.975, 19) gives [17.79, 32.21]. The endings
+    a normal interval, where docs/commands/run.md says Student t: t(.975, 19) gives [17.79, 32.21]. The endings
     add up to every hand; went rummy, a kind of win, is said apart (it made them add to 100.24%)."""
     r = rummysim.simulate(hands=20, players=3, seed=4)
     text = _rendered(r.summary)

@@ -21,6 +21,9 @@ import pytest
 from rummysim.results import prepare_out_dir, read_results_table
 from rummysim.run import ResumeError, RunSpec, resume_run, run_to_dir, warm_up
 from rummysim.strategy import seat_strategies
+from rummysim.variants import VARIANTS
+
+BASIC, SHANGHAI = VARIANTS["basic"], VARIANTS["shanghai"]
 
 
 def _tables(out: Path, names=("hands", "seats", "games")) -> dict[str, pd.DataFrame]:
@@ -45,7 +48,7 @@ def _uninterrupted(tmp_path: Path, spec: RunSpec, chunk_size: int) -> Path:
 
 
 def _spec(**kw) -> RunSpec:
-    return RunSpec(2, seat_strategies(["greedy", "expert"], 2), seed=kw.pop("seed", 3), **kw)
+    return RunSpec(BASIC, 2, seat_strategies(["greedy", "expert"], 2, BASIC), seed=kw.pop("seed", 3), **kw)
 
 
 @pytest.mark.parametrize("mode", [{"games": 120}, {"hands": 3000}])
@@ -80,7 +83,7 @@ def test_resume_refuses_a_complete_run_and_a_changed_strategy(tmp_path):
         resume_run(out)
     mine = tmp_path / "mine.toml"
     mine.write_text(Path("strategies/greedy.toml").read_text())
-    spec = RunSpec(2, seat_strategies([str(mine)], 2), seed=1, hands=400)
+    spec = RunSpec(BASIC, 2, seat_strategies([str(mine)], 2, BASIC), seed=1, hands=400)
     cut = prepare_out_dir(tmp_path / "cut")
     with pytest.raises(KeyboardInterrupt):
         run_to_dir(spec, cut, chunk_size=100, on_chunk=lambda *a: (_ for _ in ()).throw(KeyboardInterrupt))
@@ -101,9 +104,10 @@ def _wait_for_chunks(out: Path, n: int, proc: subprocess.Popen, timeout: float =
         time.sleep(0.02)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_a_killed_run_process_is_resumed_exactly(tmp_path, sig):
-    warm_up(2)  # the child process loads compiled kernels from the cache
+    warm_up(2, BASIC)  # the child process loads compiled kernels from the cache
     args = ["--hands", "400000", "--chunk-size", "4000", "--seed", "9", "--workers", "1"]
     out = tmp_path / "killed"
     proc = subprocess.Popen(_rummysim("run", *args, "--out", str(out)), stdout=subprocess.DEVNULL,
@@ -128,16 +132,16 @@ def test_a_killed_run_process_is_resumed_exactly(tmp_path, sig):
 @pytest.fixture(scope="module")
 def cluster():
     distributed = pytest.importorskip("distributed")
-    warm_up(2)
-    warm_up(4, "shanghai")  # workers load the compiled kernels from the cache
+    warm_up(2, BASIC)
+    warm_up(4, SHANGHAI)  # workers load the compiled kernels from the cache
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as c, distributed.Client(c) as client:
         yield c, client
 
 
-@pytest.mark.parametrize("spec", [_spec(games=150), RunSpec(4, seat_strategies(["greedy", "buyer", "patient",
-                                                                                    "random"], 4, "shanghai"),
-                                                             seed=2, games=24, variant="shanghai")],
+@pytest.mark.parametrize("spec", [_spec(games=150), RunSpec(SHANGHAI, 4, seat_strategies(["greedy", "buyer", "patient",
+                                                                                    "random"], 4, SHANGHAI),
+                                                             seed=2, games=24)],
                          ids=["basic", "shanghai"])
 def test_dask_cluster_gives_the_rows_of_a_local_run(tmp_path, cluster, spec):
     _, client = cluster
@@ -147,12 +151,13 @@ def test_dask_cluster_gives_the_rows_of_a_local_run(tmp_path, cluster, spec):
     assert record["status"] == "complete" and record["workers"] == "dask"
     local = prepare_out_dir(tmp_path / "local")
     run_to_dir(spec, local, workers=2, chunk_size=size)
-    names = ("rounds", "seats", "games") if spec.variant == "shanghai" else ("hands", "seats", "games")
+    names = (spec.variant.table, "seats", "games")
     for name in names:
         pd.testing.assert_frame_equal(read_results_table(out, name).to_pandas(),
                                       read_results_table(local, name).to_pandas())
 
 
+@pytest.mark.slow
 def test_a_worker_dying_mid_run_has_its_chunks_rerun_once(tmp_path, cluster):
     _, client = cluster
     spec = _spec(hands=240_000)
@@ -181,8 +186,9 @@ def test_a_second_invocation_loads_every_kernel_from_the_cache():
     # no recursion under cache=True (a cached recursive kernel crashes a second process with "Symbol not
     # found"): whatever the first process did, the second one compiles nothing, for both variants' game kernels
     probe = ("from rummysim.run import warm_up\n"
+             "from rummysim.variants import VARIANTS\n"
              "from rummysim.variants.basic import kernel as basic; from rummysim.variants.shanghai import kernel as shanghai\n"
-             "warm_up(2); warm_up(4, 'shanghai')\n"
+             "warm_up(2, VARIANTS['basic']); warm_up(4, VARIANTS['shanghai'])\n"
              "s = [k.play_games.stats for k in (basic, shanghai)]\n"
              "print(sum(sum(x.cache_hits.values()) for x in s), sum(sum(x.cache_misses.values()) for x in s))\n")
     for attempt in ("first", "second"):

@@ -1,20 +1,20 @@
-"""The results schema is declared once per variant: the README's tables, the kernels' column
+"""The results schema is declared once per variant: the tables of docs/results.md, the kernels' column
 indices and the written files all come from it."""
 
 import pyarrow.parquet as pq
 import pytest
 
 from rummysim.results import Table
-from rummysim.variants import NAMES, variant_named
+from rummysim.variants import NAMES, VARIANTS, variant_named
 
 from test_docs import ROOT
 
 
 @pytest.mark.parametrize("name, players", [("basic", 2), ("shanghai", 3)])
-def test_the_readme_prints_every_table_of_the_schema(name, players):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_results_page_prints_every_table_of_the_schema(name, players):
+    page = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
     for table in variant_named(name).schemas(players, True):
-        assert table.markdown() in readme, f"README's {table.name} table of {name} differs from its schema"
+        assert table.markdown() in page, f"docs/results.md's {table.name} table of {name} differs from its schema"
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -36,8 +36,8 @@ def test_written_files_have_the_schema_columns_and_types(name, count, tmp_path):
 
     v = variant_named(name)
     players = v.players[2]
-    spec = RunSpec(players, seat_strategies(["greedy"], players, name), 3, games=count.get("games"),
-                   hands=count.get("hands"), variant=name)
+    spec = RunSpec(VARIANTS[name], players, seat_strategies(["greedy"], players, VARIANTS[name]), 3, games=count.get("games"),
+                   hands=count.get("hands"))
     out = prepare_out_dir(tmp_path / "r")
     run_to_dir(spec, out, workers=1)
     for table in v.schemas(players, "games" in count):

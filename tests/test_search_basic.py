@@ -20,6 +20,9 @@ from rummysim.variants.basic import moves as MV
 from rummysim.variants.basic import policy as P
 from rummysim.variants.basic import search as S
 from rummysim.variants.basic import state as ST
+from rummysim.variants import VARIANTS
+
+BASIC = VARIANTS["basic"]
 
 U64 = np.uint64
 
@@ -32,7 +35,7 @@ def strategy_file(tmp_path, body: str, name: str = "s") -> str:
 
 # ------------------------------------------------------------- strategy keys
 def test_shipped_search_starts_from_its_rollout():
-    search, expert = load_strategy("search"), load_strategy("expert")
+    search, expert = load_strategy("search", BASIC), load_strategy("expert", BASIC)
     for i in range(B.P_ROLLOUT_BOT):
         if i != B.P_BOT:
             assert search.params[i] == expert.params[i], i
@@ -44,7 +47,7 @@ def test_shipped_search_starts_from_its_rollout():
 def test_search_keys_override_and_decisions_are_a_mask(tmp_path):
     f = strategy_file(tmp_path, 'bot = "search"\n[search]\nrollout = "random"\ndecisions = ["play", "discard"]\n'
                                 "samples = 3\n[draw]\nmode = \"never\"\n")
-    s = load_strategy(f)
+    s = load_strategy(f, BASIC)
     assert s.params[B.P_ROLLOUT_BOT] == B.BOT_RANDOM
     assert s.params[B.P_SEARCH_DECISIONS] == (1 << ST.PH_PLAY) | (1 << ST.PH_DISCARD)
     assert s.params[B.P_SEARCH_SAMPLES] == 3 and s.params[B.P_DRAW] == 0
@@ -61,16 +64,16 @@ def test_search_keys_override_and_decisions_are_a_mask(tmp_path):
 ])
 def test_bad_search_files_say_why(tmp_path, body, words):
     with pytest.raises(StrategyError, match=words):
-        load_strategy(strategy_file(tmp_path, body))
+        load_strategy(strategy_file(tmp_path, body), BASIC)
 
 
 def test_rollout_file_is_relative_to_the_search_file_and_in_its_digest(tmp_path):
     roll = strategy_file(tmp_path, '[draw]\nmode = "never"\n', "roll")
     f = strategy_file(tmp_path, 'bot = "search"\n[search]\nrollout = "roll.toml"\n')
-    before = load_strategy(f)
+    before = load_strategy(f, BASIC)
     assert before.params[B.P_DRAW] == 0
     (tmp_path / "roll.toml").write_text(open(roll).read().replace('"never"', '"gain"'))
-    after = load_strategy(f)
+    after = load_strategy(f, BASIC)
     assert after.params[B.P_DRAW] == 2 and after.sha256 != before.sha256
 
 
@@ -79,7 +82,7 @@ def _midhand_state(seed: int):
     """A dealt 3-player hand played by expert until seat 0 is to draw and seat 1 holds a card it took
     from the discard pile; returns the state."""
     players = 3
-    params = params_matrix(seat_strategies(["expert"], players))
+    params = params_matrix(seat_strategies(["expert"], players, BASIC))
     scratch = P.new_scratch(players)
     for game in range(200):
         state = new_state(players, rules(players))
@@ -127,7 +130,7 @@ def test_determinize_keeps_what_the_seat_has_seen():
 # --------------------------------------------------- hand-built decisions
 def _choose(state, table: list[str]) -> str:
     players = len(table)
-    params = params_matrix(seat_strategies(table, players))
+    params = params_matrix(seat_strategies(table, players, BASIC))
     scratch = P.new_scratch(players)
     for p in range(players):
         scratch[5][p, 0] = U64(1234 + p)
@@ -201,7 +204,7 @@ def test_tune_refuses_a_search_bot_and_its_keys(tmp_path, capsys):
     from rummysim.run import UsageError
 
     with pytest.raises(UsageError, match="unknown key 'search.samples'"):
-        parse_knob("search.samples=1:8")
+        parse_knob("search.samples=1:8", BASIC)
     code, _, err = run_cli(["tune", "search", "--param", "meld.abandon_turn=0:30", "--against", "greedy",
                             "--out", str(tmp_path / "t.toml"), "--report", str(tmp_path / "r")], capsys)
     assert code == 2 and err.startswith("rummysim: error: search: a search bot; tune the rule-based strategy")
@@ -209,10 +212,10 @@ def test_tune_refuses_a_search_bot_and_its_keys(tmp_path, capsys):
 
 
 def test_the_melds_at_once_example_differs_from_search_only_there():
-    """examples/search-melds-at-once.toml (the README's holding question for search players)."""
+    """examples/search-melds-at-once.toml (docs/findings.md's holding question for search players)."""
     from pathlib import Path
 
-    example = load_strategy(str(Path(__file__).parents[1] / "examples" / "search-melds-at-once.toml"))
-    shipped = load_strategy("search")
+    example = load_strategy(str(Path(__file__).parents[1] / "examples" / "search-melds-at-once.toml"), BASIC)
+    shipped = load_strategy("search", BASIC)
     differ = [i for i, (a, b) in enumerate(zip(example.params, shipped.params)) if a != b]
     assert differ == [B.P_MELD] and example.params[B.P_MELD] == 0 and shipped.params[B.P_MELD] == 1

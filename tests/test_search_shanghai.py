@@ -20,6 +20,9 @@ from rummysim.variants.shanghai import moves as M
 from rummysim.variants.shanghai import policy as P
 from rummysim.variants.shanghai import search as S
 from rummysim.variants.shanghai import state as ST
+from rummysim.variants import VARIANTS
+
+SHANGHAI = VARIANTS["shanghai"]
 
 pytestmark = pytest.mark.engine
 
@@ -36,7 +39,7 @@ def ids(text: str) -> list[int]:
 
 # ------------------------------------------------------------- strategy keys
 def test_shipped_search_starts_from_its_rollout():
-    search, expert = load_strategy("search", "shanghai"), load_strategy("expert", "shanghai")
+    search, expert = load_strategy("search", SHANGHAI), load_strategy("expert", SHANGHAI)
     for i in range(B.SP_ROLLOUT_BOT):
         if i != B.SP_BOT:
             assert search.params[i] == expert.params[i], i
@@ -47,11 +50,11 @@ def test_shipped_search_starts_from_its_rollout():
 
 def test_search_decisions_name_the_decision_points(tmp_path):
     f = strategy_file(tmp_path, 'bot = "search"\n[search]\nrollout = "random"\ndecisions = ["buy", "discard"]\n')
-    s = load_strategy(f, "shanghai")
+    s = load_strategy(f, SHANGHAI)
     assert s.params[B.SP_ROLLOUT_BOT] == B.BOT_RANDOM
     assert s.params[B.SP_SEARCH_DECISIONS] == (1 << ST.PH_BUY) | (1 << ST.PH_DISCARD)
     f = strategy_file(tmp_path, 'bot = "search"\n[search]\nrollout = "expert"\ndecisions = ["draw", "play"]\n', "t")
-    assert load_strategy(f, "shanghai").params[B.SP_SEARCH_DECISIONS] == (1 << ST.PH_UPCARD) | (1 << ST.PH_PLAY)
+    assert load_strategy(f, SHANGHAI).params[B.SP_SEARCH_DECISIONS] == (1 << ST.PH_UPCARD) | (1 << ST.PH_PLAY)
 
 
 # ------------------------------------------------------ what a seat is known to hold
@@ -90,7 +93,7 @@ def _midround_state(seed: int):
     """A dealt 4-player round played by expert until seat 0 is to decide on the upcard and another
     seat holds a card it is known to hold; returns the state."""
     players = 4
-    params = params_matrix(seat_strategies(["expert"], players, "shanghai"))
+    params = params_matrix(seat_strategies(["expert"], players, SHANGHAI))
     scratch = P.new_scratch(players)
     state = M.new_state(players, rules(players, check=True), np.zeros((0, M.EV_WIDTH), dtype=np.int16))
     for game in range(100):
@@ -109,7 +112,7 @@ def _dealer(state):
     ``expert`` rollout, returning the deal's ``(root_hands, root_ints, root_stock)`` (reused arrays)."""
     root_hands, root_ints, root_stock = state.hands.copy(), state.ints.copy(), state.stock.copy()
     pool, unseen = np.zeros_like(state.stock), np.zeros(64, np.int64)
-    roll = params_matrix(seat_strategies(["expert"], 4, "shanghai"))
+    roll = params_matrix(seat_strategies(["expert"], 4, SHANGHAI))
     work = np.zeros(B.WORK_SIZE, dtype=np.int64)
 
     def deal(build_steps, rng):
@@ -153,7 +156,7 @@ def test_a_built_hand_keeps_what_draws_it_nearer_its_contract():
     hand = np.zeros(64, dtype=np.int64)
     hand[ids("SK")] = 1
     pool = np.array([ids("CQ")[0]] + ids("C5 D5 H9 H5"), dtype=np.int64)   # pool[0] is another seat's
-    roll = params_matrix(seat_strategies(["expert"], 3, "shanghai"))
+    roll = params_matrix(seat_strategies(["expert"], 3, SHANGHAI))
     work = np.zeros(B.WORK_SIZE, dtype=np.int64)
     table = np.zeros((1, 1), dtype=np.int64)
     S._deal_hidden(hand, pool, 1, 5, 3, 1, roll[1], table, 0, 1, False, work, np.array([9], dtype=np.uint64))
@@ -211,7 +214,7 @@ def full_position(round_no: int, own: str, pile: str, players: int = 3):
 
 def _choose(state, table: list[str]) -> int:
     players = len(table)
-    params = params_matrix(seat_strategies(table, players, "shanghai"))
+    params = params_matrix(seat_strategies(table, players, SHANGHAI))
     scratch = P.new_scratch(players)
     scratch.rngs[:, 0] = 1234 + np.arange(players, dtype=np.uint64)
     return int(P.choose(state, params, state.ints[ST.I_SEAT], scratch))

@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 
 from rummysim.cards import card_id
-from rummysim.rules import parse_rule_options
+from rummysim.base.rules import parse_rule_options
 from rummysim.strategy import load_strategy, params_matrix, with_override
 from rummysim.variants.shanghai import bots as B
 from rummysim.variants.shanghai import moves as M
@@ -41,10 +41,13 @@ from rummysim.variants.shanghai.state import (
     SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE, SI_OWN_TURNS_SEAT, SI_PILE_N, SI_RESHUFFLES, SI_ROUND, SI_STOCK_N,
     SR_ACE_HIGH, T_JOKERS, T_OWNER,
 )
+from rummysim.variants import VARIANTS
+
+SHANGHAI = VARIANTS["shanghai"]
 
 pytestmark = pytest.mark.engine
 
-GREEDY = load_strategy("greedy", "shanghai")
+GREEDY = load_strategy("greedy", SHANGHAI)
 STOCK = "C2 S2 H4 C3 D8"
 
 
@@ -54,7 +57,7 @@ def bot(*settings: str):
     s = GREEDY
     for setting in settings:
         key, text = setting.split("=", 1)
-        s = with_override(s, key, text, "shanghai")
+        s = with_override(s, key, text, SHANGHAI)
     return s
 
 
@@ -74,7 +77,7 @@ def position(round_no: int, hands: list[str], phase: int, *, seat: int = 0, turn
              reshuffles: int = 0, drawn: str | None = None, options=(), seed: int = 0):
     """A ``State`` at decision ``phase`` of ``seat`` (and a seeded ``BotScratch``)."""
     players = len(hands)
-    rules = parse_rule_options(list(options), variant="shanghai").to_array(players)
+    rules = parse_rule_options(SHANGHAI, list(options)).to_array(players)
     state = M.new_state(players, rules, np.zeros((0, M.EV_WIDTH), dtype=np.int16))
     ints = state.ints
     ints[SI_ROUND] = round_no

@@ -31,6 +31,9 @@ from rummysim.run import RunSpec, iter_chunks, play_chunk
 from rummysim.variants.shanghai.replay import trace_round
 from rummysim.strategy import params_matrix, seat_strategies
 from shanghai_reference import fewest_cards, meets_contract
+from rummysim.variants import VARIANTS
+
+SHANGHAI = VARIANTS["shanghai"]
 
 pytestmark = pytest.mark.engine
 
@@ -54,9 +57,9 @@ def _seating(players: int, block: int) -> list[str]:
 
 
 def _spec(players: int, block: int, games: int = GAMES_PER_BLOCK) -> RunSpec:
-    strategies = seat_strategies(_seating(players, block), players, "shanghai")
-    return RunSpec(players, strategies, seed=SEED + 1000 * players + block, rules=BLOCK_RULES[block],
-                   games=games, variant="shanghai")
+    strategies = seat_strategies(_seating(players, block), players, SHANGHAI)
+    return RunSpec(SHANGHAI, players, strategies, seed=SEED + 1000 * players + block, rules=BLOCK_RULES[block],
+                   games=games)
 
 
 @functools.cache
@@ -91,6 +94,7 @@ def _hand_value(names: list[str]) -> int:
     return total
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", PLAYERS)
 def test_invariants_on_2000_seeded_games(players):
     turn_limit_rounds = 0

@@ -14,12 +14,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rummysim.notation import MoveError
+from rummysim.base.errors import MoveError
 from rummysim.replay_html import frames
 from rummysim.variants import variant_named
 from rummysim.variants.shanghai import bots as B
 from rummysim.variants.shanghai import moves as M
-from rummysim.variants.shanghai.notation import legal_move_names, move_name, parse_move
+from rummysim.variants.shanghai.notation import legal_move_names, parse_move
 from rummysim.variants.shanghai.replay import format_event, parse_table_meld
 from rummysim.variants.shanghai.rules import ShanghaiRules
 from rummysim.variants.shanghai.state import (
@@ -238,9 +238,9 @@ def test_3_13_random_lays_a_joker_off_at_either_end():
 
 def test_3_13_the_action_space_holds_both_ends():
     from rummysim.env import Batch
-    from rummysim.env.shanghai_v0 import raw_env
+    from rummysim.env import shanghai_v0
 
     assert (M.JOKER_LOW_BASE, M.SWAP_LOW_BASE, M.NUM_ACTIONS) == (69_702, 69_734, 135_270)
-    env = raw_env(players=4)
+    env = shanghai_v0.raw_env(players=4)
     assert env.action_space(env.possible_agents[0]).n == M.NUM_ACTIONS
     assert Batch("shanghai", 2, players=4).mask.shape == (2, M.NUM_ACTIONS)

@@ -1,5 +1,5 @@
 """rummysim report of Shanghai results: every file of a run's and a comparison's report, and the tables of
-``variants.shanghai.stats`` against the same numbers computed independently with pandas from the Parquet files."""
+``variants.shanghai.report`` against the same numbers computed independently with pandas from the Parquet files."""
 
 import json
 
@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rummysim.variants.shanghai import stats as H
+from rummysim.variants.shanghai import report as H
 from rummysim.analysis import stats as S
 from rummysim.cli import main
 from independent import clopper_pearson, ratio_interval, share_interval, share_ratio_interval, t_interval
@@ -232,7 +232,7 @@ def test_contract_words():
 @pytest.mark.engine
 def test_shanghai_results_open_without_hands_parquet_and_name_a_missing_table(shanghai, capsys, tmp_path):
     res = S.open_results(shanghai / "run")
-    assert (res.variant, res.unit, res.hands_played()) == ("shanghai", "round", 400)
+    assert (res.variant.name, res.unit, res.hands_played()) == ("shanghai", "round", 400)
     bad = tmp_path / "bad"
     bad.mkdir()
     for name in ("run.json", "seats.parquet", "games.parquet"):

@@ -7,12 +7,15 @@ import math
 import numpy as np
 import pytest
 
-from rummysim.analysis import intervals as I
+from rummysim.base import intervals as I
 from rummysim.analysis.compare import (Blocks, _crosstable, _fmt, _p_text, _sprt_look, compare, render,
                                        resume_compare, sprt_words, summarise_pair)
 from rummysim.cli import main
 from rummysim.strategy import load_strategy
 from rummysim.variants.basic.rules import BasicRules
+from rummysim.variants import VARIANTS
+
+BASIC = VARIANTS["basic"]
 
 
 # --- item 1: a look every SPRT_EVERY blocks, whatever the chunk size ---
@@ -39,8 +42,8 @@ def test_sprt_stops_inside_the_first_chunk_and_keeps_only_the_blocks_played(tmp_
     4,000; the saved rows, the blocks and the summary all stop there, for any chunk size."""
     import pandas as pd
 
-    s = [load_strategy("greedy"), load_strategy("rummy-seeker")]
-    r = compare(s, 2, 5, BasicRules(), None, 20_000, chunk_size=4000, sprt=(0, 10), out_dir=tmp_path / "a")
+    s = [load_strategy("greedy", BASIC), load_strategy("rummy-seeker", BASIC)]
+    r = compare(BASIC, s, 2, 5, BasicRules(), None, 20_000, chunk_size=4000, sprt=(0, 10), out_dir=tmp_path / "a")
     p = r["pairs"][0]
     assert p["blocks"] % 100 == 0 and 0 < p["blocks"] < 4000
     assert p["sprt"]["decision"] != "continue" and p["sprt"]["stopped_after_blocks"] == p["blocks"]
@@ -50,7 +53,7 @@ def test_sprt_stops_inside_the_first_chunk_and_keeps_only_the_blocks_played(tmp_
     assert hands.game.nunique() == p["blocks"] == hands.game.max() + 1
     assert len(hands) == p["hands"] == 2 * p["blocks"]
     # the looks do not depend on the chunk size
-    q = compare(s, 2, 5, BasicRules(), None, 20_000, chunk_size=250, sprt=(0, 10))["pairs"][0]
+    q = compare(BASIC, s, 2, 5, BasicRules(), None, 20_000, chunk_size=250, sprt=(0, 10))["pairs"][0]
     assert q == p
 
 
@@ -59,15 +62,15 @@ def test_an_interrupted_sprt_comparison_is_finished_by_resume(tmp_path):
     """Cut after its first chunk of 250, resumed: the same stop, summary and rows as uninterrupted."""
     import pandas as pd
 
-    s = [load_strategy("greedy"), load_strategy("rummy-seeker")]
-    whole = compare(s, 2, 5, BasicRules(), None, 20_000, chunk_size=250, sprt=(0, 10), out_dir=tmp_path / "w")
+    s = [load_strategy("greedy", BASIC), load_strategy("rummy-seeker", BASIC)]
+    whole = compare(BASIC, s, 2, 5, BasicRules(), None, 20_000, chunk_size=250, sprt=(0, 10), out_dir=tmp_path / "w")
 
     def cut(done, hands):
         if done >= 250:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        compare(s, 2, 5, BasicRules(), None, 20_000, chunk_size=250, sprt=(0, 10), out_dir=tmp_path / "r",
+        compare(BASIC, s, 2, 5, BasicRules(), None, 20_000, chunk_size=250, sprt=(0, 10), out_dir=tmp_path / "r",
                 on_chunk=cut)
     resumed = resume_compare(tmp_path / "r")
     assert resumed["pairs"] == whole["pairs"] and resumed["status"] == "complete"

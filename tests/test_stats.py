@@ -16,12 +16,15 @@ import pytest
 
 from rummysim.analysis import stats as S
 from rummysim.variants.basic import kernel as K
-from rummysim.analysis.intervals import mean_ci, ratio_ci
+from rummysim.base.intervals import mean_ci, ratio_ci
 
 from independent import clopper_pearson as exact, share_interval, share_ratio_interval
 from rummysim.engine.codes import OUTCOMES
 from rummysim.results import Chunk
 from rummysim.variants.basic.schema import tables as basic_tables
+from rummysim.variants import VARIANTS
+
+BASIC = VARIANTS["basic"]
 
 
 def hands_table(h, seed, players):
@@ -434,7 +437,7 @@ def test_game_win_rate_of_a_games_comparison(tmp_path):
     from rummysim.variants.basic.rules import BasicRules
     from rummysim.strategy import load_strategy
 
-    compare([load_strategy("greedy"), load_strategy("expert")], 2, 3, BasicRules(), 200, None, out_dir=tmp_path)
+    compare(BASIC, [load_strategy("greedy", BASIC), load_strategy("expert", BASIC)], 2, 3, BasicRules(), 200, None, out_dir=tmp_path)
     share = json.loads((tmp_path / "compare.json").read_text())["win_share"]["estimate"]
     t = S.by_strategy(tmp_path).set_index("strategy")
     assert t.loc["greedy", "game_wins"] + t.loc["expert", "game_wins"] == 400  # 200 games x 2 seatings

@@ -13,6 +13,9 @@ from rummysim.cli import main
 from rummysim.run import UsageError
 from rummysim.strategy import load_strategy, parse_strategy
 from rummysim.variants.basic.rules import BasicRules
+from rummysim.variants import VARIANTS
+
+BASIC, SHANGHAI = VARIANTS["basic"], VARIANTS["shanghai"]
 
 
 def run_cli(args):
@@ -24,18 +27,19 @@ def run_cli(args):
 
 
 def test_keys_are_typed_from_the_spec():
-    assert T.parse_knob("meld.abandon_turn=0:30") == T.Knob("meld.abandon_turn", 0, 30)
-    assert T.parse_knob("discard.mode") == T.Knob("discard.mode", choices=("highest", "least_useful"))
-    assert T.parse_knob("draw.mode=never,gain") == T.Knob("draw.mode", choices=("never", "gain"))
-    assert T.parse_knob("buy.keep=0:5", "shanghai") == T.Knob("buy.keep", 0, 5)
+    assert T.parse_knob("meld.abandon_turn=0:30", BASIC) == T.Knob("meld.abandon_turn", 0, 30)
+    assert T.parse_knob("discard.mode", BASIC) == T.Knob("discard.mode", choices=("highest", "least_useful"))
+    assert T.parse_knob("draw.mode=never,gain", BASIC) == T.Knob("draw.mode", choices=("never", "gain"))
+    assert T.parse_knob("buy.keep=0:5", SHANGHAI) == T.Knob("buy.keep", 0, 5)
     for bad in ("meld.abandon_turn=0:2000", "meld.abandon_turn=5:5", "meld.abandon_turn=a:b", "meld.abandon_turn",
                 "draw.mode=never", "draw.mode=never,sometimes", "no.such_key=0:1", "buy.keep=0:5"):
         with pytest.raises(UsageError):
-            T.parse_knob(bad)
+            T.parse_knob(bad, BASIC)
 
 
 @pytest.mark.parametrize("name, variant", [("expert", "basic"), ("greedy", "basic"), ("buyer", "shanghai")])
 def test_written_file_says_every_key_of_the_strategy(name, variant):
+    variant = VARIANTS[variant]
     s = load_strategy(name, variant)
     text = T.strategy_toml("x", variant, "a\ndescription", s.params)
     assert parse_strategy(text, "x.toml", variant) == ("x", "a\ndescription", s.params, "")
@@ -74,9 +78,9 @@ def test_tiny_search_writes_the_confirmed_file(tmp_path):
     best = max(result["trials"], key=lambda r: r["score"]["estimate"])
     assert result["best"] == best
     # common random numbers: a trial re-measured on the tuning seed gives the same figure
-    base, field = load_strategy("expert"), [load_strategy("greedy"), load_strategy("expert")]
-    again = T.field_score(T.candidate(base, best["settings"], "basic"), field, 2, 4, BasicRules(), None, 60, None,
-                          "basic")
+    base, field = load_strategy("expert", BASIC), [load_strategy("greedy", BASIC), load_strategy("expert", BASIC)]
+    again = T.field_score(T.candidate(base, best["settings"], BASIC), field, 2, 4, BasicRules(), None, 60, None,
+                          BASIC)
     assert again == best["score"]
     confirmed = result["confirmed"]
     assert confirmed["seed"] != 4 and confirmed["best"] != best["score"]
@@ -94,7 +98,7 @@ def test_tiny_search_writes_the_confirmed_file(tmp_path):
                 else f"(no interval: all {d['n']:,} the same)")
     assert f"paired by duplicate block: {d['estimate']:+.4f} {interval}" in data["description"]
     assert "nan" not in data["description"]
-    assert load_strategy(str(out)).name == "tuned"
+    assert load_strategy(str(out), BASIC).name == "tuned"
     for fig in (T.history_figure(result), T.effects_figure(result)):
         assert not text_problems(fig)
     assert (report / "history.png").read_bytes()[:4] == b"\x89PNG"

@@ -33,22 +33,24 @@ import time
 from pathlib import Path
 from typing import Callable
 
-import numpy as np
-import pyarrow.compute as pc
-
-from .. import __version__
-from . import intervals as I
-from . import rating
-from .summary import estimate_text, pp_text, signed
 import numba
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from rich.table import Table
 
+from ..base.rules import RULES_VERSION, rule_flags
+from ..base.variant import Variant
+from ..base.version import __version__
 from ..results import SCHEMA_VERSION, ChunkStore, hold_results_dir, write_json_atomic
-from ..rules import RULES_VERSION, rule_flags
-from ..run import (RunSpec, _restore_sigterm, _sigterm_as_interrupt, chunk_games, chunk_size_for, chunk_tables,
-                  options_digest, play_chunk, warm_up)
-from ..strategy import params_matrix
-from ..variants import variant_named
-from ..strategy import Strategy
+from ..run import (ResumeError, RunSpec, _line, _restore_sigterm, _sigterm_as_interrupt, chunk_games, chunk_size_for,
+                  chunk_tables, options_digest, play_chunk, refuse_before_holding, resumable_record, rules_of_record,
+                  strategies_of_record, warm_up)
+from ..strategy import Strategy, params_matrix
+from ..variants import variant_of
+from ..base import intervals as I
+from . import rating
+from ..base.summary import estimate_text, pp_text, signed
 
 OUT_STALEMATE = (1, 2, 3)  # outcomes with no winner
 
@@ -98,19 +100,19 @@ def rotation_seats(a: Strategy, b: Strategy, players: int, r: int) -> list[Strat
     return seats
 
 
-def _rotation_specs(a: Strategy, b: Strategy, players: int, seed: int, rules,
-                    games: int | None, hands: int | None, variant: str = "basic") -> list[RunSpec]:
-    return [RunSpec(players, rotation_seats(a, b, players, r), seed, rules, games, hands, variant=variant)
+def _rotation_specs(variant: Variant, a: Strategy, b: Strategy, players: int, seed: int, rules,
+                    games: int | None, hands: int | None) -> list[RunSpec]:
+    return [RunSpec(variant, players, rotation_seats(a, b, players, r), seed, rules, games, hands)
             for r in range(players)]
 
 
-def _chunk_blocks(chunks: list, players: int, games_mode: bool, variant: str = "basic") -> tuple[dict, int]:
+def _chunk_blocks(variant: Variant, chunks: list, players: int, games_mode: bool) -> tuple[dict, int]:
     """One chunk of each rotation (same game indices) as its blocks: ``({name: float64[n] (``by_seat``:
     A's score by its seat, ``position_score``/``position_units``: A's hand scores and hands by its
     position after the dealer, [n, k])}, hands played)``, what ``Blocks.add`` takes and a
     comparison's chunk keeps."""
     k = players
-    rotation_rows = variant_named(variant).rotation_rows
+    rotation_rows = variant.rotation_rows
     n = len(chunks[0].games)
     score = np.zeros((n, k))
     pts = np.zeros((n, k))
@@ -145,8 +147,6 @@ _BLOCK_MATRICES = ("by_seat", "position_score", "position_units")
 def _blocks_table(part: dict):
     """A chunk's blocks as an Arrow table (an [n, k] array as a column per seat or position), kept
     with the chunk."""
-    import pyarrow as pa
-
     cols = {name: pa.array(v) for name, v in part.items() if name not in _BLOCK_MATRICES}
     for name in _BLOCK_MATRICES:
         cols.update({f"{name}:{s}": pa.array(part[name][:, s]) for s in range(part[name].shape[1])})
@@ -235,7 +235,7 @@ def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | Non
     return out
 
 
-#: how the SPRT's log-likelihood ratio is computed, in the JSON and the README
+#: how the SPRT's log-likelihood ratio is computed, in the JSON and docs/commands/compare.md
 LLR_METHOD = "normal approximation of the GSPRT (fishtest LLR_alt2), not the exact LLR_logistic"
 
 
@@ -332,11 +332,11 @@ def _sprt_look(part: dict, before: int, running: np.ndarray, sprt, alpha: float,
     return None
 
 
-def play_pair(a: Strategy, b: Strategy, players: int, seed: int, rules,
+def play_pair(variant: Variant, a: Strategy, b: Strategy, players: int, seed: int, rules,
               games: int | None, hands: int | None, workers: int | None = None, chunk_size: int | None = None,
               sprt: tuple[float, float] | None = None, alpha: float = 0.05, beta: float = 0.05,
               store: ChunkStore | None = None, pair_index: int = 0,
-              on_chunk: Callable[[int, int], None] | None = None, variant: str = "basic",
+              on_chunk: Callable[[int, int], None] | None = None,
               elo_model: str = "logistic") -> tuple[Blocks, list]:
     """Play the duplicate match of A against B; stop early when an SPRT decides. The SPRT looks
     after every ``intervals.SPRT_EVERY`` blocks of the match (whatever the chunk size); when it
@@ -345,7 +345,7 @@ def play_pair(a: Strategy, b: Strategy, players: int, seed: int, rules,
     each chunk (every rotation's rows and the chunk's blocks) is kept as chunk ``(pair_index, k)``,
     and chunks already finished there (a resumed comparison) are read back instead of played.
     Returns the blocks and the keys of the chunks, in order."""
-    specs = _rotation_specs(a, b, players, seed, rules, games, hands, variant)
+    specs = _rotation_specs(variant, a, b, players, seed, rules, games, hands)
     size = chunk_size_for(specs[0], chunk_size)
     n_chunks = -(-specs[0].count // size)
     rules_array = rules.to_array(players)
@@ -368,7 +368,7 @@ def play_pair(a: Strategy, b: Strategy, players: int, seed: int, rules,
         else:
             games_k = chunk_games(specs[0], k, size)
             chunks = [play_chunk(spec, games_k, rules_array, params[r]) for r, spec in enumerate(specs)]
-            part, played = _chunk_blocks(chunks, players, games is not None, variant)
+            part, played = _chunk_blocks(variant, chunks, players, games is not None)
             if sequential:
                 stop = _sprt_look(part, done, running, sprt, alpha, beta, elo_model)
             if stop is not None and stop < len(part["score"]):
@@ -396,8 +396,6 @@ def play_pair(a: Strategy, b: Strategy, players: int, seed: int, rules,
 
 def _pair_tables(specs: list[RunSpec], chunks: list, pair_index: int) -> dict:
     """The rows of one chunk of every rotation, by table, each row marked with its pair and rotation."""
-    import pyarrow as pa
-
     parts: dict[str, list] = {}
     for r, ch in enumerate(chunks):
         for name, table in chunk_tables(specs[r], ch).items():
@@ -408,8 +406,6 @@ def _pair_tables(specs: list[RunSpec], chunks: list, pair_index: int) -> dict:
 
 
 def _const(value: int, n: int):
-    import pyarrow as pa
-
     return pa.array(np.full(n, value, dtype=np.int16))
 
 
@@ -418,22 +414,21 @@ COMPARE_FIELDS = ("variant", "mode", "count", "players", "seed", "rules", "rules
                   "chunk_size", "sprt", "schema_version")
 
 
-def compare(strategies: list[Strategy], players: int, seed: int, rules,
+def compare(variant: Variant, strategies: list[Strategy], players: int, seed: int, rules,
             games: int | None, hands: int | None, workers: int | None = None, chunk_size: int | None = None,
             sprt: tuple[float, float] | None = None, alpha: float = 0.05, beta: float = 0.05,
             out_dir: Path | None = None, on_chunk: Callable[[int, int], None] | None = None,
-            variant: str = "basic", resume: bool = False, elo_model: str = "logistic") -> dict:
+            resume: bool = False, elo_model: str = "logistic") -> dict:
     """Every pair of ``strategies`` in a duplicate match; the whole result as one JSON-ready dict.
 
     With ``out_dir`` the rows are saved like a run's (``results.ChunkStore``: chunk by chunk, each
     checked, joined into Parquet at the end) and ``compare.json`` records the options (with their
     hash) from the start, so an interrupted comparison is finished by ``resume=True`` (``rummysim
     compare --resume DIR``), which reads its finished chunks back and plays the rest."""
-    size = chunk_size_for(RunSpec(players, [strategies[0]] * players, seed, rules, games, hands, variant=variant),
-                          chunk_size)
+    size = chunk_size_for(RunSpec(variant, players, [strategies[0]] * players, seed, rules, games, hands), chunk_size)
     result = {
         "rummysim_version": __version__, "schema_version": SCHEMA_VERSION, "rules_version": RULES_VERSION,
-        "status": "running", "variant": variant, "players": players, "seed": seed,
+        "status": "running", "variant": variant.name, "players": players, "seed": seed,
         "mode": "games" if games is not None else "hands", "count": games if games is not None else hands,
         "chunk_size": size,  # where an SPRT may stop: part of what reproduces it
         "sprt": None if sprt is None else {"elo0": sprt[0], "elo1": sprt[1], "alpha": alpha, "beta": beta,
@@ -447,17 +442,18 @@ def compare(strategies: list[Strategy], players: int, seed: int, rules,
     }
     result["options_sha256"] = options_digest(result, COMPARE_FIELDS)
     if out_dir is None:
-        return _compare(result, strategies, rules, workers, on_chunk, None)
+        return _compare(variant, result, strategies, rules, workers, on_chunk, None)
     with hold_results_dir(out_dir):
         store = ChunkStore(out_dir, result["options_sha256"]["all"], keep=resume)
         if resume:
             store.verified()   # damaged chunks are dropped, and played again
         write_json_atomic(out_dir / "compare.json", result)
-        return _compare(result, strategies, rules, workers, on_chunk, store, out_dir)
+        return _compare(variant, result, strategies, rules, workers, on_chunk, store, out_dir)
 
 
-def _compare(result: dict, strategies: list[Strategy], rules, workers, on_chunk, store, out_dir=None) -> dict:
-    warm_up(result["players"], result["variant"])
+def _compare(variant: Variant, result: dict, strategies: list[Strategy], rules, workers, on_chunk, store,
+             out_dir=None) -> dict:
+    warm_up(result["players"], variant)
     players, sprt = result["players"], result["sprt"]
     model = (sprt or {}).get("elo_model", result.get("elo_model", "logistic"))
     games, hands = (result["count"], None) if result["mode"] == "games" else (None, result["count"])
@@ -468,10 +464,10 @@ def _compare(result: dict, strategies: list[Strategy], rules, workers, on_chunk,
     try:
         for i, (x, y) in enumerate(itertools.combinations(range(len(strategies)), 2)):
             a, b = strategies[x], strategies[y]
-            blocks, keys = play_pair(a, b, players, result["seed"], rules, games, hands, workers,
+            blocks, keys = play_pair(variant, a, b, players, result["seed"], rules, games, hands, workers,
                                      result["chunk_size"], None if sprt is None else (sprt["elo0"], sprt["elo1"]),
                                      *((sprt["alpha"], sprt["beta"]) if sprt else (0.05, 0.05)),
-                                     store, i, on_chunk, result["variant"], model)
+                                     store, i, on_chunk, model)
             order += keys
             matches.append((x, y, blocks.arrays()[0]))
             result["pairs"].append({"a": a.name, "b": b.name, "a_index": x, "b_index": y,
@@ -509,30 +505,26 @@ def _compare(result: dict, strategies: list[Strategy], rules, workers, on_chunk,
 
 def resume_compare(out_dir: Path, workers: int | None = None, on_chunk=None) -> dict:
     """Finish an interrupted comparison in ``out_dir`` with its own options (``ResumeError`` if it cannot)."""
-    from ..run import refuse_before_holding
-
     out_dir = Path(out_dir)
     refuse_before_holding(out_dir, lambda d: _resumable_compare(d, workers))
     with hold_results_dir(out_dir):
-        args, variant, sprt = _resumable_compare(out_dir, workers)
-        return compare(*args, out_dir=out_dir, on_chunk=on_chunk, variant=variant, resume=True,
+        args, sprt = _resumable_compare(out_dir, workers)
+        return compare(*args, out_dir=out_dir, on_chunk=on_chunk, resume=True,
                        elo_model=(sprt or {}).get("elo_model", "logistic"))
 
 
-def _resumable_compare(out_dir: Path, workers: int | None) -> tuple[tuple, str, dict | None]:
-    """``compare``'s arguments, variant and SPRT settings of the unfinished comparison in ``out_dir``;
+def _resumable_compare(out_dir: Path, workers: int | None) -> tuple[tuple, dict | None]:
+    """``compare``'s arguments and SPRT settings of the unfinished comparison in ``out_dir``;
     ``ResumeError`` (one line) if there is none."""
-    from ..run import ResumeError, _line, resumable_record, rules_of_record, strategies_of_record
-
     try:
         record = resumable_record(out_dir, "compare.json", COMPARE_FIELDS, "the comparison")
         strategies = strategies_of_record(record, "the comparison started")
         games, hands = (record["count"], None) if record["mode"] == "games" else (None, record["count"])
         sprt = record["sprt"]
-        args = (strategies, record["players"], record["seed"], rules_of_record(record), games, hands, workers,
+        args = (variant_of(record), strategies, record["players"], record["seed"], rules_of_record(record), games, hands, workers,
                 record["chunk_size"], None if sprt is None else (sprt["elo0"], sprt["elo1"]),
                 *((sprt["alpha"], sprt["beta"]) if sprt else (0.05, 0.05)))
-        return args, record["variant"], sprt
+        return args, sprt
     except ResumeError:
         raise
     except (OSError, ValueError, KeyError, TypeError) as e:
@@ -602,9 +594,9 @@ def reproduce_line(result: dict) -> str:
     hashes, hands played and wall time."""
     files = " ".join(s["source"] for s in result["strategies"])
     hashes = ", ".join(f"{s['name']} {s['sha256']}" for s in result["strategies"])
-    variant = result.get("variant", "basic")
-    rules = f" --variant {variant}" + "".join(f" {flag}" for flag in rule_flags(result["rules"], result["players"],
-                                                                                 variant))
+    variant = variant_of(result)
+    rules = f" --variant {variant.name}" + "".join(f" {flag}" for flag in rule_flags(variant, result["rules"],
+                                                                                      result["players"]))
     sprt = next((p["sprt"] for p in result["pairs"] if "sprt" in p), None)
     if sprt:
         rules += f" --sprt {sprt['elo0']:g} {sprt['elo1']:g} --alpha {sprt['alpha']:g} --beta {sprt['beta']:g}"
@@ -615,7 +607,7 @@ def reproduce_line(result: dict) -> str:
     return (f"rummysim compare {files} --players {result['players']} "
             f"--{result['mode']} {result['count']} --seed {result['seed']}{rules} | rummysim {result['rummysim_version']} | "
             f"rules {result['rule_hash']} | strategies {hashes} | {sum(p['hands'] for p in result['pairs']):,} "
-            f"{variant_named(variant).table} | "
+            f"{variant.table} | "
             f"{result['wall_seconds']:.1f} s")
 
 
@@ -662,10 +654,8 @@ def variance_reduction_text(x: float, blocks: int) -> str:
 
 def render(result: dict, console) -> None:
     """Headline block per pair (what a user expects to see first), then crosstable and ranking."""
-    from rich.table import Table
-
     k = result["players"]
-    v = variant_named(result.get("variant", "basic"))
+    v = variant_of(result)
     unit, lower = v.unit, v.points_note
     for p in result["pairs"]:
         t = Table(title=f"{p['a']} vs {p['b']}: {p['blocks']:,} duplicate blocks, {p['hands']:,} {unit}s, {k} players",
@@ -706,8 +696,6 @@ def render(result: dict, console) -> None:
 def _render_crosstable(result: dict, console) -> None:
     """The crosstable, a cell of a match its SPRT stopped marked ``*`` (its estimate is biased), and the
     ranking by mean edge in percentage points, or that every match was played identically."""
-    from rich.table import Table
-
     names = result["crosstable"]["names"]
     stopped = {(p["a_index"], p["b_index"]) for p in result["pairs"] if p.get("sequential")}
     stopped |= {(j, i) for i, j in stopped}

@@ -39,9 +39,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import intervals as I
-from .intervals import t_quantile
-from .summary import interval_text, signed
+from ..base import intervals as I
+from ..base.intervals import t_quantile
+from ..base.summary import interval_text, signed
 
 #: bootstrap replicates of the rating list
 REPLICATES = 1000

@@ -4,12 +4,12 @@ A results directory is what ``rummysim run`` (run.json, hands.parquet,
 seats.parquet, games.parquet) or ``rummysim compare`` (compare.json, and
 hands/seats with the extra columns ``pair`` and ``rotation``) saved; Shanghai
 results (``"variant": "shanghai"``, rounds.parquet in place of hands.parquet)
-open here too, and ``variants.shanghai.stats`` has their tables. Every
+open here too, and ``variants.shanghai.report`` has their tables. Every
 table streams the Parquet files batch by batch and column by column
 (``ParquetFile.iter_batches``), folding counts and sums, so memory does not
 grow with the number of hands.
 
-Intervals are 95% (``rummysim.analysis.intervals``). Proportions of a run's
+Intervals are 95% (``rummysim.base.intervals``). Proportions of a run's
 independent hands (and games): exact (Clopper-Pearson). Means and ratios of
 unbounded quantities (points per hand, per game, per win): a t-interval over
 independent blocks by linearisation (``intervals.ratio_ci``), a block being one
@@ -38,18 +38,17 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .compare import SEQUENTIAL_WARNING, position_words, sprt_words
-from .intervals import proportion_ci, ratio_ci, share_ci, share_ratio_ci
+from ..base.errors import UsageError
+from ..base.variant import Variant
 from ..engine.codes import OUTCOMES
-from ..variants import Variant, variant_named
-from ..variants.shanghai.schema import BONUSES
+from ..variants import variant_of
+from .compare import SEQUENTIAL_WARNING, position_words, sprt_words
+from ..base.intervals import proportion_ci, ratio_ci, share_ci, share_ratio_ci
 
 LEVEL = 0.95
 RECORDS = ("run.json", "compare.json")
 BATCH_ROWS = 1 << 16
 PAIR_COLUMNS = ("pair", "rotation")
-#: codes of the dictionary columns, in the order of their values
-CODES = {"outcome": OUTCOMES, "bonus": BONUSES}
 #: per seat and hand, summed over blocks: hands played, games started, hands won, stalemates, points won,
 #: rummy wins, points won going rummy, ordinary (not rummy) wins and their points
 VALUES = ("hands", "games", "wins", "stalemates", "points", "rummy_wins", "rummy_points", "ordinary_wins",
@@ -72,7 +71,7 @@ QUANTITIES = {
 _PAIR_SHIFT = 40  # block key of a comparison: pair << 40 | game
 
 
-class ResultsError(ValueError):
+class ResultsError(UsageError):
     """Results that cannot be read: a bad path, a missing, foreign or corrupt file (one line naming the path)."""
 
 
@@ -101,19 +100,20 @@ class SavedResults:
         return int(self.meta["players"])
 
     @property
-    def variant(self) -> str:
-        """``"basic"`` or ``"shanghai"`` (a record without the field is Basic Rummy)."""
-        return self.meta.get("variant", "basic")
+    def variant(self) -> Variant:
+        """The variant these results are of."""
+        return variant_of(self.meta)
 
     @property
-    def kind_of_game(self) -> Variant:
-        """The variant these results are of."""
-        return variant_named(self.variant)
+    def codes(self) -> dict[str, tuple[str, ...]]:
+        """The code labels of each dictionary column the variant's schema declares (``outcome``...)."""
+        tables = self.variant.schemas(self.players, self.mode == "games")
+        return {c.name: c.labels for t in tables for c in t.columns if c.labels}
 
     @property
     def unit(self) -> str:
         """What a row of the hand table is, and its column: ``"hand"`` (``hands.parquet``), Shanghai ``"round"``."""
-        return self.kind_of_game.unit
+        return self.variant.unit
 
     @property
     def mode(self) -> str:
@@ -190,7 +190,7 @@ def open_results(path: str | Path) -> SavedResults:
                            f"finish it with rummysim run --resume {where}")
     extra = PAIR_COLUMNS if kind == "compare" else ()
     try:
-        schemas = res.kind_of_game.schemas(res.players, meta["mode"] == "games")
+        schemas = res.variant.schemas(res.players, meta["mode"] == "games")
     except (ValueError, TypeError) as e:
         raise ResultsError(f"{record}: not a rummysim record ({_line(e)})") from None
     needed = {t.name: tuple(c.name for c in t.columns) + extra for t in schemas}
@@ -222,9 +222,10 @@ def _column(col: pa.Array, codes: tuple = OUTCOMES) -> np.ndarray:
 def _batches(res: SavedResults, table: str, columns, rows: int | None = None) -> Iterator[dict]:
     """Dicts of numpy columns, ``rows`` (default ``BATCH_ROWS``) rows at a time (fewer at row-group ends)."""
     file = res.path / f"{table}.parquet"
+    codes = res.codes
     try:
         for batch in pq.ParquetFile(file).iter_batches(batch_size=rows or BATCH_ROWS, columns=list(columns)):
-            yield {c: _column(batch.column(c), CODES.get(c, OUTCOMES)) for c in columns}
+            yield {c: _column(batch.column(c), codes.get(c, OUTCOMES)) for c in columns}
     except (OSError, ValueError, pa.ArrowException) as e:
         raise ResultsError(f"{file}: cannot read it ({_line(e)})") from None
 
@@ -652,7 +653,7 @@ def sample_units(results: SavedResults | str | Path) -> list[tuple[str, str, dic
     ``game``, ``number`` (the hand or round of the game), ``turns`` and, in a comparison, ``pair`` and
     ``rotation``."""
     res = _as_results(results)
-    v = res.kind_of_game
+    v = res.variant
     keys = ("game", res.unit, "turns") + (PAIR_COLUMNS if res.kind == "compare" else ())
     columns = tuple(dict.fromkeys(keys + tuple(column for _, _, column, _ in v.replay_samples)))
     wanted = [("longest", "the longest " + res.unit + " (most turns)", None, ())] + list(v.replay_samples)
@@ -665,7 +666,7 @@ def sample_units(results: SavedResults | str | Path) -> list[tuple[str, str, dic
                 i = int(np.argmax(rows["turns"]))   # the first of the longest
                 take = "longest" not in found or rows["turns"][i] > found["longest"]["turns"]
             else:
-                allowed = [CODES[column].index(c) if column in CODES else c for c in codes]
+                allowed = [res.codes[column].index(c) if column in res.codes else c for c in codes]
                 hits = np.flatnonzero(np.isin(rows[column], allowed))
                 take, i = name not in found and len(hits) > 0, (hits[0] if len(hits) else 0)
             if take:
@@ -682,7 +683,7 @@ def headline(results: SavedResults | str | Path) -> pd.DataFrame:
     res = _as_results(results)
     if res.kind != "compare":
         raise ValueError("headline: a comparison's results are needed (compare.json)")
-    words = res.kind_of_game.headline_words
+    words = res.variant.headline_words
     rows = []
     for match, p in zip(res.matches(), res.meta["pairs"]):
         row = {"match": match, "a": p["a"], "b": p["b"], "blocks": p["blocks"], words.get("hands", "hands"): p["hands"]}

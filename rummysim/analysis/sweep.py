@@ -11,31 +11,31 @@ import csv
 import math
 from pathlib import Path
 
-from . import intervals as I
+from ..base import intervals as I
 from .compare import _p_text, play_pair, summarise_pair
-from .summary import estimate_text, signed
+from ..base.summary import estimate_text, signed
 from ..results import write_json_atomic
+from ..base.variant import Variant
 from ..run import warm_up
-from ..variants import variant_named
 from ..strategy import Strategy
+from ..variants import variant_of
 
 
-def run_sweep(variants: list[Strategy], values: list[str], key: str, baseline: Strategy, players: int, seed: int,
+def run_sweep(variant: Variant, strategies: list[Strategy], values: list[str], key: str, baseline: Strategy, players: int, seed: int,
               rules, games: int | None, hands: int | None, workers: int | None,
-              chunk_size: int | None, out_dir: Path, variant: str = "basic") -> dict:
+              chunk_size: int | None, out_dir: Path) -> dict:
     """Estimates with intervals per value; writes sweep.json, sweep.csv and sweep.png to ``out_dir``.
     The points of a Shanghai sweep are penalty points per round (lower is better)."""
     warm_up(players, variant)
     rows = []
-    for value, strategy in zip(values, variants):
-        blocks, _ = play_pair(strategy, baseline, players, seed, rules, games, hands, workers, chunk_size,
-                              variant=variant)
+    for value, strategy in zip(values, strategies):
+        blocks, _ = play_pair(variant, strategy, baseline, players, seed, rules, games, hands, workers, chunk_size)
         s = summarise_pair(blocks, players)
         rows.append({"value": value, "win_share": s["win_share"], "points_per_hand_diff": s["points_per_hand_diff"],
                      "blocks": s["blocks"], "hands": s["hands"], "p_value": s["p_value"], "test": s["test"]})
     for row, adjusted in zip(rows, I.holm_adjust([r["p_value"] for r in rows])):
         row["p_holm"] = None if math.isnan(adjusted) else float(adjusted)   # None: no test (intervals.share_test)
-    result = {"variant": variant, "key": key, "baseline": baseline.name, "strategy": variants[0].source,
+    result = {"variant": variant.name, "key": key, "baseline": baseline.name, "strategy": strategies[0].source,
               "players": players,
               "seed": seed, "mode": "games" if games is not None else "hands",
               "count": games if games is not None else hands, "rule_hash": rules.digest(players), "rows": rows,
@@ -66,7 +66,7 @@ def sweep_figure(result: dict):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    v = variant_named(result.get("variant", "basic"))
+    v = variant_of(result)
     rows = result["rows"]
     labels = [r["value"] for r in rows]
     x = range(len(rows))
@@ -99,7 +99,7 @@ def sweep_figure(result: dict):
 def render_sweep(result: dict, console) -> None:
     from rich.table import Table
 
-    v = variant_named(result.get("variant", "basic"))
+    v = variant_of(result)
     t = Table(title=f"{result['key']} swept against {result['baseline']} ({v.title}, {result['players']} players, "
                     f"95% intervals)")
     for col in ("value", "win share", f"points per {v.unit} diff{v.points_note}", "blocks", "Holm-adjusted p"):

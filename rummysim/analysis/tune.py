@@ -21,12 +21,15 @@ from pathlib import Path
 import numpy as np
 
 from ..results import write_json_atomic
-from ..run import UsageError, warm_up
-from ..strategy import Param, Strategy, parse_strategy, with_override
-from ..variants import variant_named
-from . import intervals as I
+from ..base.errors import UsageError
+from ..base.params import Param
+from ..base.variant import Variant
+from ..run import warm_up
+from ..strategy import Strategy, parse_strategy, with_override
+from ..variants import variant_of
+from ..base import intervals as I
 from .compare import play_pair
-from .summary import estimate_text, signed
+from ..base.summary import estimate_text, signed
 
 INSTALL = "rummysim tune needs optuna: pip install 'rummysim[tune]'"
 #: mixed into the tuning seed to get the confirmation seed: deals no candidate was chosen on
@@ -48,11 +51,11 @@ class Knob:
         return trial.suggest_int(self.key, self.low, self.high)
 
 
-def parse_knob(text: str, variant: str = "basic") -> Knob:
+def parse_knob(text: str, variant: Variant) -> Knob:
     """``key=low:high`` (an integer key, within its allowed range) or ``key=a,b`` / ``key`` (a choice key:
     those choices, or all of them), typed from the variant's strategy spec; ``UsageError`` if not."""
     key, _, values = text.partition("=")
-    spec: dict[str, Param] = {p.key: p for p in variant_named(variant).spec if not p.key.startswith("search.")}
+    spec: dict[str, Param] = {p.key: p for p in variant.spec if not p.key.startswith("search.")}
     if key not in spec:
         raise UsageError(f"--param {text}: unknown key {key!r}; allowed: {', '.join(spec)}")
     p = spec[key]
@@ -72,7 +75,7 @@ def parse_knob(text: str, variant: str = "basic") -> Knob:
     return Knob(key, lo, hi)
 
 
-def candidate(base: Strategy, settings: dict, variant: str) -> Strategy:
+def candidate(base: Strategy, settings: dict, variant: Variant) -> Strategy:
     """``base`` with ``settings`` (key -> value) applied."""
     s = base
     for key, value in settings.items():
@@ -81,12 +84,12 @@ def candidate(base: Strategy, settings: dict, variant: str) -> Strategy:
 
 
 def field_blocks(strategy: Strategy, field: list[Strategy], players: int, seed: int, rules, games, hands,
-                 workers, variant: str) -> tuple[np.ndarray, dict]:
+                 workers, variant: Variant) -> tuple[np.ndarray, dict]:
     """The candidate's win share minus ``1/players`` averaged over the field, per duplicate block
     (float64[blocks]: every match plays the same deals), and its mean against each opponent."""
     per_opponent = []
     for opponent in field:
-        blocks, _ = play_pair(strategy, opponent, players, seed, rules, games, hands, workers, variant=variant)
+        blocks, _ = play_pair(variant, strategy, opponent, players, seed, rules, games, hands, workers)
         per_opponent.append(blocks.arrays()[0] - 1 / players)
     return np.mean(per_opponent, axis=0), {o.name: float(x.mean()) for o, x in zip(field, per_opponent)}
 
@@ -98,14 +101,14 @@ def _estimate(values: np.ndarray) -> dict:
 
 
 def field_score(strategy: Strategy, field: list[Strategy], players: int, seed: int, rules, games, hands,
-                workers, variant: str) -> dict:
+                workers, variant: Variant) -> dict:
     """``field_blocks`` summarised: the field score with its interval, and the mean against each opponent."""
     score, by_opponent = field_blocks(strategy, field, players, seed, rules, games, hands, workers, variant)
     return {**_estimate(score), "by_opponent": by_opponent}
 
 
 def confirm(best: Strategy, base: Strategy, field: list[Strategy], players: int, seed: int, rules, games, hands,
-            workers, variant: str) -> dict:
+            workers, variant: Variant) -> dict:
     """The best and the base on the fresh ``seed``'s deals: each one's field score, and the best's
     minus the base's, paired by block (the same deals)."""
     (b, b_opp), (a, a_opp) = (field_blocks(s, field, players, seed, rules, games, hands, workers, variant)
@@ -114,9 +117,8 @@ def confirm(best: Strategy, base: Strategy, field: list[Strategy], players: int,
             "difference": _estimate(b - a)}
 
 
-def tune(base: Strategy, knobs: list[Knob], field: list[Strategy], players: int, seed: int, rules,
-         games: int | None, hands: int | None, trials: int, workers: int | None = None,
-         variant: str = "basic", on_trial=None) -> dict:
+def tune(variant: Variant, base: Strategy, knobs: list[Knob], field: list[Strategy], players: int, seed: int, rules,
+         games: int | None, hands: int | None, trials: int, workers: int | None = None, on_trial=None) -> dict:
     """Run the search and the confirmation; the whole result as a JSON-ready dict (``trials``: every
     candidate's settings and field score on ``seed``; ``best``; ``confirmed``: the best and the base
     re-measured on the confirmation seed)."""
@@ -141,7 +143,7 @@ def tune(base: Strategy, knobs: list[Knob], field: list[Strategy], players: int,
     study.optimize(objective, n_trials=trials)
     best = max(rows, key=lambda r: r["score"]["estimate"])
     confirm_seed = int(np.random.SeedSequence([seed, CONFIRM_KEY]).generate_state(1, np.uint64)[0] >> 1)
-    return {"variant": variant, "base": base.name, "base_source": base.source, "players": players, "seed": seed,
+    return {"variant": variant.name, "base": base.name, "base_source": base.source, "players": players, "seed": seed,
             "mode": "games" if games is not None else "hands", "count": games if games is not None else hands,
             "rule_hash": rules.digest(players), "field": [s.name for s in field],
             "knobs": [dataclasses.asdict(k) for k in knobs], "sampler": f"optuna {optuna.__version__} TPESampler",
@@ -169,18 +171,18 @@ def description(result: dict) -> str:
             f"{score_text(c['difference'])}.")
 
 
-def strategy_toml(name: str, variant: str, text: str, params: tuple) -> str:
+def strategy_toml(name: str, variant: Variant, text: str, params: tuple) -> str:
     """A strategy file (TOML) setting every key of the variant's spec to ``params``' value (a rule-based
     bot's: the search keys are left out)."""
     top, sections = [], {}
-    for p in variant_named(variant).spec:
+    for p in variant.spec:
         if p.key.startswith("search."):
             continue
         v = params[p.index]
         value = f'"{p.choices[int(v)]}"' if p.choices else str(int(v))
         section, _, leaf = p.key.rpartition(".")
         (sections.setdefault(section, []) if section else top).append(f"{leaf} = {value}")
-    lines = [f'name = "{name}"', f'variant = "{variant}"', f'description = """\n{text}\n"""', *top]
+    lines = [f'name = "{name}"', f'variant = "{variant.name}"', f'description = """\n{text}\n"""', *top]
     for section, keys in sections.items():
         lines += ["", f"[{section}]", *keys]
     return "\n".join(lines) + "\n"
@@ -188,9 +190,10 @@ def strategy_toml(name: str, variant: str, text: str, params: tuple) -> str:
 
 def write_strategy(result: dict, base: Strategy, out: Path, name: str) -> str:
     """Write the tuned strategy to ``out`` (checked by parsing it back first); returns its text."""
-    tuned = candidate(base, result["best"]["settings"], result["variant"])
-    text = strategy_toml(name, result["variant"], description(result), tuned.params)
-    parsed = parse_strategy(text, str(out), result["variant"])
+    variant = variant_of(result)
+    tuned = candidate(base, result["best"]["settings"], variant)
+    text = strategy_toml(name, variant, description(result), tuned.params)
+    parsed = parse_strategy(text, str(out), variant)
     assert parsed[2] == tuned.params, "the written file does not say what was tuned"
     out.write_text(text)
     return hashlib.sha256(text.encode()).hexdigest()[:12]

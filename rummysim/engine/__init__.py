@@ -41,7 +41,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .. import __version__
+from ..base.version import __version__
 
 _STAMP = "rummysim-core.sha256"
 

@@ -1,8 +1,9 @@
-"""The PettingZoo AEC environment over a game of ``games`` (``basic_v0``, ``shanghai_v0`` build it).
+"""The PettingZoo AEC environment over a game of ``games``: ``make(name)`` is ``rummysim.env.<name>_v0``
+(``env()`` and ``raw_env()``) for every registered variant.
 
 Agents ``player_0`` .. ``player_{n-1}`` are the seats; ``agent_selection`` is the seat to act
 (in Shanghai also a seat offered the upcard to buy). Each agent observes a dict:
-``observation`` float32[obs_size] (its seat's view, layout in ``basic_core`` / ``shanghai_core``)
+``observation`` float32[obs_size] (its seat's view, layout in the variant's ``env_core``)
 and ``action_mask`` int8[num_actions] (1 on the legal moves when it is to act, else all 0).
 
 Rewards (``reward=``):
@@ -14,7 +15,7 @@ Rewards (``reward=``):
   the others; nothing for a stalemate hand.
 
 An episode is a game (``episode="game"``: Basic to the target score, Shanghai ten rounds) or,
-for Basic, one hand (``episode="hand"``). ``reset(seed=s)`` starts game index 0 of seed ``s``
+where the variant plays independent hands (Basic), one hand (``episode="hand"``). ``reset(seed=s)`` starts game index 0 of seed ``s``
 and each later ``reset()`` the next game index, dealing what ``rummysim run --seed s`` deals.
 """
 
@@ -22,14 +23,18 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+import types
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ..run import UsageError
-from .games import Episode, check_reward, new_seed
+from ..base.errors import UsageError
+from ..base.variant import Variant
+from ..variants import variant_named
+from .games import Episode, check_reward, episodes, new_seed
 
 
 def observation_space(game) -> spaces.Dict:
@@ -44,12 +49,12 @@ class RummyAEC(AECEnv):
 
     metadata: ClassVar[dict] = {"render_modes": [], "is_parallelizable": False}
 
-    def __init__(self, variant: str, players: int, rules=None, reward: str = "points", episode: str = "game",
+    def __init__(self, variant: Variant, players: int, rules=None, reward: str = "points", episode: str = "game",
                  render_mode: str | None = None):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise UsageError(f"render_mode = {render_mode!r}: allowed None")
-        self.metadata = {**self.metadata, "name": f"{variant}_v0"}
+        self.metadata = {**self.metadata, "name": f"{variant.name}_v0"}
         self.render_mode = render_mode
         self.reward_kind = check_reward(reward)
         self.game = Episode(variant, players, rules, episode)
@@ -100,7 +105,7 @@ class RummyAEC(AECEnv):
         self.rewards = dict.fromkeys(self.agents, 0.0)
         points = self.game.play(int(action))
         if points is not None and self.reward_kind == "points":
-            sign = -1.0 if self.game.kind.penalty else 1.0
+            sign = -1.0 if self.game.variant.penalty else 1.0
             for a, pts in zip(self.possible_agents, points):
                 self.rewards[a] = sign * float(pts)
         if self.game.over:
@@ -126,8 +131,8 @@ class RummyAEC(AECEnv):
         return self.game.legal_move_names()
 
     def parse_move(self, text: str) -> int:
-        """The action the text names for the agent to act (``rummysim.notation``); raises
-        ``notation.MoveError`` (a ``ValueError``, one line saying why) when it is not a legal move now."""
+        """The action the text names for the agent to act (the variant's notation); raises
+        ``MoveError`` (a ``ValueError``, one line saying why) when it is not a legal move now."""
         return self.game.parse_move(text)
 
     def render(self):
@@ -164,3 +169,25 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
+
+
+def make(name: str) -> types.SimpleNamespace:
+    """``rummysim.env.<name>_v0``: the AEC environment of the variant ``name``, as a module-like
+    namespace of ``raw_env`` and ``env`` (``env`` wraps it in ``OrderEnforcing``, the usual way)."""
+    variant = variant_named(name)
+    low, high, default = variant.players
+
+    def raw_env(players: int = default, rules=None, reward: str = "points", episode: str = "game",
+                render_mode=None) -> RummyAEC:
+        return RummyAEC(variant, players, rules, reward, episode, render_mode)
+
+    def env(players: int = default, rules=None, reward: str = "points", episode: str = "game",
+            render_mode=None) -> OrderEnforcing:
+        return OrderEnforcing(raw_env(players, rules, reward, episode, render_mode))
+
+    words = (f"{variant.title} as a PettingZoo AEC environment: {low}-{high} players (default {default}); "
+             f"``rules``: a {variant.rules.__name__}, a dict of rule options or None; ``episode``: "
+             + " or ".join(f"``{e!r}``" for e in episodes(variant)) + ".")
+    raw_env.__doc__ = words + " Without PettingZoo's order-enforcing wrapper."
+    env.__doc__ = words
+    return types.SimpleNamespace(__name__=f"{__package__}.{name}_v0", __doc__=words, raw_env=raw_env, env=env)

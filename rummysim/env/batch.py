@@ -36,57 +36,22 @@ attribute     shape, dtype                contents
 ============  ==========================  ==================================================
 
 ``observe()`` gives each table's observation for its seat to act, float32[n, obs_size] (layout in
-``basic_core`` / ``shanghai_core``): Basic's scores block is 0, every episode being one hand;
+the variant's ``env_core``): Basic's scores block is 0, every episode being one hand;
 Shanghai's holds the game's totals before the round.
 """
 
 from __future__ import annotations
 
-import importlib
 import itertools
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
-from ..run import UsageError
+from ..base.errors import UsageError
 from ..variants import variant_named
-from .games import check_reward
-
-VARIANTS = ("basic", "shanghai")
-
-
-@intrinsic
-def row_view(typingctx, arr, i):
-    """``arr[i]`` of a C-contiguous array, as a view that holds no reference to ``arr``'s allocation:
-    valid while ``arr`` lives (the caller's argument). A plain ``arr[i]`` takes and drops one (two
-    atomic operations): with a dozen row views a table's move, that was half the time of a
-    ``batch_step`` (``perf``). Not in a ``parallel=True`` function: its dead-code elimination takes the
-    view for a fresh array and drops the writes no later statement reads."""
-    if not isinstance(arr, types.Array) or arr.ndim < 2 or arr.layout != "C" or not isinstance(i, types.Integer):
-        return None
-    view = arr.copy(ndim=arr.ndim - 1, layout="C")
-
-    def codegen(context, builder, signature, args):
-        a = context.make_array(arr)(context, builder, args[0])
-        shape, strides = cgutils.unpack_tuple(builder, a.shape), cgutils.unpack_tuple(builder, a.strides)
-        offset = builder.mul(context.cast(builder, args[1], i, types.intp), strides[0])
-        data = builder.bitcast(cgutils.pointer_add(builder, a.data, offset), a.data.type)
-        out = context.make_array(view)(context, builder)
-        context.populate_array(out, data=data, shape=shape[1:], strides=strides[1:], itemsize=a.itemsize, meminfo=None)
-        return out._getvalue()
-    return view(arr, i), codegen
-
-
-@njit(cache=True, inline="always")
-def set_mask(legal, n, mask, value):
-    """``mask[legal[:n]] = value``: a table's row of ``Batch.mask`` from its ``legal`` list (the variants'
-    ``batch_step`` clear the previous moves and set the new ones)."""
-    for j in range(n):
-        mask[legal[j]] = value
+from .games import check_reward, resolve_rules
 
 
 @njit(cache=True)
@@ -112,28 +77,25 @@ class Batch:
     """``n_tables`` tables of ``variant`` at ``players`` seats (None: the variant's default) under
     ``rules`` (see the module docstring)."""
 
-    def __init__(self, variant: str = "basic", n_tables: int = 1024, players: int | None = None, seed: int = 0,
+    def __init__(self, variant: str, n_tables: int = 1024, players: int | None = None, seed: int = 0,
                  rules=None, reward: str = "points", threads: int | None = None):
-        from .games import resolve_rules
-        if variant not in VARIANTS:
-            raise UsageError(f"variant = {variant!r}: Batch plays {', '.join(map(repr, VARIANTS))}")
+        variant = variant_named(variant)
         if not isinstance(n_tables, (int, np.integer)) or n_tables < 1:
             raise UsageError(f"n_tables = {n_tables!r}: allowed a whole number from 1")
         if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
             raise UsageError(f"seed = {seed!r}: allowed a whole number from 0 to 2**63 - 1")
         if players is None:
-            players = variant_named(variant).players[2]
+            players = variant.players[2]
         self.variant = variant
-        self.C = importlib.import_module(f".{variant}_core", __package__)
-        moves = importlib.import_module(f"..variants.{variant}.moves", __package__)
+        self.C = variant.env_core
         self.players, self.n_tables, self.seed = players, int(n_tables), int(seed)
         self.rules = resolve_rules(variant, rules, players)
         self.win_reward = check_reward(reward) == "win"
-        self.num_actions = moves.NUM_ACTIONS
+        self.num_actions = self.C.NUM_ACTIONS
         self.obs_size = self.C.obs_size(players)
         n = self.n_tables
         self.episodes = np.zeros(n, dtype=np.int64)
-        self.legal = np.zeros((n, moves.MAX_LEGAL), dtype=np.int64)
+        self.legal = np.zeros((n, self.C.MAX_LEGAL), dtype=np.int64)
         self.n_legal = np.zeros(n, dtype=np.int64)
         self.mask = np.zeros((n, self.num_actions), dtype=np.int8)
         self.seat = np.zeros(n, dtype=np.int64)
@@ -201,7 +163,7 @@ class Batch:
         return out
 
     def state(self, i: int) -> tuple:
-        """Table ``i``'s arrays (``<variant>_core.new_tables``: Basic masks, ints, stock, pile, ...;
+        """Table ``i``'s arrays (the variant's ``env_core.new_tables``: Basic masks, ints, stock, pile, ...;
         Shanghai hands, ints, stock, pile, ...): for tests and debugging, not for agents (they hold
         hidden cards)."""
         blk = next(b for b in self._blocks if b["first"] <= i < b["first"] + b["n"])

@@ -1,6 +1,6 @@
 """A game in play for the environments: the variant's game (``Variant.game``, the one driver of
 ``rummysim play`` and the environments) as an episode (a game, or for Basic one hand), with the
-observation arrays of ``<variant>_core``.
+observation arrays of its ``env_core`` (``Variant.env_core``).
 
 A game is numbered like ``rummysim run``'s: ``reset(seed, game)`` deals what ``run --seed seed``
 deals for game index ``game`` (hand after hand, Shanghai round after round), so a game played by
@@ -9,14 +9,12 @@ the shipped strategies through these calls gives ``run``'s rows (``tests/test_en
 
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
-from ..rules import rules_from_mapping
-from ..run import UsageError
+from ..base.errors import MoveError, UsageError
+from ..base.rules import rules_from_mapping
+from ..base.variant import Variant
 from ..strategy import params_matrix, seat_strategies
-from ..variants import NAMES, UnknownVariant, variant_named
 
 REWARDS = ("points", "win")
 
@@ -32,13 +30,13 @@ def new_seed() -> int:
     return int(np.random.SeedSequence().entropy % 2**63)
 
 
-def resolve_rules(variant: str, rules, players: int):
+def resolve_rules(variant: Variant, rules, players: int):
     """The rules object of ``variant`` from None (defaults), a dict of options or a rules object."""
-    v = variant_named(variant)
+    v = variant
     if rules is None:
         rules = v.rules()
     elif isinstance(rules, dict):
-        rules = rules_from_mapping(rules, variant=variant)
+        rules = rules_from_mapping(v, rules)
     if not isinstance(rules, v.rules):
         raise UsageError(f"rules: allowed a {v.rules.__name__}, a dict of rule options or None")
     low, high, _ = v.players
@@ -48,35 +46,32 @@ def resolve_rules(variant: str, rules, players: int):
     return rules
 
 
-def strategy_params(variant: str, names, players: int) -> np.ndarray:
+def strategy_params(variant: Variant, names, players: int) -> np.ndarray:
     """float64[players, N] parameters of the named strategies (one name for every seat, or one per seat)."""
     return params_matrix(seat_strategies(list(names), players, variant))
 
 
-def episodes(kind) -> tuple[str, ...]:
+def episodes(variant: Variant) -> tuple[str, ...]:
     """What an episode may be: a game, or one hand where the variant plays independent hands."""
-    return ("game", "hand") if kind.hands_mode else ("game",)
+    return ("game", "hand") if variant.hands_mode else ("game",)
 
 
 class Episode:
     """A game (``episode="game"``) or, where the variant has independent hands, one hand
     (``episode="hand"``) of ``variant`` at ``players`` seats; the variant's ``Game`` plays it."""
 
-    def __init__(self, variant: str, players: int, rules=None, episode: str = "game"):
-        try:
-            self.kind = variant_named(variant)
-        except UnknownVariant:
-            raise UsageError(f"variant = {variant!r}: allowed {', '.join(map(repr, NAMES))}") from None
-        if episode not in episodes(self.kind):
-            raise UsageError(f"episode = {episode!r}: allowed {', '.join(map(repr, episodes(self.kind)))}")
+    def __init__(self, variant: Variant, players: int, rules=None, episode: str = "game"):
+        self.variant = variant
+        if episode not in episodes(variant):
+            raise UsageError(f"episode = {episode!r}: allowed {', '.join(map(repr, episodes(variant)))}")
         self.players, self.episode = players, episode
         self.rules = resolve_rules(variant, rules, players)
-        self.game = self.kind.game(players, self.rules.to_array(players))
+        self.game = variant.game(players, self.rules.to_array(players))
         # the game's own calls, bound once (a step reads ``legal`` twice: a call less each time)
         self.legal = self.game.legal            # () -> the seat to act's legal moves, int64
         self.bot_move = self.game.bot_move      # (params) -> the move ``run``'s driver plays
         self.describe = self.game.describe      # (seat) -> what the seat sees, as text
-        self.core = importlib.import_module(f".{self.kind.name}_core", __package__)
+        self.core = variant.env_core
         self.num_actions = self.game.num_actions
         self.obs_size = self.core.obs_size(players)
         self.over = False
@@ -130,15 +125,13 @@ class Episode:
             return [w] if w >= 0 else []
         return self.game.winners()
 
-    # the game in words for language-model agents (``rummysim.notation``, the notation ``rummysim play`` uses)
+    # the game in words for language-model agents (the variant's notation, the one ``rummysim play`` uses)
     def legal_move_names(self) -> list[str]:
         """The names of the seat to act's legal moves, in ``legal()`` order."""
-        from .. import notation
-        return [name for _, name in notation.legal_move_names(self.game.state)] if not self.over else []
+        return [name for _, name in self.variant.notation.legal_move_names(self.game.state)] if not self.over else []
 
     def parse_move(self, text: str) -> int:
-        """The action ``text`` names for the seat to act; ``notation.MoveError`` (one line) if none."""
-        from .. import notation
+        """The action ``text`` names for the seat to act; ``MoveError`` (one line) if none."""
         if self.over:
-            raise notation.MoveError("the episode is over")
-        return notation.parse_move(self.game.state, text)
+            raise MoveError("the episode is over")
+        return self.variant.notation.parse_move(self.game.state, text)

@@ -21,7 +21,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..run import UsageError
+from ..base.errors import UsageError
 from ..variants import variant_named
 from .aec import observation_space
 from .games import Episode, check_reward, new_seed, strategy_params
@@ -32,13 +32,14 @@ class SingleEnv(gym.Env):
 
     metadata: ClassVar[dict] = {"render_modes": []}
 
-    def __init__(self, variant: str = "basic", opponents=("expert",), players: int | None = None, seat: int = 0,
+    def __init__(self, variant: str, opponents=("expert",), players: int | None = None, seat: int = 0,
                  rules=None, reward: str = "points", episode: str = "game", illegal_reward: float = -1.0):
+        variant = variant_named(variant)
         if isinstance(opponents, str):
             opponents = [opponents]
         opponents = list(opponents)
         if players is None:
-            players = len(opponents) + 1 if len(opponents) > 1 else variant_named(variant).players[2]
+            players = len(opponents) + 1 if len(opponents) > 1 else variant.players[2]
         if len(opponents) not in (1, players - 1):
             raise UsageError(f"opponents: got {len(opponents)} for {players - 1} other seats: give one for all "
                              "or one per seat")
@@ -48,7 +49,7 @@ class SingleEnv(gym.Env):
         names = opponents * (players - 1) if len(opponents) == 1 else opponents
         self.params = strategy_params(variant, names[:seat] + names[:1] + names[seat:], players)
         self.seat, self.reward_kind, self.illegal_reward = int(seat), check_reward(reward), float(illegal_reward)
-        self.sign = -1.0 if self.game.kind.penalty else 1.0
+        self.sign = -1.0 if self.game.variant.penalty else 1.0
         self.observation_space = observation_space(self.game)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._seed = None
@@ -113,7 +114,7 @@ class SingleEnv(gym.Env):
         return self._obs(), r, self.game.over, False, {}
 
 
-def single(variant: str = "basic", opponents=("expert",), players: int | None = None, seat: int = 0, rules=None,
+def single(variant: str, opponents=("expert",), players: int | None = None, seat: int = 0, rules=None,
            reward: str = "points", episode: str = "game", illegal_reward: float = -1.0) -> SingleEnv:
     """A Gymnasium environment: seat ``seat`` learns against ``opponents`` (one strategy for every other
     seat, or one per seat; ``players`` defaults to the variant's usual table, or one more than the

@@ -1,7 +1,7 @@
 """``rummysim play``: a person against the bots in the terminal, through the legal-move layer.
 
 The variant's game (``Variant.game``: the kernels' game loops, move by move) is played by ``game``, the
-loop and the questions; ``render`` what the person sees, ``hints`` why a strategy moves, ``save`` the
+loop and the questions; ``render`` what the person sees (the variant's ``hints`` mark its hand and say why a strategy moves), ``save`` the
 game written like a run. The person sits in seat 0 of game 0: a game played by ``auto`` alone is
 game 0 of ``rummysim run --games 1 --seed S --strategy HINT --strategy OPPONENT...`` (seat 0 the hint
 strategy, the opponents in seats 1, 2... in the order given), row for row.
@@ -33,7 +33,7 @@ def play_game(spec: RunSpec, hint: Strategy, out: Path, pause: float, console: C
     interactive = sys.stdin.isatty()
     console = console or Console(highlight=False)
     strategies = [hint] + spec.strategies[1:]
-    game = spec.kind.game(spec.players, spec.rules.to_array(spec.players), log=True)
+    game = spec.variant.game(spec.players, spec.rules.to_array(spec.players), log=True)
     game.reset(spec.seed, GAME)
     names = [s.name for s in spec.strategies]
     view = View(console, YOU, names, hint.name, pause if interactive and console.is_terminal else 0.0)

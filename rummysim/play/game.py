@@ -10,9 +10,8 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-from ..notation import MoveError, legal_move_names, parse_move
-from .hints import reason
-from .render import HELP, View, end_lines
+from ..base.errors import MoveError
+from .render import View, help_text
 
 
 class Quit(Exception):
@@ -47,9 +46,9 @@ def decide(game, params, seat: int) -> Decision:
     """The hint strategy's move first (its stream moves as in ``run``), then the legal moves listed."""
     hint = game.choose(params, seat)
     kept = game.keep()
-    moves = legal_move_names(game.state)
+    moves = game.notation.legal_move_names(game.state)
     hint_name = next(name for action, name in moves if action == hint)
-    return Decision(moves, hint, hint_name, reason(game, seat, hint), kept)
+    return Decision(moves, hint, hint_name, game.hints.reason(game.state, seat, hint), kept)
 
 
 def ask(game, params, view: View, seat: int, interactive: bool) -> int:
@@ -64,7 +63,7 @@ def ask(game, params, view: View, seat: int, interactive: bool) -> int:
         if word in ("quit", "exit", "q"):
             raise Quit
         if word in ("help", "?"):
-            view.say(HELP)
+            view.say(help_text(game))
             continue
         if word == "hint":
             view.say(f"hint ({view.hint}): {d.hint_name}: {d.reason}", style="green")
@@ -85,7 +84,7 @@ def chosen(game, d: Decision, text: str) -> int:
         if not 1 <= i <= len(d.moves):
             raise MoveError(f"no move {i}: choose 1 to {len(d.moves)}")
         text = d.moves[i - 1][1]
-    return parse_move(game.state, text)
+    return game.notation.parse_move(game.state, text)
 
 
 def play(game, params, view: View, you: int, interactive: bool, on_unit=None) -> bool:
@@ -104,12 +103,12 @@ def play(game, params, view: View, you: int, interactive: bool, on_unit=None) ->
                 if move < 0:
                     move = ask(game, params, view, seat, interactive) if seat == you else game.choose(params, seat)
                 for e in game.play(move):
-                    view.event(e)
+                    view.event(game, e)
                     events.append(e)
             game.finish()
             end = game.end_event()
             events.append(end)
-            for line in end_lines(end, view.who):
+            for line in game.end_lines(end, view.who):
                 view.say(line, style="bold")
             if on_unit is not None:
                 on_unit(events)

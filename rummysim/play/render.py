@@ -11,12 +11,14 @@ from rich.console import Console
 from rich.text import Text
 
 from ..cards import JOKER, SUITS, card_name
-from .hints import marks
 
 SUIT_STYLE = {"C": "green", "D": "red", "H": "red", "S": "blue"}
-HELP = ("Answer with a move's number or its words (draw stock, take, meld H3 H4 H5, layoff SQ 2, discard D9, "
-        "buy, pass, contract C7 D7 S7 / H3 H4 H5 H6, swap H7 2 JK 3, stop); hint: what the hint strategy would "
-        "do and why; auto: play it; quit: end the game and save it.")
+
+
+def help_text(game) -> str:
+    """What a person may answer at a decision of ``game`` (a ``Variant.game``)."""
+    return (f"Answer with a move's number or its words ({game.move_words}); hint: what the hint strategy "
+            "would do and why; auto: play it; quit: end the game and save it.")
 
 
 def card_text(card: int, mark: str = "") -> Text:
@@ -77,7 +79,7 @@ class View:
                 self.say(f"{self.who(q)}: {game.count(q)} cards" + game.seat_note(q)
                          + (f", took {took} from the pile" if took else ""))
         line = Text(f"Your hand ({game.count(self.you)}; * in a meld, + in a partial meld):")
-        line.append_text(hand_line(game.hand(self.you), marks(game, self.you)))
+        line.append_text(hand_line(game.hand(self.you), game.hints.marks(game.state, self.you)))
         self.console.print(line, soft_wrap=True)
 
     def choices(self, moves: list[tuple[int, str]], step: str) -> None:
@@ -85,49 +87,10 @@ class View:
         for i, (_, name) in enumerate(moves, 1):
             self.say(f"  {i:>3}. {name}")
 
-    def event(self, e: dict) -> None:
-        """One move on a line; another seat's stock draw and a buy's penalty card stay hidden."""
-        line = event_line(e, self.who, self.you)
+    def event(self, game, e: dict) -> None:
+        """One move of ``game`` on a line (``Game.event_line``: what the seat may not see stays hidden)."""
+        line = game.event_line(e, self.who, self.you)
         if line:
             self.say(line, style=None if e.get("player") == self.you else "cyan")
             if e.get("player", self.you) != self.you and self.pause > 0:
                 time.sleep(self.pause)
-
-
-def event_line(e: dict, who, you: int) -> str | None:
-    kind, p = e["event"], e.get("player")
-    name = who(p) if p is not None else ""
-    if kind == "draw":
-        if e["source"] == "stock":
-            return f"you draw {e['card']} from the stock" if p == you else f"{name} draws from the stock"
-        return f"{name} take{'s' * (p != you)} {e['card']} from the pile"
-    if kind == "meld":
-        return f"{name} meld{'s' * (p != you)} {' '.join(e['cards'])}"
-    if kind == "contract":
-        return f"{name} lay{'s' * (p != you)} down: " + " / ".join(" ".join(m) for m in e["melds"])
-    if kind == "layoff":
-        card = f"{e['card']}={e['stands_for']}" if "stands_for" in e else e["card"]   # a joker (rules 3.13)
-        return f"{name} lay{'s' * (p != you)} off {card} on meld {e['meld'] + 1}"
-    if kind == "swap":
-        return f"{name} swap{'s' * (p != you)} {e['card']} for the joker of meld {e['meld'] + 1}"
-    if kind == "buy":
-        penalty = f" (penalty card {e['penalty']})" if p == you else " and a penalty card"
-        return f"{name} buy{'s' * (p != you)} {e['card']}{penalty}"
-    if kind == "discard":
-        return f"{name} discard{'s' * (p != you)} {e['card']}"
-    if kind == "reshuffle":
-        return "the stock ran out: the discard pile becomes the stock"
-    return None
-
-
-def end_lines(e: dict, who) -> list[str]:
-    """The end of a hand or round: who went out and the points, every hand shown."""
-    if e["outcome"] != "win":
-        head = f"no winner: {e['outcome'].replace('_', ' ')}"
-    elif "points" in e:
-        head = f"{who(e['winner'])} went out{' with rummy' if e['going_rummy'] else ''}: {e['points']} points"
-    else:
-        head = f"{who(e['winner'])} went out; this round: " + ", ".join(
-            f"{who(q)} {s:+d}" for q, s in enumerate(e["scores"]))
-    return [head] + [f"  {who(q)} held: {' '.join(h) or '-'}" for q, h in enumerate(e["hands"])]
-

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from .. import __version__
+from ..base.version import __version__
 from ..results import SCHEMA_VERSION, write_json_atomic
 from ..run import RunSpec, options_digest
 from ..strategy import Strategy
@@ -43,7 +43,7 @@ def save_game(out: Path, spec: RunSpec, game, complete: bool, started: str, wall
               hint: Strategy) -> dict:
     """Write the game's tables and ``run.json`` (status ``complete``, or ``quit`` with the hands or
     rounds finished before it); returns the record."""
-    v = spec.kind
+    v = spec.variant
     chunk = game.chunk()
     names = [s.name for s in spec.strategies]
     for name, arrow in v.tables(chunk, spec.seed, spec.players, names).items():

@@ -18,13 +18,14 @@ from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
+from ..base.errors import UsageError
 from ..cards import RANKS
 
 JOKER = "JK"
 HIGH_ACE = 13  # a run position: the ace above the king (docs/rules.md 3.11)
 
 
-class PageError(ValueError):
+class PageError(UsageError):
     """The page cannot be written where asked (one line naming the path)."""
 
 

@@ -1,94 +1,49 @@
-"""The variants of Rummy rummysim plays, as plugins: one ``Variant`` per variant, in ``VARIANTS``.
+"""The registry of the variants rummysim plays: one package per variant, listed once in ``PACKAGES``.
 
-A variant is a package ``rummysim.variants.<name>`` holding its compiled rules layer, bots and
-kernel (``state``, ``moves``, ``bots``, ``kernel``: Numba) and its Python side (``rules``: the
-options; ``schema``: the results tables; ``play``: a chunk of games through the kernel;
-``summary``, ``replay``, ``stats``; ``notation``: its moves as words; ``game``: one game in play, move by move), and one ``Variant`` object in its ``__init__`` that names
-them. Everything else (``run``, ``analysis``, ``report``, ``cli``, the API) reaches a variant only
-through ``variant_named(name)``: adding a variant is adding a package and a line below.
+A variant is a package ``rummysim.variants.<name>`` whose ``__init__`` builds its ``Variant``
+(``rummysim.base.variant``) from its own modules; it imports only ``rummysim.base``,
+``rummysim.engine``, ``rummysim.cards`` and ``rummysim.results``. Everything above this registry
+(``run``, ``analysis``, ``report``, ``play``, ``env``, ``cli``) reaches a variant only through its
+``Variant`` object: adding a variant is adding its package and its name to ``PACKAGES``.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Callable
+import copyreg
+from importlib import import_module
 
-from .. import engine  # noqa: F401  (first: Numba's cache directory is set before any kernel is defined)
+from ..base.errors import UnknownVariant
+from ..base.variant import Variant
 
+#: the variant packages, in the order commands list them
+PACKAGES = ("basic", "shanghai")
 
-@dataclasses.dataclass(frozen=True)
-class Variant:
-    """What the rest of rummysim needs to know about a variant."""
-
-    name: str                          # "basic": the --variant value and the package name
-    title: str                         # "Basic Rummy"
-    unit: str                          # what one row of its main table is: "hand" or "round"
-    penalty: bool                      # its points are penalties (lower is better), not winnings
-    no_winner: str                     # how its results call a hand or round nobody won
-    players: tuple[int, int, int]      # fewest, most, default
-    hands_mode: bool                   # may play independent hands (--hands) besides whole games
-    run_default: tuple[str, int]       # what `run` plays when no count is given
-    compare_default: tuple[str, int]   # what `compare` plays when no count is given
-    chunk_size: dict                   # default chunk size per mode {"games": n, "hands": n}
-    unit_bytes: int                    # kernel bytes of one game of a chunk, at the most players
-    rules: type                        # its rules class (``as_dict``, ``digest``, ``check_players``, ``to_array``)
-    rule_options: dict                 # each rule option: what it may be, in words
-    convert_rule: Callable             # (option, value) -> the option's value; RuleError if not allowed
-    spec: tuple                        # its strategy keys (``rummysim.strategy.Param`` each)
-    n_params: int                      # length of a strategy's parameter vector
-    strategy_dir: str                  # shipped strategies, under rummysim/strategies/
-    play_chunk: Callable               # (seed, games, players, hands_mode, rules, params) -> Chunk
-    tables: Callable                   # (chunk, seed, players, strategy names) -> {file name: Arrow table}
-    schemas: Callable                  # (players, games mode) -> the results tables it writes (``results.Table``)
-    rows_per_game: Callable            # (chunk tables, game indices) -> rows each game has in the main table
-    summary: type                      # run-summary accumulator: (players, names); add(chunk); as_dict(wall)
-    render: Callable                   # (summary dict, console): the summary as tables
-    first_unit: int                    # the number of a game's first hand or round (0, or round 1)
-    units_in_game: Callable            # (seed, game, players, rules, params) -> hands or rounds the game has
-    replay: Callable                   # (seed, game, number, players, rules, params) -> events
-    format_event: Callable             # one event as a line of text
-    describe_deal: Callable            # a replay's deal event in a few words (Shanghai: its round and contract)
-    replay_samples: tuple              # report: hands worth watching besides the longest, (name, words, column, codes)
-    rotation_rows: Callable            # compare: one rotation's chunk as per-unit and per-game results
-    report_sections: str               # the name of its section builder in ``rummysim.report``
-    headline_words: dict               # a comparison's headline columns under its own words (penalty_per_round...)
-    interval_note: str                 # report: how its intervals are made
-    compare_intro: str                 # report: what a comparison's headline is ({players}, {mode}, {unit})
-    notation: object                   # its moves as words (``rummysim.notation``): State, move_name, parse_move...
-    game: type                         # its game in play, move by move (``game.Game``): ``play`` and ``env`` drive it
-    rollout_bot_index: int = -1        # a search bot's slot keeping its rollout's bot key (-1: no search bot)
-
-    @property
-    def table(self) -> str:
-        """File name of its main results table: ``hands`` or ``rounds``."""
-        return self.unit + "s"
-
-    @property
-    def points_note(self) -> str:
-        """What its points are, for tables and figures: `` (penalty: lower is better)`` or nothing."""
-        return " (penalty: lower is better)" if self.penalty else ""
-
-
-class UnknownVariant(ValueError):
-    """A variant name that is not in ``VARIANTS``."""
-
-
-def _load() -> dict[str, Variant]:
-    from .basic import VARIANT as BASIC
-    from .shanghai import VARIANT as SHANGHAI
-
-    return {v.name: v for v in (BASIC, SHANGHAI)}
-
-
-_VARIANTS: dict[str, Variant] = {}
-#: the variant names, for option choices (no import of the variants needed)
-NAMES = ("basic", "shanghai")
+VARIANTS: dict[str, Variant] = {name: import_module(f".{name}.variant", __name__).VARIANT for name in PACKAGES}
+#: the variant names, for option choices
+NAMES = tuple(VARIANTS)
+#: what a command plays, and what the Python API's entry points play, when no variant is named
+DEFAULT_VARIANT = "basic"
 
 
 def variant_named(name) -> Variant:
     """The variant called ``name``; ``UnknownVariant`` (one line, the names allowed) if there is none."""
-    if not _VARIANTS:
-        _VARIANTS.update(_load())
-    if not isinstance(name, str) or name not in _VARIANTS:
+    if not isinstance(name, str) or name not in VARIANTS:
         raise UnknownVariant(f"variant {name!r}: allowed {', '.join(NAMES)}")
-    return _VARIANTS[name]
+    return VARIANTS[name]
+
+
+def variant_of(record: dict) -> Variant:
+    """The variant of a results record (``run.json``, ``compare.json``...): its ``"variant"``; a
+    record written before there was a second variant (schema version 1) names none and is Basic's."""
+    if "variant" not in record and record.get("schema_version", 1) < 2:
+        return VARIANTS["basic"]
+    return variant_named(record.get("variant"))
+
+
+def _by_name(variant: Variant):
+    """How a ``Variant`` is pickled (a Dask worker receives a run's ``RunSpec``): by its name, looked up
+    again in the registry where it is unpickled, never its functions and modules."""
+    return variant_named, (variant.name,)
+
+
+copyreg.pickle(Variant, _by_name)

@@ -21,8 +21,8 @@ from numba import njit
 
 from ...cards import cards_of
 from ...results import Chunk
-from ..game import GameInPlay
-from . import kernel, melds, moves, notation, policy, replay
+from ...base.game import GameInPlay
+from . import hints, kernel, melds, moves, notation, policy, replay
 from .moves import (
     EV_WIDTH,
     MAX_LEGAL,
@@ -112,12 +112,11 @@ class Game(GameInPlay):
     it. ``rules`` int64[RULES_SIZE] (``BasicRules.to_array``); ``log``: keep each move's events
     (``play`` returns them) and the deal's and end's (``deal_event``, ``finish``)."""
 
-    variant = "basic"
     unit = "hand"
     first_unit = 0
     num_actions = moves.NUM_ACTIONS
     I_SEAT, I_PHASE = I_SEAT, I_PHASE
-    policy, notation, replay = policy, notation, replay
+    policy, notation, replay, hints = policy, notation, replay, hints
 
     def __init__(self, players: int, rules: np.ndarray, log: bool = False):
         self.players, self.log = players, log
@@ -214,6 +213,10 @@ class Game(GameInPlay):
     def known(self) -> np.ndarray:
         """uint64[players]: the cards each seat took from the pile this hand and still holds (``M_HELD``)."""
         return self.state.masks[M_HELD:M_HELD + self.players]
+
+    def went_out(self, e: dict, who) -> str:
+        """Who went out and the points the hand scored."""
+        return f"{who(e['winner'])} went out{' with rummy' if e['going_rummy'] else ''}: {e['points']} points"
 
     def heading(self) -> str:
         return f"Basic Rummy, hand {self.number + 1}"

@@ -1,4 +1,4 @@
-"""Basic Rummy moves as words (``rummysim.notation``): naming, parsing with reasons, the seat's view.
+"""Basic Rummy moves as words (``Variant.notation``): naming, parsing with reasons, the seat's view.
 
 Names: ``draw stock``, ``take D9`` (the discard pile's top card), ``meld H3 H4 H5`` (a run low to
 high, a set by suit), ``layoff SQ 2`` (table meld 2, counted from 1), ``stop`` (no more melds or
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...cards import RANKS, SUITS, card_id, card_name, cards_of
-from ...notation import MoveError
+from ...base.errors import MoveError
 from . import bots as B
 from . import melds as M
 from . import moves as MV

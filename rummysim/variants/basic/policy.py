@@ -3,7 +3,7 @@
 The one dispatch between the bots: a search bot (``bots.BOT_SEARCH``) searches the decisions it names
 (``search``) and plays the others by its rollout strategy; every other seat plays its rule-based or
 random bot (``bots.choose_in``). The driver (``kernel.finish_hand``), a game in play
-(``variants.game``) and the environments ask this module, never the bots directly.
+(``Variant.game``) and the environments ask this module, never the bots directly.
 """
 
 import numpy as np

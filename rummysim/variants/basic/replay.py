@@ -7,14 +7,15 @@ hand-built position the same way (tests use it for the rules).
 
 Events (cards as in ``rummysim.cards``, e.g. ``"H8"``):
 ``deal``, ``draw``, ``meld``, ``layoff``, ``discard``, ``reshuffle``, ``end``
-as listed in the README.
+as listed in docs/commands/replay.md ("JSON events").
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...cards import card_name, cards_of, format_mask, mask_of, parse_cards
+from ...base.events import common_line
+from ...cards import card_name, card_names, cards_of, format_mask, mask_of, parse_cards
 from . import policy as P
 from . import kernel as K
 from . import melds as M
@@ -22,10 +23,6 @@ from . import moves as MV
 from ...engine.codes import OUTCOMES
 from .state import (I_GAME, I_HAND, I_HAS_PLAYED_SEAT, I_N_TABLE, I_PILE_N, I_PLAYERS, I_SEED, I_STOCK_N,
                     M_HAND, M_LAYABLE, M_PILE, M_TABLE)
-
-
-def card_names(cards) -> list[str]:
-    return [card_name(int(c)) for c in cards]
 
 
 def deal_event(state, players: int, dealer: int) -> dict:
@@ -136,22 +133,11 @@ def hands_in_game(seed: int, game: int, players: int, rules_array: np.ndarray, p
 
 
 def format_event(e: dict) -> str:
-    """One readable line per event; table melds numbered from 1, as ``play`` and the notation number
-    them (an event's ``meld`` is the index, from 0)."""
-    kind = e["event"]
-    if kind == "deal":
-        lines = [f"deal: dealer seat {e['dealer']}, upcard {e['upcard']}, {len(e['stock'])} cards in stock"]
-        lines += [f"  seat {p}: {' '.join(h)}" for p, h in enumerate(e["hands"])]
-        return "\n".join(lines)
-    if kind == "draw":
-        return f"seat {e['player']} draws {e['card']} from the {e['source']}" + (" pile" if e["source"] == "discard" else "")
-    if kind == "meld":
-        return f"seat {e['player']} melds {' '.join(e['cards'])}"
-    if kind == "layoff":
-        return f"seat {e['player']} lays off {e['card']} on meld {e['meld'] + 1}"
-    if kind == "discard":
-        return f"seat {e['player']} discards {e['card']}"
-    if kind == "reshuffle":
+    """One readable line per event (``base.events.common_line`` for the kinds every variant shares)."""
+    line = common_line(e)
+    if line is not None:
+        return line
+    if e["event"] == "reshuffle":
         return f"stock ran out: the discard pile becomes the stock ({len(e['stock'])} cards)"
     left = "; ".join(f"seat {p}: {' '.join(h) or '-'}" for p, h in enumerate(e["hands"]))
     if e["outcome"] == "win":

@@ -9,7 +9,8 @@ import json
 
 import numpy as np
 
-from ...rules import MAX_TURN_LIMIT, RULES_VERSION, RuleError
+from ...base.errors import RuleError
+from ...base.rules import MAX_TURN_LIMIT, RULES_VERSION
 from . import state as S
 
 TARGET_BY_PLAYERS = {2: 100, 3: 150, 4: 200}

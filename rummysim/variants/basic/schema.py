@@ -1,5 +1,5 @@
 """Basic Rummy's results tables, declared once (``rummysim.results.Table``): the kernel's result
-columns (``H_*``, ``S_*``), the Arrow tables and the README's schema tables all come from here."""
+columns (``H_*``, ``S_*``), the Arrow tables and the schema tables of docs/results.md all come from here."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""The keys of a Basic Rummy strategy file (``rummysim.strategy.Param``): where each lands in the
+"""The keys of a Basic Rummy strategy file (``rummysim.base.params.Param``): where each lands in the
 bots' parameter vector (``bots.P_*``), its default and what it may be."""
 
-from ...strategy import Param, search_spec
+from ...base.params import Param, search_spec
 from . import bots as B
 
 #: Every key a Basic Rummy strategy file may set (besides name, variant, description).

@@ -17,7 +17,7 @@ Fields:
 ``pile``   int64[64], top at ``pile[ints[I_PILE_N] - 1]``
 ``t_mask`` uint64[32], ``t_kind`` int64[32], ``t_lay`` uint64[32]
     table melds in the order laid (see ``melds``) and each one's lay-off cards.
-``rules``  int64[RULES_SIZE], indexed by ``R_*`` (built by ``rummysim.rules``).
+``rules``  int64[RULES_SIZE], indexed by ``R_*`` (built by ``rules.py``).
 ``card_value`` int64[64]: points of each card id (rules 1.6).
 ``ev``     int16[n, EV_WIDTH] event log (``kernel.EV_*``), n = 0 when not logging;
 ``n_ev``   int64[1] events written.

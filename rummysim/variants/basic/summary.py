@@ -3,9 +3,9 @@
 Counts and sums only, so a run of any length summarises in constant memory.
 Proportions get a 95% exact (Clopper-Pearson) interval, means a Student-t
 interval from the accumulated sum of squares (hands are independent; hands per
-game is a mean over games, which are): ``analysis.intervals``. Every estimate
+game is a mean over games, which are): ``base.intervals``. Every estimate
 carries ``"n"``, the units it rests on, printed beside it when fewer than
-``analysis.summary.FEW_UNITS``; one unit, or means with no spread, have no
+``base.summary.FEW_UNITS``; one unit, or means with no spread, have no
 interval, and the text says so.
 """
 
@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ...analysis.summary import estimate_text, mean_from_sums, rate
+from ...base.summary import estimate_text, mean_from_sums, rate
 from ...engine.codes import OUTCOMES
 from . import schema as K
 

@@ -352,3 +352,12 @@ def first_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ra
             idx[depth] = k
         else:
             idx[depth] += 1
+
+
+def contract(round_no: int, short: bool = False) -> str:
+    """The contract of a round in words ("1 set + 1 run of 4") or ``short`` ("S+R4"); sets need 3 cards."""
+    sets, runs, length = (int(x) for x in CONTRACTS[round_no])
+    if short:
+        return "+".join(f"{'' if n == 1 else n}{what}" for n, what in ((sets, "S"), (runs, f"R{length}")) if n)
+    return " + ".join(f"{n} {what}{'s' if n > 1 else ''}" + (f" of {length}" if what == "run" else "")
+                      for n, what in ((sets, "set"), (runs, "run")) if n)

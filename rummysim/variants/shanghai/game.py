@@ -15,8 +15,8 @@ import numpy as np
 from numba import njit
 
 from ...results import Chunk
-from ..game import GameInPlay
-from . import kernel, moves, notation, policy, replay
+from ...base.game import GameInPlay
+from . import hints, kernel, moves, notation, policy, replay
 from .moves import apply, legal_moves
 from .state import (
     I_PHASE,
@@ -61,12 +61,13 @@ class Game(GameInPlay):
     are penalty points. ``rules`` int64[RULES_SIZE] (``ShanghaiRules.to_array``); ``log``: keep each
     move's events (``play`` returns them) and the deal's and end's (``deal_event``, ``end_event``)."""
 
-    variant = "shanghai"
     unit = "round"
     first_unit = 1
+    move_words = ("draw stock, take, buy, pass, contract C7 D7 S7 / H3 H4 H5 H6, layoff D9 2, layoff JK 1 low, "
+                  "swap H7 2 JK 3, stop, discard D9")
     num_actions = moves.NUM_ACTIONS
     I_SEAT, I_PHASE = I_SEAT, I_PHASE
-    policy, notation, replay = policy, notation, replay
+    policy, notation, replay, hints = policy, notation, replay, hints
 
     def __init__(self, players: int, rules: np.ndarray, log: bool = False):
         self.players, self.log = players, log
@@ -143,6 +144,27 @@ class Game(GameInPlay):
     def taken(self) -> dict[int, list[int]]:
         """Per seat, the cards known to be in its hand (taken as the upcard or bought, not shown since)."""
         return {q: [c for c in range(64) for _ in range(int(self.known[q, c]))] for q in range(self.players)}
+
+    def event_line(self, e: dict, who, you: int) -> str | None:
+        """Shanghai's own moves as lines (a buy's penalty card hidden from the others, 2.4; a joker laid
+        off named with the card it stands for, ruling 3.13); the rest as every variant says them."""
+        kind, p = e["event"], e.get("player")
+        name, s = (who(p), "s" * (p != you)) if p is not None else ("", "")
+        if kind == "contract":
+            return f"{name} lay{s} down: " + " / ".join(" ".join(m) for m in e["melds"])
+        if kind == "layoff" and "stands_for" in e:
+            return f"{name} lay{s} off {e['card']}={e['stands_for']} on meld {e['meld'] + 1}"
+        if kind == "swap":
+            return f"{name} swap{s} {e['card']} for the joker of meld {e['meld'] + 1}"
+        if kind == "buy":
+            penalty = f" (penalty card {e['penalty']})" if p == you else " and a penalty card"
+            return f"{name} buy{s} {e['card']}{penalty}"
+        return super().event_line(e, who, you)
+
+    def went_out(self, e: dict, who) -> str:
+        """Who went out and every seat's penalty this round."""
+        return f"{who(e['winner'])} went out; this round: " + ", ".join(
+            f"{who(q)} {s:+d}" for q, s in enumerate(e["scores"]))
 
     def heading(self) -> str:
         return f"Shanghai Rummy, round {self.number} of 10: contract {notation.contract_words(self.number)}"

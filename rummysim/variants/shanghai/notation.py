@@ -1,4 +1,4 @@
-"""Shanghai Rummy moves as words (``rummysim.notation``): naming, parsing with reasons, the seat's view.
+"""Shanghai Rummy moves as words (``Variant.notation``): naming, parsing with reasons, the seat's view.
 
 Names: ``take D9`` (the upcard), ``draw stock`` (leave the upcard: the others may buy it, then you
 draw), ``buy D9``, ``pass``, ``contract S7 H7 D7 / C4 C5 C6 C7`` (the melds of the laying, each
@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...cards import JOKER, RANKS, SUITS, card_id, card_name
-from ...notation import MoveError
+from ...base.errors import MoveError
 from . import moves as MV
 from .contracts import CONTRACTS
 from .replay import parse_table_meld

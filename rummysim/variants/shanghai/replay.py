@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cards import JOKER, RANKS, card_id, card_name
+from ...base.events import common_line
+from ...cards import JOKER, RANKS, card_id, card_name, card_names
 from . import policy as P
 from . import kernel as K
 from . import moves as M
-from .contracts import card_at
+from .contracts import card_at, contract
 from .state import (
     I_SEED, MELD_RUN, MELD_SET, SI_BUYS_SEAT, SI_DISCARDER, SI_DOWN_TURN_SEAT, SI_N_TABLE, SI_OWN_TURNS_SEAT,
     SI_PILE_N, SI_ROUND, SI_STOCK_N, SR_ACE_HIGH, T_COLS, T_HI, T_JOKER_POS, T_JOKERS, T_KIND, T_LO, T_NATURALS, T_OWNER,
@@ -37,8 +38,6 @@ from .state import (
 )
 from .table import meld_listing, meld_ok
 from ...engine.codes import OUTCOMES
-from ..basic.replay import card_names
-from ..basic.replay import format_event as basic_format_event
 from .schema import BONUSES
 
 
@@ -261,18 +260,20 @@ def play_round_position(players: int, round_no: int, hands: list[str], stock: st
 
 def describe_deal(deal: dict) -> str:
     """The deal in a few words: the round, its contract (docs/rules.md 2.2) and who dealt."""
-    from .stats import contract
-
     return f"round {deal['round']}, contract {contract(deal['round'])}; seat {deal['dealer']} deals"
 
 
 def format_event(e: dict) -> str:
-    """One readable line per event; table melds numbered from 1 (``basic.replay.format_event``)."""
+    """One readable line per event (``base.events.common_line`` for the kinds every variant shares)."""
     kind = e["event"]
     if kind == "deal":
-        return f"round {e['round']} " + basic_format_event(e)
-    if kind in ("draw", "discard") or (kind == "layoff" and "stands_for" not in e):
-        return basic_format_event(e)
+        return f"round {e['round']} " + common_line(e)
+    if kind == "layoff" and "stands_for" in e:
+        end = {"low": " (low end)", "high": " (high end)"}.get(e.get("end"), "")
+        return f"seat {e['player']} lays off JK={e['stands_for']}{end} on meld {e['meld'] + 1}"
+    line = common_line(e)
+    if line is not None:
+        return line
     if kind == "buy":
         return f"seat {e['player']} buys {e['card']} (penalty card {e['penalty']})"
     if kind == "contract":
@@ -280,9 +281,6 @@ def format_event(e: dict) -> str:
         for meld, stands in zip(e["melds"], e["stands_for"]):
             shown.append(" ".join(c if s is None else f"JK={s}" for c, s in zip(meld, stands)))
         return f"seat {e['player']} lays down its contract: " + " | ".join(shown)
-    if kind == "layoff":
-        end = {"low": " (low end)", "high": " (high end)"}.get(e.get("end"), "")
-        return f"seat {e['player']} lays off JK={e['stands_for']}{end} on meld {e['meld'] + 1}"
     if kind == "swap":
         return f"seat {e['player']} swaps {e['card']} for the joker of meld {e['meld'] + 1}"
     if kind == "reshuffle":

@@ -10,7 +10,8 @@ import json
 
 import numpy as np
 
-from ...rules import MAX_TURN_LIMIT, RULES_VERSION, RuleError
+from ...base.errors import RuleError
+from ...base.rules import MAX_TURN_LIMIT, RULES_VERSION
 from . import state as SS
 
 ACE_MODES = ("low", "high_or_low")

@@ -1,5 +1,5 @@
 """Shanghai Rummy's results tables, declared once (``rummysim.results.Table``): the kernel's result
-columns (``RW_*``, ``SS_*``), the Arrow tables and the README's schema tables all come from here."""
+columns (``RW_*``, ``SS_*``), the Arrow tables and the schema tables of docs/results.md all come from here."""
 
 from __future__ import annotations
 

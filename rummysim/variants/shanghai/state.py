@@ -36,7 +36,7 @@ The decision to take is ``ints[I_PHASE]`` (``PH_*``) by seat ``ints[I_SEAT]``;
 another seat is offered the upcard to buy). The seed and game key the reshuffle
 stream (``I_SEED``, ``I_GAME``, with ``SI_ROUND``).
 
-Rules are an int64 vector indexed by ``SR_*`` (built by ``rummysim.rules``).
+Rules are an int64 vector indexed by ``SR_*`` (built by ``rules.py``).
 """
 
 from collections import namedtuple

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ...analysis.summary import FEW_UNITS, estimate_text, mean_from_sums, rate, share_from_sums
+from ...base.summary import FEW_UNITS, estimate_text, mean_from_sums, rate, share_from_sums
 from ...engine.codes import OUT_WIN, OUTCOMES
 from . import schema as K
 from .state import ROUNDS
@@ -19,7 +19,7 @@ def win_shares(totals: np.ndarray) -> np.ndarray:
 
 class _Moments:
     """Count, sum and sum of squares, for a mean with its 95% interval: Student-t, or for ``share``s
-    (values in [0, 1]) the share interval of ``analysis.intervals.share_ratio_ci``."""
+    (values in [0, 1]) the share interval of ``base.intervals.share_ratio_ci``."""
 
     def __init__(self, shape=()):
         self.n = np.zeros(shape)
@@ -143,7 +143,7 @@ def render(summary: dict, console) -> None:
         """The estimate over its 95% interval on a second line, narrow enough for 80 columns:
         the interval's bounds with one decimal fewer (none from 10 on); every quantity here is
         >= 0, so a t-interval's lower bound below 0 is shown as 0. Without an interval (one round,
-        or every value alike: ``analysis.summary.interval_text``) the second line says "no CI"."""
+        or every value alike: ``base.summary.interval_text``) the second line says "no CI"."""
         if any(x is None or math.isnan(x) for x in d["ci95"]):
             return f"{scale * d['estimate']:.{digits}f}\nno CI"
         lo, hi = max(0.0, scale * d["ci95"][0]), scale * d["ci95"][1]

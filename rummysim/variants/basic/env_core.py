@@ -1,7 +1,7 @@
 """Basic Rummy for the environments (compiled): one seat's observation, a move with what the seats
 learn from it, and many tables stepped together (``Batch``).
 
-Built on the rules layer (``variants.basic.moves``): ``legal_moves_in``, ``is_legal_in``,
+Built on the rules layer (``moves``): ``legal_moves_in``, ``is_legal_in``,
 ``apply_in``; nothing here decides legality or plays a rule.
 
 Observation of seat ``p`` (float32[obs_size(players)]), seats counted from ``p`` (relative seat r is
@@ -27,15 +27,16 @@ scores         players             each relative seat's game score so far
 import numpy as np
 from numba import njit
 
-from ..variants.basic import melds as M
-from ..variants.basic.game import IB, UB, deal
-from ..variants.basic.moves import (
+from . import melds as M
+from .game import IB, UB, deal
+from . import moves
+from .moves import (
     MAX_TABLE,
     apply_in,
     card_index,
     legal_moves_in,
 )
-from ..variants.basic.state import (
+from .state import (
     I_N_TABLE,
     I_PHASE,
     I_PILE_N,
@@ -52,8 +53,10 @@ from ..variants.basic.state import (
     PH_OVER,
     State,
 )
-from .batch import row_view, set_mask
+from ...engine.views import row_view, set_mask
 
+#: the action encoding and the most legal moves at one decision (``moves``), what ``Batch`` sizes its arrays by
+NUM_ACTIONS, MAX_LEGAL = moves.NUM_ACTIONS, moves.MAX_LEGAL
 U64 = np.uint64
 
 def layout(players):

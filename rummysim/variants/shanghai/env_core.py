@@ -32,9 +32,9 @@ scores         players             each relative seat's game total so far (penal
 import numpy as np
 from numba import njit
 
-from ..variants.shanghai import moves
-from ..variants.shanghai.game import step
-from ..variants.shanghai.state import (
+from . import moves
+from .game import step
+from .state import (
     I_PHASE,
     I_SEAT,
     I_WINNER,
@@ -53,8 +53,11 @@ from ..variants.shanghai.state import (
     T_OWNER,
     State,
 )
-from ..variants.shanghai.table import hand_size
-from .batch import row_view, set_mask
+from .table import hand_size
+from ...engine.views import row_view, set_mask
+
+#: the action encoding and the most legal moves at one decision (``moves``), what ``Batch`` sizes its arrays by
+NUM_ACTIONS, MAX_LEGAL = moves.NUM_ACTIONS, moves.MAX_LEGAL
 
 SLOTS = 53
 

@@ -1,4 +1,5 @@
-"""Statistics tables over saved Shanghai results (``"variant": "shanghai"``; schema in ``variants.shanghai.schema``).
+"""Shanghai's report sections (``rummysim report``) and the statistics tables under them, over saved
+Shanghai results (``"variant": "shanghai"``; schema in ``variants.shanghai.schema``).
 
 Per round number (1-10): how often a seat met its contract, how often the round
 ended by someone going out, with the one-turn bonus, or with no winner, the
@@ -15,20 +16,27 @@ somewhat narrow. Means (penalty, buys, reshuffles, turns per round; final
 totals): a t-interval over independent blocks (a game, in a comparison the game
 in all its seat rotations) by linearisation, as ``stats`` does; win shares the
 share interval over the same blocks (``intervals.share_ratio_ci``).
+
+The report floor loads this module through ``Variant.report`` and calls ``sections(page, res)``; it is
+the variant's one module above the registry (it reads saved results with ``rummysim.analysis.stats``
+and draws with ``rummysim.report.figures``), and nothing in the variant's own package imports it.
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
 from ...analysis import stats as S
 from ...engine.codes import OUTCOMES
-from .contracts import CONTRACTS
-from .summary import win_shares
+from ...report.figures import COLORS, bin_width, errorbar, histogram, new_figure, seat_panel, set_title
+from .contracts import contract
 from .state import ROUNDS
+from .summary import win_shares
 
 #: per round number (and strategy), summed over blocks. Per seat-round: seat-rounds, seats that laid their
 #: contract, went out, went out with the one-turn bonus, did not go out, the penalty of those, buys.
@@ -39,15 +47,6 @@ ROUND_VALUES = SEAT_ROUND_VALUES + ("rounds", "no_winner", "stalemate_stock", "s
 #: per seat-game: games, final total, share of the game's win, won alone, shared the win (a tie)
 GAME_VALUES = ("games", "total", "share", "wins", "tied_wins")
 _STOCK, _BLOCKED, _TURN_LIMIT = (OUTCOMES.index(n) for n in ("stalemate_stock", "stalemate_blocked", "turn_limit"))
-
-
-def contract(round_no: int, short: bool = False) -> str:
-    """The contract of a round in words ("1 set + 1 run of 4") or ``short`` ("S+R4"); sets need 3 cards."""
-    sets, runs, length = (int(x) for x in CONTRACTS[round_no])
-    if short:
-        return "+".join(f"{'' if n == 1 else n}{what}" for n, what in ((sets, "S"), (runs, f"R{length}")) if n)
-    return " + ".join(f"{n} {what}{'s' if n > 1 else ''}" + (f" of {length}" if what == "run" else "")
-                      for n, what in ((sets, "set"), (runs, "run")) if n)
 
 
 def _round_moments(res: S.SavedResults, by: str) -> S._BlockMoments:
@@ -224,3 +223,137 @@ def final_total_summary(results: S.SavedResults | str | Path) -> pd.DataFrame:
     """Per strategy: n (seat-games), mean, sd, min, exact 5%/25%/50%/75%/95% quantiles and max of final totals."""
     dist = final_total_distribution(results)
     return pd.DataFrame([{"strategy": s, **S.summarise(d)} for s, d in dist.groupby("strategy", sort=False)])
+
+
+# ---------------------------------------------------------------- the report's sections
+
+#: panels of ``fig_per_round``: column, scale, what it shows (rates in % of rounds; per strategy: of its seat-rounds)
+ROUND_PANELS = (
+    ("contract_met_rate", 100, "contract met (% of seat-rounds)"),
+    ("went_out_rate", 100, "went out (% of {of})"),
+    ("one_turn_bonus_rate", 100, "went out with the one-turn bonus (% of {of})"),
+    ("no_winner_rate", 100, "no winner (% of rounds)"),
+    ("mean_penalty", 1, "penalty of a seat that did not go out (points)"),
+    ("buys_per_seat", 1, "buys per seat"),
+    ("reshuffles_per_round", 1, "reshuffles per round"),
+    ("turns_per_round", 1, "turns per round"),
+)
+
+
+def fig_per_round(res: S.SavedResults, rounds: pd.DataFrame) -> Figure:
+    """A panel per measure of ``per_round`` against the round number, with 95% interval bars;
+    one series per strategy if the table has a ``strategy`` column (the last panel then holds the legend)."""
+    groups = list(dict.fromkeys(rounds["strategy"])) if "strategy" in rounds.columns else [None]
+    panels = [p for p in ROUND_PANELS if p[0] in rounds.columns]
+    used = len(panels) + (groups != [None])
+    n_rows = math.ceil(used / 2)
+    fig, axes = new_figure(11, 1.2 + 2.6 * n_rows, 2, n_rows, sharex=True)
+    width = 0.6 / len(groups)
+    of = "rounds" if groups == [None] else "its seat-rounds"
+    for ax, (col, scale, words) in zip(axes, panels):
+        for i, g in enumerate(groups):
+            rows = rounds if g is None else rounds[rounds["strategy"] == g]
+            x = rows["round"].to_numpy() + (i - (len(groups) - 1) / 2) * width
+            errorbar(ax, x, scale * rows[col], scale * rows[f"{col}_lo"], scale * rows[f"{col}_hi"],
+                      color=COLORS[i % len(COLORS)], label=g, markersize=4, linestyle="-", linewidth=0.8)
+        if col == "went_out_rate" and groups != [None]:
+            ax.axhline(100 / res.players, color="grey", linestyle="--", linewidth=1,
+                       label=f"1/{res.players} = {100 / res.players:.1f}% (even share)")
+        ax.set_title(words.format(of=of), fontsize=10)
+        top = ax.get_ylim()[1] * 1.05
+        ax.set_ylim(-0.03 * top, top)  # points at 0 in full view
+        ax.grid(axis="y", alpha=0.3)
+    for ax in axes[len(panels):]:
+        ax.axis("off")
+    if groups != [None]:
+        axes[len(panels)].legend(*axes[1].get_legend_handles_labels(), loc="center", title="strategy", fontsize=9)
+    rounds_no = range(1, ROUNDS + 1)
+    axes[0].set_xticks(rounds_no, [f"{r}\n" + contract(r, short=True).replace("+", "\n") for r in rounds_no],
+                       fontsize=8.5)
+    axes[0].set_xlim(0.4, len(rounds_no) + 0.6)
+    for i, ax in enumerate(axes[:len(panels)]):
+        if i + 2 >= len(panels):  # the lowest panel of its column
+            ax.xaxis.set_tick_params(labelbottom=True)
+            ax.set_xlabel("round and contract (S: a set of 3+, R4: a run of 4+)")
+    pooled = "seats and matches" if res.kind == "compare" else "seats"
+    what = "Per round" + ("" if groups == [None] else f" by strategy (over all its {pooled})")
+    set_title(fig, what, res, "points: estimate; bars: 95% interval (exact for rates: rounds of one game are not "
+           "fully independent, so a little narrow; t over games for means)")
+    return fig
+
+
+def fig_final_totals_by_seat(res: S.SavedResults, seats: pd.DataFrame) -> Figure:
+    """Shanghai: win share and mean final total per seat, with their 95% intervals and the 1/k line."""
+    fig, axes = new_figure(10, 4.8, 2)
+    xlabel = "seat (the deal rotates every round)"
+    seat_panel(axes[0], res, seats, "win_share", "share of the games won (%; a tie shares the win)", xlabel,
+                f"1/{res.players} = {100 / res.players:.1f}% (even share)", dodge=False)
+    # room for the legend; one game has no interval (nan), so the 1/k line sets the scale
+    top = np.nanmax([100 * seats["win_share_hi"].max(), 100 / res.players]) * 1.3
+    axes[0].set_ylim(-0.03 * top, top)
+    seat_panel(axes[1], res, seats, "mean_total", "mean final total (points; lower is better)", xlabel, None,
+                scale=1, fmt="{:.1f}", dodge=False)
+    for ax in axes:
+        ax.set_xlim(-0.6, res.players - 0.1)  # room for the value beside the last seat's point
+    set_title(fig, "Win share and final total by seat (lowest total wins)", res,
+           "points: estimate, bars: 95% interval over games (win share: the share interval; total: t)")
+    return fig
+
+
+def fig_final_totals(res: S.SavedResults, dist: pd.DataFrame) -> Figure:
+    """Histograms of final totals, a panel per strategy on one scale, with mean and median."""
+    groups = list(dict.fromkeys(dist["strategy"]))
+    cols = min(len(groups), 2)
+    n_rows = math.ceil(len(groups) / cols)
+    fig, axes = new_figure(5 * cols + 0.5, 1.4 + 2.8 * n_rows, cols, n_rows, sharex=True)
+    width = bin_width(float(dist["value"].max() - dist["value"].min()))
+    cuts = []
+    for ax, g in zip(axes, groups):
+        d = dist[dist["strategy"] == g]
+        cut = histogram(ax, d, "final total (points; lower is better)", "share of games (%)", width)
+        ax.set_title(f"{g} ({int(d['count'].sum()):,} seat-games)", fontsize=10)
+        ax.xaxis.set_tick_params(labelbottom=True)
+        if cut != "all values shown":
+            cuts.append(f"{g}: {cut}")
+    for ax in axes[len(groups):]:
+        ax.axis("off")
+    set_title(fig, "Final totals after ten rounds", res,
+           f"bars of {width} points; " + ("; ".join(cuts) if cuts else "all values shown"))
+    return fig
+
+
+def sections(page, res: S.SavedResults) -> None:
+    """Shanghai: a run's final totals and win shares, and per round measures (a run's pooled over its seats;
+    by strategy for a comparison, and for a run of several strategies)."""
+    if res.kind == "run":
+        seats = final_totals(res, "seat")
+        page.heading("Final totals and win shares", "After ten rounds the lowest total wins; seats tied at the "
+                     "lowest share the win. Means over games with 95% intervals (t; the share interval for win shares).")
+        page.table("by_seat", "Per seat: games won alone and tied, win share and mean final total", seats)
+        page.table("by_strategy", "Per strategy, over all its seats (games = seat-games)",
+                   final_totals(res, "strategy"))
+        page.figure("final_totals_by_seat", fig_final_totals_by_seat(res, seats), "Win share and final total by seat")
+        dist = final_total_distribution(res)
+        page.table("final_total_summary", "Final totals per strategy (exact quantiles)", final_total_summary(res))
+        page.figure("final_totals", fig_final_totals(res, dist), "Final totals per strategy")
+        page.table("distribution_final_total", "Distribution: final totals per strategy", dist[dist["count"] > 0],
+                   collapsed=True)
+        rounds = per_round(res)
+        page.heading("Per round", "Each game plays rounds 1-10, one contract each. Rates: of the rounds, or of "
+                     "the seat-rounds for the contract; exact intervals, a little narrow as the seats of one round "
+                     "are not independent. Penalty: the points added to a seat that did not go out. Means: "
+                     "t-intervals over games.")
+        page.table("per_round", "Per round", rounds)
+        page.figure("per_round", fig_per_round(res, rounds), "Per round measures")
+    page.heading("How rounds end", "Went out, or no winner by cause: nothing left to draw (2.6), a blocked table "
+                 "(ruling 3.7) or the turn cap (ruling 3.6); exact intervals over rounds.")
+    page.table("round_endings", "How rounds end", round_endings(res))
+    if res.kind == "compare" or len(res.strategies) > 1:
+        by = per_round(res, "strategy")
+        page.heading("Per round by strategy", "Each strategy over all its seat-rounds" + (
+            ", pooled over all its matches (A fills one seat, B the others)" if res.kind == "compare" else "")
+            + ": contract met, went out and one-turn bonus rates (exact, a little narrow: the rounds of one "
+            "game are not independent), the penalty of its seats that did not go out and buys per seat-round "
+            "(t-intervals over games).")
+        page.table("per_round_by_strategy", "Per round and strategy", by)
+        page.figure("per_round_by_strategy", fig_per_round(res, by), "Per round measures by strategy")

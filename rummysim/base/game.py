@@ -1,6 +1,7 @@
 """What every variant's game in play (``rummysim/variants/<name>/game.py``, ``Variant.game``) does the
 same way: the game's start, dealing the next unit, the seat to act and its legal moves, the seat's
-policy, and the seat's view in words. A subclass names its variant's modules (``rules_modules``:
+policy, the seat's view in words, and each move and each end said to the person playing (``play``).
+A subclass names its variant's modules (``rules_modules``:
 policy, notation, replay) and state slots (``I_SEAT``, ``I_PHASE``) and deals with ``_deal``."""
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ class GameInPlay:
     """Base of a variant's ``Game``; see the variant's module for the calls that differ."""
 
     first_unit = 0
+    #: examples of its typed moves, for ``play``'s help
+    move_words = "draw stock, take, meld H3 H4 H5, layoff SQ 2, discard D9"
     I_SEAT = I_PHASE = -1          # the state's slots (``ints``) of the seat to act and its decision
-    policy = notation = replay = None
+    policy = notation = replay = hints = None   # the variant's modules
 
     def reset(self, seed: int, game: int) -> None:
         """Game ``game`` of ``seed`` from its start: its first hand (round) dealt."""
@@ -50,7 +53,7 @@ class GameInPlay:
         return self.n_legal == 0
 
     def describe(self, seat: int) -> str:
-        """What ``seat`` sees, as text (``rummysim.notation.describe``)."""
+        """What ``seat`` sees, as text (its notation's ``describe``)."""
         return self.notation.describe(self.state, seat, totals=self.scores, taken=self.taken())
 
     def step(self) -> str:
@@ -61,3 +64,28 @@ class GameInPlay:
 
     def upcard(self) -> int:
         return self.notation.upcard(self.state)
+
+    def event_line(self, e: dict, who, you: int) -> str | None:
+        """Event ``e`` as one line for the person in seat ``you`` (``who(seat)``: "you" or the seat's
+        name), hiding what that seat may not see (another seat's stock draw); None for an event not
+        shown. A subclass words its own kinds and hands the rest here."""
+        kind, p = e["event"], e.get("player")
+        name, s = (who(p), "s" * (p != you)) if p is not None else ("", "")
+        if kind == "draw":
+            if e["source"] == "stock":
+                return f"you draw {e['card']} from the stock" if p == you else f"{name} draws from the stock"
+            return f"{name} take{s} {e['card']} from the pile"
+        if kind == "meld":
+            return f"{name} meld{s} {' '.join(e['cards'])}"
+        if kind == "layoff":
+            return f"{name} lay{s} off {e['card']} on meld {e['meld'] + 1}"
+        if kind == "discard":
+            return f"{name} discard{s} {e['card']}"
+        if kind == "reshuffle":
+            return "the stock ran out: the discard pile becomes the stock"
+        return None
+
+    def end_lines(self, e: dict, who) -> list[str]:
+        """The end event of a hand (round) for the person: who went out (``went_out``), every hand shown."""
+        head = self.went_out(e, who) if e["outcome"] == "win" else f"no winner: {e['outcome'].replace('_', ' ')}"
+        return [head] + [f"  {who(q)} held: {' '.join(h) or '-'}" for q, h in enumerate(e["hands"])]
