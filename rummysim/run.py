@@ -31,7 +31,7 @@ from .base.version import __version__
 from .base.summary import add_state, summary_state
 from .results import (LOCK_FILE, SCHEMA_VERSION, Chunk, ChunkError, ChunkStore, hold_results_dir,
                       write_json_atomic)
-from .rules import RULES_VERSION
+from .base.rules import RULES_VERSION
 from .base.errors import UsageError
 from .base.rules import rules_from_mapping
 from .base.variant import Variant

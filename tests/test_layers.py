@@ -54,6 +54,21 @@ def _imports(name: str) -> list[tuple[str, bool]]:
     return out
 
 
+def _missing(name: str) -> list[str]:
+    """The rummysim modules ``name`` imports that are not in this tree (an editable install elsewhere
+    would still answer them, hiding a module that was moved or deleted)."""
+    tree = ast.parse(MODULES[name].read_text())
+    here = name.split(".") if _is_package(name) else name.split(".")[:-1]
+    wanted = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            wanted += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            wanted.append(".".join(here[:len(here) - node.level + 1] + ([node.module] if node.module else []))
+                          if node.level else node.module or "")
+    return sorted(m for m in wanted if m.split(".")[0] == "rummysim" and m not in MODULES)
+
+
 def _registered() -> list[str]:
     """The variant packages the registry lists (``PACKAGES``), whose ``variant`` module it imports."""
     tree = ast.parse(MODULES[REGISTRY].read_text())
@@ -115,6 +130,11 @@ def test_every_registered_variant_is_a_package_with_a_variant_module():
     assert names, "the registry lists no variant"
     for name in names:
         assert f"{REGISTRY}.{name}.variant" in MODULES
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_every_import_of_rummysim_is_a_module_of_this_tree(module):
+    assert not _missing(module), f"{module} imports {_missing(module)}, which is not in rummysim/"
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if _under(m, GROUND)))
