@@ -62,12 +62,11 @@ def _rules(variant, rule_pairs, rules_file, players=None):
 
 def _players(players, variant):
     """The number of players, checked against the variant's range (its default if not given)."""
-    v = variant
-    low, high, default = v.players
+    low, high, default = variant.players
     if players is None:
         return default
     if not low <= players <= high:
-        raise UserError(f"--players {players}: {v.title} takes {low} to {high} players")
+        raise UserError(f"--players {players}: {variant.title} takes {low} to {high} players")
     return players
 
 
