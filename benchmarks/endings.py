@@ -53,10 +53,21 @@ def endings(strategy: str, players: int, games: int) -> tuple[np.ndarray, int, f
 def section_endings(quick: bool) -> list[str]:
     """The outcome table: 10,000 games (100,000 rounds) per row, ``random`` 1,000 (a fifth of its rounds
     run 2,000 turns); ``quick`` a tenth of each."""
+    from rummysim.base.rules import RULES_VERSION
     from rummysim.engine.codes import OUTCOMES
 
     lines = [f"Rounds by outcome per strategy and players, every seat the same strategy, default rules, seed "
-             f"{SEED}: `python benchmarks/run.py --only endings`.", "",
+             f"{SEED}, rules version {RULES_VERSION}: `python benchmarks/run.py --only endings` "
+             f"({'a tenth: --quick' if quick else '10,000 games, 100,000 rounds, a row; `random` 1,000 games'}).",
+             "",
+             "A round reaches the turn cap only while the table can still change (rulings 3.7 and 3.12; "
+             "docs/rules.md I.8). Up to rules version 4 the shipped bots could keep it changing for ever: a "
+             "seat that could never lay its contract held a card that a seat down could lay off (it keeps "
+             "cards that fit the table, so as not to feed the others), and nobody could go out (version 4: "
+             "`expert`, 8 players, game 1294, round 8). From version 5 such a seat throws those cards first once "
+             "the round stalls. `random` still reaches the cap in about a fifth of its rounds: a hand thrown at "
+             "random never builds the runs of rounds 8 and 10 while the cards for them are still off the table, "
+             "and no ruling may end a round that a better player could still win.", "",
              "| strategy | players | rounds | " + " | ".join(f"`{o}`" for o in OUTCOMES)
              + " | of them a seat not down (3.12) | rounds/s, all cores |",
              "|---|---|---|" + "---|" * (len(OUTCOMES) + 2)]

@@ -372,8 +372,8 @@ out = {"file": rummysim.__file__, "threads": numba.get_num_threads()}
 for key, variant, players, strategy, options, count in a["cases"]:
     per = 1 if variant == "basic" else 10  # rows per index: a Shanghai game is ten rounds
     kw = {"games": count} if variant == "shanghai" else {"hands": count}
-    spec = RunSpec(VARIANTS[variant], players, seat_strategies([strategy], players, VARIANTS[variant]), seed=1,
-                   rules=variant_named(variant).rules(**options), **kw)
+    v = variant_named(variant)
+    spec = RunSpec(v, players, seat_strategies([strategy], players, v), seed=1, rules=v.rules(**options), **kw)
     rules, params = spec.rules.to_array(players), params_matrix(spec.strategies)
     start = time.perf_counter()
     play_chunk(spec, np.arange(10, dtype=np.int64), rules, params)  # compile or load, outside the timing

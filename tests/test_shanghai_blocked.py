@@ -15,21 +15,20 @@ import pytest
 
 from rummysim.cards import card_id
 from rummysim.engine.codes import OUT_STALEMATE_BLOCKED, OUT_TURN_LIMIT
-from rummysim.run import RunSpec
-from rummysim.strategy import seat_strategies
 from rummysim.variants.shanghai import kernel as K
 from rummysim.variants.shanghai import moves as M
 from rummysim.variants.shanghai.replay import parse_table_meld, trace_round
-from rummysim.variants.shanghai.state import SI_DOWN_TURN_SEAT, SI_N_TABLE, SI_ROUND, SR_ACE_HIGH, T_OWNER
+from rummysim.engine.rng import below
+from rummysim.variants.shanghai import bots as B
+from rummysim.variants.shanghai.state import (
+    I_PHASE, I_TURN_SEAT, PH_DISCARD, SI_DOWN_TURN_SEAT, SI_DRAWN, SI_N_TABLE, SI_RESHUFFLES, SI_ROUND, SR_ACE_HIGH,
+    T_OWNER,
+)
 from rummysim.variants.shanghai.table import table_counts
 
 from positions import moves
 from shanghai_reference import meets_contract
 from test_rules_shanghai import play, play_games, quiet, rules, strategy, summary
-from test_shanghai_invariants import table_can_change
-from rummysim.variants import VARIANTS
-
-SHANGHAI = VARIANTS["shanghai"]
 
 pytestmark = pytest.mark.engine
 
@@ -291,23 +290,67 @@ def test_3_12_under_joker_swap_anyone_a_card_a_table_joker_stands_for_keeps_the_
     assert bool(M.table_dead(state)) == dead
 
 
-def test_3_12_the_seed_1_round_that_reached_the_turn_cap_now_ends_dead():
+def test_3_12_the_seed_1_round_that_reached_the_turn_cap_now_ends():
     # `rummysim replay --variant shanghai --seed 1 --game 615 --round 8 --players 3 --strategy buyer`
-    # (docs/rules.md I.8 before ruling 3.12): seats 0 and 1 go down on runs of 10 of spades and clubs and
-    # sets of 7s; then every 7 and the joker are on the table, and seat 2, not down, can make no run of
-    # 10 without a 7 or the joker. It used to run to the 2,000-turn cap; now it ends in the turn that
-    # put the last of them there: seat 0 swaps SQ for the joker of its spade run and lays the joker off
-    # on its set of 7s (turn 204).
+    # (docs/rules.md I.8): seats 0 and 1 go down on runs of 10 of spades and clubs and sets of 7s; seat 2,
+    # not down, can make no run of 10 without a 7 or the joker. Before ruling 3.12 it ran to the
+    # 2,000-turn cap; at rules versions 3-4 it ended as a dead table at turn 204 (seat 0 swapped SQ for
+    # the joker of its spade run and laid the joker off on its set of 7s). From version 5 seat 2, which
+    # can never go down, throws once the round stalls the cards that fit the table: its SQ lets seat 1
+    # swap for that joker, lay it off on its set of 7s and go out with its last card.
     r = rules(3)
-    params = strategy(3, "buyer")
-    events = trace_round(1, 615, 8, 3, r, params)
+    events = trace_round(1, 615, 8, 3, r, strategy(3, "buyer"))
     end = events[-1]
-    assert end["outcome"] == "stalemate_blocked" and end["winner"] == -1
-    assert events[-4:-1] == [{"event": "swap", "player": 0, "meld": 0, "card": "SQ", "joker": "JK"},
-                             {"event": "layoff", "player": 0, "card": "JK", "meld": 1, "stands_for": "7"},
-                             {"event": "discard", "player": 0, "card": "S3"}]
-    assert [e["event"] for e in events].count("draw") == 204
-    assert end["scores"] == [9, 4, 143] and len(end["hands"][2]) == 17
+    assert end["outcome"] == "win" and end["winner"] == 1
+    assert events[-8:-1] == [{"event": "discard", "player": 2, "card": "SQ"},
+                             {"event": "draw", "player": 0, "source": "stock", "card": "S8"},
+                             {"event": "discard", "player": 0, "card": "H5"},
+                             {"event": "draw", "player": 1, "source": "stock", "card": "SQ"},
+                             {"event": "swap", "player": 1, "meld": 0, "card": "SQ", "joker": "JK"},
+                             {"event": "layoff", "player": 1, "card": "JK", "meld": 1, "stands_for": "7"},
+                             {"event": "discard", "player": 1, "card": "S6"}]
+    assert [e["event"] for e in events].count("draw") == 205
+    assert end["scores"] == [14, 0, 144] and len(end["hands"][2]) == 17
     assert not any(e["event"] == "contract" and e["player"] == 2 for e in events)
-    spec = RunSpec(SHANGHAI, 3, seat_strategies(["buyer"], 3, SHANGHAI), seed=1, games=616)
-    assert not table_can_change(spec, r, params, 615, 8)      # the independent judgement agrees
+
+
+# round 8, 3 players; table: the club and spade runs A-K, every 7 (the joker one of them) and a set
+# of queens without HQ:
+#   0 = 0: CA ... CK   1 = 0: C7 D7 H7 S7   2 = 1: SA ... SK   3 = 1: D7 H7 JK   4 = 1: CQ DQ SQ
+# Seat 2, not down, holds the hearts but H7 and one card drawn. No 7 and no joker is off the table,
+# so it can never lay a run of 10 (3.12); but HQ, which it holds, fits the set of queens, so the table
+# is not dead: a seat that is down could lay HQ off and go out.
+HOPELESS_TABLE = [(0, _run("C")), (0, "C7 D7 H7 S7"), (1, _run("S")), (1, "D7 H7 JK"), (1, "CQ DQ SQ")]
+HOPELESS_HAND = HEARTS + " D2"
+
+
+def hopeless_discard(reshuffles: int, seed: int, table=HOPELESS_TABLE) -> tuple[int, bool]:
+    """Seat 2's discard (an ``expert``) in the position above after ``reshuffles`` reshuffles, and
+    whether its stream's first draw made it a uniform one (one in four once stalling)."""
+    state = table_state(8, table, (0, 1), hands=("C4 D6", "C5 D8", HOPELESS_HAND))
+    state.ints[I_PHASE], state.ints[I_TURN_SEAT] = PH_DISCARD, 2
+    state.ints[SI_DRAWN], state.ints[SI_RESHUFFLES] = -1, reshuffles
+    scratch = B.new_scratch(3)
+    B.seed_streams(scratch, seed, 0, 8)
+    uniform = reshuffles >= B.STALL_RESHUFFLES and below(scratch.rngs[2].copy(), 4) == 0
+    return B.choose_discard(state, 2, strategy(3, "expert"), scratch), uniform
+
+
+def test_3_12_a_seat_that_can_never_go_down_is_hopeless_from_the_table_alone():
+    state = table_state(8, HOPELESS_TABLE, (0, 1), hands=("C4 D6", "C5 D8", HOPELESS_HAND))
+    assert M.contract_hopeless(state, 2) and not M.table_dead(state)
+    # S7 off the table (the set of 7s without it): a run of 10 of spades could be laid again
+    open_table = [(0, _run("C")), (0, "C7 D7 H7"), (1, _run("S")), (1, "D7 H7 JK"), (1, "CQ DQ SQ")]
+    assert not M.contract_hopeless(table_state(8, open_table, (0, 1), hands=("C4 D6", "C5 D8", HOPELESS_HAND)), 2)
+
+
+def test_3_12_a_hopeless_seat_throws_the_card_the_seats_down_can_lay_off_once_the_round_stalls():
+    # Before the round stalls, expert holds HQ back (avoid_feeding: it fits the set of queens); after
+    # STALL_RESHUFFLES reshuffles a seat that can never go down throws it (but for the one discard in
+    # four drawn uniformly): held, it would keep the seats that are down from going out, and the round
+    # ran to the turn cap (seed 1, game 1294, round 8 of eight `expert` seats, rules version 4).
+    hq = card_id("HQ")
+    assert all(hopeless_discard(0, seed)[0] != hq for seed in range(20))
+    chosen = [hopeless_discard(B.STALL_RESHUFFLES, seed) for seed in range(40)]
+    aimed = [card for card, uniform in chosen if not uniform]
+    assert len(aimed) >= 20 and set(aimed) == {hq}

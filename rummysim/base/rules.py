@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .errors import RuleError
 
-RULES_VERSION = 4
+RULES_VERSION = 5
 #: the turn cap of every variant stays inside the kernels' int16 turn counters
 MAX_TURN_LIMIT = 100_000
 #: where an ace may stand in a run (docs/rules.md 1.7, 2.8): low only, or low or high

@@ -78,7 +78,10 @@ go to the highest card id, or with ``SP_TIEBREAK_RANDOM`` = 1 to a uniform
 draw from the seat's stream. After ``STALL_RESHUFFLES`` reshuffles in a round
 card values are ignored, ties always go to the stream and one discard in four
 is a uniform draw: otherwise, late in rounds 8-10, every bot can keep the
-cards another needs and the round cycles to the turn limit.
+cards another needs and the round cycles to the turn limit. Then too a seat not
+down that can never lay its contract (``moves.contract_hopeless``, ruling 3.12's
+test from the table alone) throws first the cards that fit a table meld: held,
+they keep the seats that are down from going out and the round from ending.
 """
 
 from collections import namedtuple
@@ -91,7 +94,8 @@ from ...engine.bits import popcount
 from ...engine.rng import KIND_BOT, below, stream_key
 from .moves import (
     BUY, CONTRACT, JOKER_LOW_BASE, LAYOFF_BASE, LEAVE_UPCARD, MAX_LEGAL, PASS, STOP, SWAP_BASE, SWAP_DOWN_BASE,
-    SWAP_LOW_BASE, TAKE_UPCARD, joker_home, leftover_ok, legal_moves, may_play, propose_contract, swap_down_ok,
+    SWAP_LOW_BASE, TAKE_UPCARD, contract_hopeless, joker_home, leftover_ok, legal_moves, may_play, propose_contract,
+    swap_down_ok,
 )
 from .state import (
     I_PHASE, I_PROPOSAL_N, I_SWAPPED_DOWN, JOKER, JOKER_SWAP_ANYONE, MAX_TABLE, PH_BUY, PH_DISCARD, PH_PLAY,
@@ -654,7 +658,7 @@ def choose_discard(state, p, params, scratch):
     drawn = state.ints[SI_DRAWN]
     if par[SP_BOT] == BOT_RANDOM:
         return _random_discard(state, scratch.out, rngs[p])
-    down, d0, stalling = discard_context(state, p, scratch.dwork)
+    down, d0, stalling, hopeless = discard_context(state, p, scratch.dwork)
     if stalling and below(rngs[p], 4) == 0:
         return _random_discard(state, scratch.out, rngs[p])
     table, n_table, round_no = state.table, state.ints[SI_N_TABLE], state.ints[SI_ROUND]
@@ -665,7 +669,8 @@ def choose_discard(state, p, params, scratch):
     for c in range(64):
         if counts[c] == 0 or c == drawn:
             continue
-        score = discard_score(counts, c, par, table, n_table, round_no, ace_high, down, d0, stalling, scratch.dwork)
+        score = discard_score(counts, c, par, table, n_table, round_no, ace_high, down, d0, stalling, hopeless,
+                              scratch.dwork)
         if score < best_score:
             best_score = score
             best = c
@@ -682,28 +687,33 @@ def choose_discard(state, p, params, scratch):
 
 @njit(cache=True, inline="always")
 def discard_context(state, p, dwork):
-    """What the family's discard scores of seat p need, once per decision: ``(down, d0, stalling)``
-    (is p down, its hand's distance, past ``STALL_RESHUFFLES``); keeps the hand's levels in ``dwork``
-    for ``discard_score``."""
+    """What the family's discard scores of seat p need, once per decision: ``(down, d0, stalling,
+    hopeless)`` (is p down, its hand's distance, past ``STALL_RESHUFFLES``, and when stalling and not
+    down, can p never lay its contract, ``moves.contract_hopeless``); keeps the hand's levels in
+    ``dwork`` for ``discard_score``."""
     hands, ints = state.hands, state.ints
     ace_high = state.rules[SR_ACE_HIGH] != 0
     down = ints[SI_DOWN_TURN_SEAT + p] > 0
     d0 = 0 if down else seat_distance(p, hands, ints, ace_high, dwork)
     if not down:
         keep_hand_levels(hands[p], ace_high, dwork)
-    return down, d0, ints[SI_RESHUFFLES] >= STALL_RESHUFFLES
+    stalling = ints[SI_RESHUFFLES] >= STALL_RESHUFFLES
+    return down, d0, stalling, stalling and not down and contract_hopeless(state, p)
 
 
 @njit(cache=True, inline="always")
-def discard_score(counts, c, par, table, n_table, round_no, ace_high, down, d0, stalling, dwork):
+def discard_score(counts, c, par, table, n_table, round_no, ace_high, down, d0, stalling, hopeless, dwork):
     """How much the family (vector ``par``) would keep card ``c`` of the hand ``counts`` int64[64]:
     the lowest score is thrown. ``table`` int64[MAX_TABLE, T_COLS] (``n_table`` melds); ``down``,
-    ``d0``, ``stalling`` and ``dwork`` from ``discard_context``."""
+    ``d0``, ``stalling``, ``hopeless`` and ``dwork`` from ``discard_context``. A hopeless seat throws
+    first the cards that fit a table meld: held, they keep the seats that are down from going out."""
     if c == JOKER:
         return np.int64(1 << 30)
     if down:
         feeds = _fits_table(table, n_table, c, ace_high)
         return np.int64((500 if feeds else 0) - (0 if stalling else POINTS[c]))
+    if hopeless:
+        return np.int64(-500 if _fits_table(table, n_table, c, ace_high) else 0)
     score = np.int64(1000 * (_discard_distance(counts, c, round_no, ace_high, dwork) - d0))
     if not stalling:
         score -= POINTS[c]

@@ -401,17 +401,34 @@ def table_dead(state):
                 return False
     if _natural_joins(state, counts, rules[SR_JOKER_SWAP] == JOKER_SWAP_ANYONE):
         return False
+    for p in range(state.hands.shape[0]):
+        if ints[SI_DOWN_TURN_SEAT + p] == 0 and may_hold_contract(state, p):
+            return not pool_lays_contract(state, counts)   # the same cards for every such seat
+    return True
+
+
+@njit(cache=True)
+def may_hold_contract(state, p):
+    """Ruling 3.12: can seat ``p`` (not down) ever hold the round's fewest cards of a contract: its
+    hand now, one card drawn, two for each buy left, one more to throw with ``must_discard_to_go_out``?"""
+    rules, ints = state.rules, state.ints
     round_no = ints[SI_ROUND]
     need = 3 * CONTRACTS[round_no, 0] + CONTRACTS[round_no, 1] * CONTRACTS[round_no, 2]
     if rules[SR_MUST_DISCARD] != 0:
         need += 1
-    for p in range(state.hands.shape[0]):
-        if ints[SI_DOWN_TURN_SEAT + p] > 0:
-            continue
-        most = hand_size(state.hands[p]) + 1 + 2 * max(rules[SR_MAX_BUYS] - ints[SI_BUYS_SEAT + p], 0)
-        if most >= need:
-            return not pool_lays_contract(state, counts)   # the same cards for every such seat
-    return True
+    most = hand_size(state.hands[p]) + 1 + 2 * max(rules[SR_MAX_BUYS] - ints[SI_BUYS_SEAT + p], 0)
+    return most >= need
+
+
+@njit(cache=True)
+def contract_hopeless(state, p):
+    """Ruling 3.12 for one seat not down, from what every seat sees (the table and the rules): can
+    seat ``p`` never lay the round's contract, holding too few cards or, whatever it draws, the
+    cards off the table holding no laying of it? Uses ``state.counts`` as scratch."""
+    if not may_hold_contract(state, p):
+        return True
+    table_counts(state.table, state.ints[SI_N_TABLE], state.counts)
+    return not pool_lays_contract(state, state.counts)
 
 
 @njit(cache=True)

@@ -118,13 +118,13 @@ def _discards_in_order(state, roll, p, scratch, out, limit):
     it would keep least first, ties to the higher card as its own choice breaks them; at most ``limit``."""
     legal = scratch.out
     n_legal = legal_moves(state, legal)
-    down, d0, stalling = B.discard_context(state, p, scratch.dwork)
+    down, d0, stalling, hopeless = B.discard_context(state, p, scratch.dwork)
     par, counts, table, ints = roll[p], state.hands[p], state.table, state.ints
     ace_high = state.rules[SR_ACE_HIGH] != 0
     score = scratch.search.score
     for i in range(n_legal):   # lower keeps less: the score negated, so that best_first's highest is thrown first
         score[i] = -B.discard_score(counts, legal[i], par, table, ints[SI_N_TABLE], ints[SI_ROUND], ace_high,
-                                    down, d0, stalling, scratch.dwork)
+                                    down, d0, stalling, hopeless, scratch.dwork)
     return best_first(legal, score, n_legal, out, limit)
 
 
@@ -206,10 +206,10 @@ def _deal_hidden(hand, pool, k, n, hidden, draws, par, table, n_table, round_no,
         least = np.int64(1 << 40)
         for i in range(hidden):   # a hidden copy (the known ones stay), or the card just drawn
             c = pool[k + i]
-            score = B.discard_score(hand, c, par, table, n_table, round_no, ace_high, False, d0, False, work)
+            score = B.discard_score(hand, c, par, table, n_table, round_no, ace_high, False, d0, False, False, work)
             if score < least:
                 least, throw = score, i
-        if B.discard_score(hand, drawn, par, table, n_table, round_no, ace_high, False, d0, False, work) <= least:
+        if B.discard_score(hand, drawn, par, table, n_table, round_no, ace_high, False, d0, False, False, work) <= least:
             hand[drawn] -= 1
             continue
         c = pool[k + throw]
