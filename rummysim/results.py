@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 from filelock import FileLock, Timeout
 
 from .base.errors import UsageError
+from .engine.rng import deal_keys
 
 SCHEMA_VERSION = 2
 TABLES = ("hands", "rounds", "seats", "games")
@@ -121,6 +122,25 @@ def strategy_codes(strategy_names: list[str], n: int) -> tuple[np.ndarray, tuple
     the sorted distinct names, and those names."""
     names = tuple(sorted(set(strategy_names)))
     return np.tile(np.array([names.index(s) for s in strategy_names], dtype=np.int8), n), names
+
+
+def unit_tables(chunk: Chunk, seed: int, players: int, strategy_names: list[str], units: Table, seats: Table,
+                unit: str, first_unit: int) -> dict[str, pa.Table]:
+    """A chunk's table of hands (rounds) and its seats table, by file name: what every variant writes
+    alike. ``units`` holds the kernel's unit rows (its columns ``game`` and ``unit`` numbered from
+    ``first_unit``; the run's ``seed``, ``players`` and each deal's key added here); ``seats`` the seat
+    rows, with ``game``, ``unit``, ``seat`` and ``strategy`` added."""
+    n = len(chunk.hand_rows)
+    game = chunk.hand_rows[:, units.index("game")]
+    number = chunk.hand_rows[:, units.index(unit)]
+    return {
+        units.name: arrow_table(units, chunk.hand_rows, {
+            "seed": np.full(n, seed), "players": np.full(n, players),
+            "deal": deal_keys(seed, game.astype(np.int64), number.astype(np.int64) - first_unit)}),
+        seats.name: arrow_table(seats, chunk.seat_rows.reshape(n * players, seats.width), {
+            "game": np.repeat(game, players), unit: np.repeat(number, players),
+            "seat": np.tile(np.arange(players), n), "strategy": strategy_codes(strategy_names, n)}),
+    }
 
 
 def json_safe(value):

@@ -40,15 +40,13 @@ from pathlib import Path
 import numpy as np
 
 from ..base import intervals as I
-from ..base.intervals import t_quantile
+from ..base.intervals import LEVEL, t_quantile
 from ..base.summary import interval_text, signed
 
 #: bootstrap replicates of the rating list
 REPLICATES = 1000
 #: virtual blocks per match scoring the fair share (BayesElo's prior of virtual draws)
 PRIOR_BLOCKS = 1.0
-#: the interval's two-sided coverage
-LEVEL = 0.95
 #: fewer blocks in a match than this: the ratings get no interval and no LOS (measured: the bootstrap's
 #: intervals held 90% at 5 blocks a match, 93% from 20 on, when neighbours' shares were 0.25)
 MIN_BLOCKS = I.MIN_T_BLOCKS

@@ -43,10 +43,10 @@ from ..base.variant import Variant
 from ..engine.codes import OUTCOMES
 from ..variants import variant_of
 from .compare import SEQUENTIAL_WARNING, position_words, sprt_words
-from ..base.intervals import proportion_ci, ratio_ci, share_ci, share_ratio_ci
+from ..base.intervals import LEVEL, proportion_ci, ratio_ci, share_ci, share_ratio_ci
 
-LEVEL = 0.95
-RECORDS = ("run.json", "compare.json")
+#: the records ``report`` reads (a sweep is summed up by ``sweep`` itself)
+REPORTED_RECORDS = ("run.json", "compare.json")
 BATCH_ROWS = 1 << 16
 PAIR_COLUMNS = ("pair", "rotation")
 #: per seat and hand, summed over blocks: hands played, games started, hands won, stalemates, points won,
@@ -156,10 +156,10 @@ def find_results(path: str | Path) -> tuple[Path, str | None]:
         raise ResultsError(f"results {p}: no such directory")
     if not p.is_dir():
         raise ResultsError(f"results {p}: not a directory (give a run or compare results directory)")
-    if any((p / r).is_file() for r in RECORDS):
+    if any((p / r).is_file() for r in REPORTED_RECORDS):
         return p, None
     try:
-        found = sorted((f for r in RECORDS for f in p.rglob(r)), key=lambda f: f.stat().st_mtime)
+        found = sorted((f for r in REPORTED_RECORDS for f in p.rglob(r)), key=lambda f: f.stat().st_mtime)
     except OSError as e:
         raise ResultsError(f"results {p}: cannot search it ({_line(e)})") from None
     if not found:
@@ -172,7 +172,7 @@ def find_results(path: str | Path) -> tuple[Path, str | None]:
 def open_results(path: str | Path) -> SavedResults:
     """Open and check a results directory (see ``find_results``); raise ``ResultsError`` if it is not readable."""
     where, note = find_results(path)
-    record = next(where / r for r in RECORDS if (where / r).is_file())
+    record = next(where / r for r in REPORTED_RECORDS if (where / r).is_file())
     try:
         meta = json.loads(record.read_text())
     except (OSError, ValueError) as e:

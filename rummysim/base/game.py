@@ -1,12 +1,18 @@
 """What every variant's game in play (``rummysim/variants/<name>/game.py``, ``Variant.game``) does the
 same way: the game's start, dealing the next unit, the seat to act and its legal moves, the seat's
 policy, the seat's view in words, and each move and each end said to the person playing (``play``).
-A subclass names its variant's modules (``rules_modules``:
-policy, notation, replay) and state slots (``I_SEAT``, ``I_PHASE``) and deals with ``_deal``."""
+A subclass names its variant's modules (policy, notation, replay, hints, moves), its state slots
+(``I_SEAT``, ``I_PHASE``) and its result rows' widths (``row_cols``, ``seat_cols``), and fills in the
+calls that differ: ``_deal``, ``_apply``, ``_events``, ``_result_rows``, ``game_row``."""
 
 from __future__ import annotations
 
 import numpy as np
+
+from ..results import Chunk
+
+#: what ``play`` returns without ``log``
+NO_EVENTS: tuple = ()
 
 
 class GameInPlay:
@@ -16,7 +22,8 @@ class GameInPlay:
     #: examples of its typed moves, for ``play``'s help
     move_words = "draw stock, take, meld H3 H4 H5, layoff SQ 2, discard D9"
     I_SEAT = I_PHASE = -1          # the state's slots (``ints``) of the seat to act and its decision
-    policy = notation = replay = hints = None   # the variant's modules
+    policy = notation = replay = hints = moves = None   # the variant's modules
+    row_cols = seat_cols = 0       # the columns of a unit's result row and of a seat's (the variant's schema)
 
     def reset(self, seed: int, game: int) -> None:
         """Game ``game`` of ``seed`` from its start: its first hand (round) dealt."""
@@ -46,6 +53,35 @@ class GameInPlay:
         """The move the seat's policy (``params`` float64[players, N]) chooses now (Shanghai, a
         ``CONTRACT``: its laying in the proposal buffer, see ``keep``)."""
         return int(self.policy.choose(self.state, params, seat, self.scratch))
+
+    def play(self, move: int) -> list[dict]:
+        """Play the seat to act's legal ``move``; returns the events it logged (none without ``log``)."""
+        self.n_legal = self._apply(move)
+        if not self.log:
+            return NO_EVENTS
+        events = self._events()
+        self.state.n_ev[0] = 0
+        return events
+
+    def finish(self) -> np.ndarray:
+        """The hand (round) is over: its result rows kept, its points (int64[players]) added to the
+        scores and returned; ``end_event`` is its end."""
+        row = np.zeros(self.row_cols, dtype=np.int32)
+        seats = np.zeros((self.players, self.seat_cols), dtype=np.int32)
+        self._result_rows(row, seats)
+        points = np.zeros(self.players, dtype=np.int64)
+        self.moves.scores(self.state, points)
+        self.scores += points
+        self.rows.append(row)
+        self.seat_rows.append(seats)
+        self.number += 1
+        return points
+
+    def chunk(self) -> Chunk:
+        """The game's rows as ``run`` writes them."""
+        return Chunk(np.array(self.rows, dtype=np.int32).reshape(-1, self.row_cols),
+                     np.array(self.seat_rows, dtype=np.int32).reshape(-1, self.players, self.seat_cols),
+                     np.array([self.game], dtype=np.int64), self.game_row())
 
     @property
     def unit_over(self) -> bool:

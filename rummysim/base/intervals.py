@@ -35,6 +35,8 @@ def _special():
 
     return special
 
+#: the two-sided coverage of every interval rummysim prints
+LEVEL = 0.95
 PAIR_BINS = ("LL", "LD", "DD+WL", "DW", "WW")
 _PAIR_VALUES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])  # pair score / 2, per game
 #: fewer blocks than this: no t-test (its p-value is not to be trusted on so few); an exact sign test
@@ -65,7 +67,7 @@ def no_spread(values, scale: float | None = None) -> bool:
     return float(np.ptp(v)) <= TIE * scale
 
 
-def proportion_ci(successes, n, level: float = 0.95):
+def proportion_ci(successes, n, level: float = LEVEL):
     """Clopper-Pearson (exact binomial) interval for ``successes`` out of ``n`` independent trials.
 
     Its coverage is at least ``level`` at every n and every true proportion (Wilson's score
@@ -116,7 +118,7 @@ def _share_interval(share, variance, blocks, level: float):
     return _scalar_or_array(np.where(usable, lo, np.nan), np.where(usable, hi, np.nan))
 
 
-def share_ci(values, level: float = 0.95) -> tuple[float, float, float]:
+def share_ci(values, level: float = LEVEL) -> tuple[float, float, float]:
     """Mean of independent block values in [0, 1] (a duplicate deal's score, a game's win share) and
     its interval (``_share_interval``, the block variance ``var(values, ddof=1) / n``).
 
@@ -141,7 +143,7 @@ def _ratio_moments(n_units, sum_y, sum_m, sum_yy, sum_ym, sum_mm):
     return r, var
 
 
-def share_ratio_ci(n_units, sum_y, sum_m, sum_yy, sum_ym, sum_mm, level: float = 0.95):
+def share_ratio_ci(n_units, sum_y, sum_m, sum_yy, sum_ym, sum_mm, level: float = LEVEL):
     """A share that is a ratio of block totals, ``R = sum(y) / sum(m)`` with ``0 <= y <= m`` in every
     block (wins of hands, stalemated hands of hands, rummy points of points), with the interval of
     ``_share_interval`` from the linearised variance of R over the ``n_units`` blocks with a nonzero
@@ -154,7 +156,7 @@ def share_ratio_ci(n_units, sum_y, sum_m, sum_yy, sum_ym, sum_mm, level: float =
     return _scalar_or_array(r, lo, hi)
 
 
-def mean_ci(values, level: float = 0.95) -> tuple[float, float, float]:
+def mean_ci(values, level: float = LEVEL) -> tuple[float, float, float]:
     """Mean of independent block values and its Student-t interval.
 
     Returns ``(mean, lo, hi)``; ``(mean, nan, nan)`` with fewer than 2 values or when they are all
@@ -166,7 +168,7 @@ def mean_ci(values, level: float = 0.95) -> tuple[float, float, float]:
         math.nan, math.nan, math.nan)
 
 
-def ratio_ci(n_units, sum_y, sum_m, sum_yy, sum_ym, sum_mm, level: float = 0.95):
+def ratio_ci(n_units, sum_y, sum_m, sum_yy, sum_ym, sum_mm, level: float = LEVEL):
     """Ratio of block totals ``R = sum(y) / sum(m)`` and its Student-t interval
     by linearisation (the delta method), from running sums over independent blocks.
 
@@ -231,7 +233,7 @@ def pair_shares(counts) -> np.ndarray:
     return np.repeat(_PAIR_VALUES, c.astype(np.int64))
 
 
-def pentanomial_score(counts, level: float = 0.95) -> tuple[float, float, float]:
+def pentanomial_score(counts, level: float = LEVEL) -> tuple[float, float, float]:
     """Mean score per game of pentanomial counts and its interval: ``share_ci`` over the pairs (each
     pair one block, pair score / 2), so the correlation of the two games of a deal is accounted
     for. The same as the win share of the match. Returns ``(score, lo, hi)``; nan for no pairs."""

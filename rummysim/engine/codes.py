@@ -1,4 +1,5 @@
-"""Codes shared by every variant, defined once: how a hand or round ended, and the event kinds of a replay.
+"""Codes shared by every variant, defined once: how a hand or round ended, the event kinds of a replay,
+and the kinds of bot a parameter vector names.
 
 The ``outcome`` column of every results table holds these names (a dictionary
 column over ``OUTCOMES``, in code order); the kernels write the codes.
@@ -22,3 +23,8 @@ EV_RESHUFFLE = 6
 EV_BUY = 7
 EV_CONTRACT = 8
 EV_SWAP = 9
+
+# the kind of bot, the first slot of every variant's parameter vector (a strategy file's ``bot`` key)
+BOT_FAMILY = 0   # the variant's parametrised rule-based family
+BOT_RANDOM = 1   # a uniform draw among the legal moves
+BOT_SEARCH = 2   # searches the decisions its keys name, playing the rest as its rollout strategy

@@ -9,9 +9,9 @@ The parameter vectors are the variants' own; these helpers take the slots they r
 import numpy as np
 from numba import njit
 
+from .bits import U64
 from .rng import GOLDEN, mix64
 
-U64 = np.uint64
 
 #: ``search.value``: the unit won (1) or not (0) / its points
 VALUE_WIN = 0

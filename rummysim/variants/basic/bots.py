@@ -49,9 +49,10 @@ opponent took from the discard pile. Ties go to the highest card id, or with
 *greedy* (the default strategy) is draw 1, meld 0, layoff 0, discard 0.
 """
 
-import numpy as np
 from numba import njit
 
+from ...engine.codes import BOT_FAMILY, BOT_RANDOM, BOT_SEARCH  # noqa: F401  (bots.BOT_*: policy, spec and tests)
+from ...engine.bits import U64
 from . import melds as M
 from ...engine.rng import below
 from .moves import (
@@ -64,7 +65,6 @@ from .state import (
     R_ACE_HIGH, R_MAX_MELDS, R_MUST_DISCARD,
 )
 
-U64 = np.uint64
 
 P_BOT = 0
 P_DRAW = 1
@@ -86,10 +86,6 @@ P_SEARCH_CANDIDATES = 16  # candidate moves kept, in the rollout policy's order
 P_SEARCH_VALUE = 17       # 0: the hand won (1) or not (0); 1: the hand's points (+ won, - lost)
 P_SEARCH_CONFIDENCE = 18  # standard errors by which a candidate must beat the rollout's favourite, x10
 N_PARAMS = 19
-
-BOT_FAMILY = 0
-BOT_RANDOM = 1
-BOT_SEARCH = 2
 
 
 @njit(cache=True, inline="always")

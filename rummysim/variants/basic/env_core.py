@@ -27,6 +27,7 @@ scores         players             each relative seat's game score so far
 import numpy as np
 from numba import njit
 
+from ...engine.bits import U64
 from . import melds as M
 from .game import IB, UB, deal
 from . import moves
@@ -57,7 +58,6 @@ from ...engine.views import row_view, set_mask
 
 #: the action encoding and the most legal moves at one decision (``moves``), what ``Batch`` sizes its arrays by
 NUM_ACTIONS, MAX_LEGAL = moves.NUM_ACTIONS, moves.MAX_LEGAL
-U64 = np.uint64
 
 def layout(players):
     """The observation's blocks ``(name, rows, columns)`` for ``players`` seats, in order."""

@@ -20,7 +20,6 @@ import numpy as np
 from numba import njit
 
 from ...cards import cards_of
-from ...results import Chunk
 from ...base.game import GameInPlay
 from . import hints, kernel, melds, moves, notation, policy, replay
 from .moves import (
@@ -47,8 +46,6 @@ from .state import (
     State,
 )
 
-#: what ``play`` returns without ``log``
-NO_EVENTS: tuple = ()
 #: event log rows between two reads (a move logs a few; a reshuffle one row)
 EV_ROWS = 64
 
@@ -116,7 +113,8 @@ class Game(GameInPlay):
     first_unit = 0
     num_actions = moves.NUM_ACTIONS
     I_SEAT, I_PHASE = I_SEAT, I_PHASE
-    policy, notation, replay, hints = policy, notation, replay, hints
+    policy, notation, replay, hints, moves = policy, notation, replay, hints, moves
+    row_cols, seat_cols = kernel.HAND_COLS, kernel.SEAT_COLS
 
     def __init__(self, players: int, rules: np.ndarray, log: bool = False):
         self.players, self.log = players, log
@@ -152,28 +150,14 @@ class Game(GameInPlay):
     def restore(self, kept) -> None:
         pass
 
-    def play(self, move: int) -> list[dict]:
-        """Play the seat to act's legal ``move``; returns the events it logged (none without ``log``)."""
-        self.n_legal = step_packed(self.ib, self.ub, self.ev, move)
-        if not self.log:
-            return NO_EVENTS
-        events = replay.decode_events(self.ev, int(self.state.n_ev[0]))
-        self.state.n_ev[0] = 0
-        return events
+    def _apply(self, move: int) -> int:
+        return int(step_packed(self.ib, self.ub, self.ev, move))
 
-    def finish(self) -> np.ndarray:
-        """The hand is over: its result rows kept, its points (int64[players]) added to the scores and
-        returned; ``end_event`` is its end."""
-        row = np.zeros(kernel.HAND_COLS, dtype=np.int32)
-        seats = np.zeros((self.players, kernel.SEAT_COLS), dtype=np.int32)
+    def _events(self) -> list[dict]:
+        return replay.decode_events(self.ev, int(self.state.n_ev[0]))
+
+    def _result_rows(self, row: np.ndarray, seats: np.ndarray) -> None:
         kernel.result_rows(self.state, row, seats)
-        points = np.zeros(self.players, dtype=np.int64)
-        moves.scores(self.state, points)
-        self.scores += points
-        self.rows.append(row)
-        self.seat_rows.append(seats)
-        self.number += 1
-        return points
 
     def end_event(self) -> dict:
         return replay.end_event(self.rows[-1], self.state.masks, self.players)
@@ -197,12 +181,9 @@ class Game(GameInPlay):
         """The game has ended: a seat reached the target, or the hands cap."""
         return self.winner() >= 0 or self.number >= kernel.MAX_HANDS_PER_GAME
 
-    def chunk(self) -> Chunk:
-        """The game's rows as ``run`` writes them (a game stopped early has winner -1)."""
-        game_row = np.array([[self.winner(), self.number, *self.scores]], dtype=np.int32)
-        return Chunk(np.array(self.rows, dtype=np.int32).reshape(-1, kernel.HAND_COLS),
-                     np.array(self.seat_rows, dtype=np.int32).reshape(-1, self.players, kernel.SEAT_COLS),
-                     np.array([self.game], dtype=np.int64), game_row)
+    def game_row(self) -> np.ndarray:
+        """int32[1, 2 + players]: winner (-1 for a game stopped early), hands, scores."""
+        return np.array([[self.winner(), self.number, *self.scores]], dtype=np.int32)
 
     # ------------------------------------------------------------------ what a seat may see
     def taken(self) -> dict[int, list[int]]:

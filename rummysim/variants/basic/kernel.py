@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit, prange
 from numba.core.errors import NumbaPerformanceWarning
 
+from ...engine.bits import U64
 from ...engine.codes import OUT_WIN
 from ...engine.deck import dealer_of
 from ...engine.rng import KIND_BOT, KIND_DEAL, shuffle, stream_key
@@ -45,7 +46,6 @@ from .state import (
     INTS_SIZE, M_HAND, M_PILE, MASKS_SIZE, PH_OVER, R_TARGET, State,
 )
 
-U64 = np.uint64
 
 # per-hand result row (int32[HAND_COLS]) and per-seat row (int32[SEAT_COLS]): their columns are
 # declared once, in the results schema

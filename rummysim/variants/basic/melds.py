@@ -13,9 +13,8 @@ knows which end its ace is on).
 import numpy as np
 from numba import njit
 
-from ...engine.bits import bit, lowest_card, popcount  # noqa: F401  (used as M.bit etc. by the kernels)
+from ...engine.bits import U64, bit, lowest_card, popcount  # noqa: F401  (used as M.bit etc. by the kernels)
 
-U64 = np.uint64
 LANE = U64(0xFFFF)
 RANKS13 = U64(0x1FFF1FFF1FFF1FFF)   # ranks A..K of every lane
 ACES = U64(0x0001000100010001)      # bit 0 of every lane

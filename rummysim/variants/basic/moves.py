@@ -47,6 +47,8 @@ discard: by card), which the random bot relies on.
 import numpy as np
 from numba import njit
 
+from ...engine.bits import U64
+from ...engine.events import EV_CARDS, close_event, open_event
 from ...engine.codes import (EV_DISCARD, EV_DRAW_DISCARD, EV_DRAW_STOCK, EV_LAYOFF, EV_MELD, EV_RESHUFFLE,  # noqa: F401
                             OUT_STALEMATE_BLOCKED, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN)
 from ...engine.rng import KIND_RESHUFFLE, shuffle, stream_key
@@ -60,7 +62,6 @@ from .state import (
     R_TURN_LIMIT, RESHUFFLE_KEEP_TOP, RESHUFFLE_TURN_OVER,
 )
 
-U64 = np.uint64
 
 DRAW_STOCK = 52
 TAKE_DISCARD = 53
@@ -94,8 +95,7 @@ NUM_ACTIONS = LAYOFF_BASE + 52 * MAX_TABLE  # 1308
 MAX_LEGAL = 256
 
 # event log (replay): one row per event, int16[EV_WIDTH]
-EV_WIDTH = 60  # type, player, card, meld index, n cards, cards...
-EV_CARDS = 5
+EV_WIDTH = 60  # type, player, card, meld index, n cards, cards... (``engine.events``)
 
 
 # ------------------------------------------------------------------ encoding
@@ -294,13 +294,9 @@ def scores(state, out):
 def log_event(ev, n_ev, stock, kind, player, card, meld, cards_mask, n_stock):
     """Append one event to ``ev`` when it has room: cards of ``cards_mask`` lowest first, then the top
     ``n_stock`` cards of ``stock``, top first."""
-    i = n_ev[0]
-    if i >= ev.shape[0]:
+    i = open_event(ev, n_ev, kind, player, card, meld)
+    if i < 0:
         return
-    ev[i, 0] = kind
-    ev[i, 1] = player
-    ev[i, 2] = card
-    ev[i, 3] = meld
     n = 0
     m = cards_mask
     while m:
@@ -310,8 +306,7 @@ def log_event(ev, n_ev, stock, kind, player, card, meld, cards_mask, n_stock):
     for k in range(n_stock):
         ev[i, EV_CARDS + n] = stock[n_stock - 1 - k]
         n += 1
-    ev[i, 4] = n
-    n_ev[0] = i + 1
+    close_event(ev, n_ev, i, n)
 
 
 @njit(cache=True)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cards import RANKS, SUITS, card_id, card_name, cards_of
+from ...cards import RANKS, SUITS, card_name, cards_of
+from ...base import notation as N
 from ...base.errors import MoveError
+from ...base.notation import card_word as _card, names
 from . import bots as B
 from . import melds as M
 from . import moves as MV
@@ -49,10 +51,6 @@ def ext_cards(ext: int) -> list[int]:
     return [c - 13 if c % 16 == 13 else c for c in cards_of(ext)]
 
 
-def names(cards) -> str:
-    return " ".join(card_name(c) for c in cards)
-
-
 # ------------------------------------------------------------------ naming
 def move_name(state: State, action: int) -> str:
     if action == MV.DRAW_STOCK:
@@ -72,9 +70,7 @@ def move_name(state: State, action: int) -> str:
 
 
 def legal_move_names(state: State) -> list[tuple[int, str]]:
-    legal = np.empty(MV.MAX_LEGAL, dtype=np.int64)
-    n = MV.legal_moves(state, legal)
-    return [(int(a), move_name(state, int(a))) for a in legal[:n]]
+    return N.legal_move_names(state, MV.legal_moves, MV.MAX_LEGAL, move_name)
 
 
 def upcard(state: State) -> int:
@@ -85,31 +81,12 @@ def upcard(state: State) -> int:
 
 # ------------------------------------------------------------------ parsing
 def parse_move(state: State, text: str) -> int:
-    words = text.replace(",", " ").split()
-    if not words:
-        raise MoveError("no move given")
-    verb = ALIASES.get(words[0].lower(), words[0].lower())
-    args = [w for w in words[1:] if w.lower() not in ("off", "on", "from", "the", "to")]
-    if verb not in VERB_STEP:
-        raise MoveError(f"unknown move {words[0]!r}: now {STEPS[_phase(state)]}")
-    phase = _phase(state)
-    if VERB_STEP[verb] != phase:
-        raise MoveError(f"no {verb} now: {STEPS[phase]}")
-    action = getattr(_Parse, verb)(state, args)
-    if not MV.is_legal(state, action):
-        raise MoveError(_why_not(state, verb, action))
-    return action
+    return N.parse_move(state, text, _phase(state), steps=STEPS, verb_step=VERB_STEP, aliases=ALIASES,
+                        parsers=_Parse, is_legal=MV.is_legal, why_not=_why_not)
 
 
 def _phase(state) -> int:
     return int(state.ints[I_PHASE])
-
-
-def _card(word: str) -> int:
-    try:
-        return card_id(word)
-    except ValueError as e:
-        raise MoveError(str(e)) from None
 
 
 def _hand(state) -> int:
@@ -117,9 +94,8 @@ def _hand(state) -> int:
 
 
 def _held(state, cards: list[int]) -> None:
-    missing = [c for c in cards if not _hand(state) >> c & 1]
-    if missing:
-        raise MoveError(f"not in your hand: {names(missing)}")
+    hand = _hand(state)
+    N.missing_cards(cards, lambda c: hand >> c & 1)
 
 
 class _Parse:
@@ -135,11 +111,7 @@ class _Parse:
 
     @staticmethod
     def take(state, args):
-        if args and args[0].lower() not in ("pile", "discard", "upcard"):
-            card = _card(args[0])
-            if card != upcard(state):
-                raise MoveError(f"{card_name(card)} is not the upcard"
-                                + (f" ({card_name(upcard(state))})" if upcard(state) >= 0 else ""))
+        N.upcard_named(args, upcard(state))
         return MV.TAKE_DISCARD
 
     @staticmethod
@@ -148,11 +120,7 @@ class _Parse:
 
     @staticmethod
     def discard(state, args):
-        if len(args) != 1:
-            raise MoveError("discard takes one card, e.g. discard D9")
-        card = _card(args[0])
-        _held(state, [card])
-        return MV.discard_move(card)
+        return MV.discard_move(N.discard_card(args, False, lambda cards: _held(state, cards)))
 
     @staticmethod
     def meld(state, args):
@@ -178,11 +146,7 @@ class _Parse:
             raise MoveError("layoff takes a card and a table meld number, e.g. layoff SQ 2")
         card = _card(args[0])
         _held(state, [card])
-        n_table = int(state.ints[I_N_TABLE])
-        if not args[1].isdigit() or not 1 <= int(args[1]) <= n_table:
-            raise MoveError(f"no table meld {args[1]}: " + (f"they are numbered 1 to {n_table}" if n_table
-                                                           else "there is none on the table"))
-        k = int(args[1]) - 1
+        k = N.meld_number(args[1], int(state.ints[I_N_TABLE]))
         if not int(state.t_lay[k]) >> card & 1:
             raise MoveError(f"{card_name(card)} does not fit meld {k + 1} ({names(ext_cards(state.t_mask[k]))}; "
                             f"it takes {names(takes(state, k)) or 'nothing more'})")

@@ -10,12 +10,11 @@ import json
 import numpy as np
 
 from ...base.errors import RuleError
-from ...base.rules import MAX_TURN_LIMIT, RULES_VERSION
+from ...base.rules import ACE_MODES, MAX_TURN_LIMIT, RULES_VERSION
 from . import state as S
 
 TARGET_BY_PLAYERS = {2: 100, 3: 150, 4: 200}
 RESHUFFLE_MODES = ("shuffle_all", "keep_top", "turn_over")
-ACE_MODES = ("low", "high_or_low")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -3,11 +3,8 @@ columns (``H_*``, ``S_*``), the Arrow tables and the schema tables of docs/resul
 
 from __future__ import annotations
 
-import numpy as np
-
 from ...engine.codes import OUTCOMES
-from ...engine.rng import deal_keys
-from ...results import Column, Table, arrow_table, kernel_columns, strategy_codes
+from ...results import Column, Table, arrow_table, kernel_columns, unit_tables
 
 HANDS = Table("hands", "one row per hand", (
     Column("game", "int64", "game index", 0),
@@ -63,18 +60,7 @@ def schemas(players: int, games_mode: bool) -> list[Table]:
 
 def tables(chunk, seed: int, players: int, strategy_names: list[str]) -> dict:
     """The Arrow tables of one chunk (``rummysim.run.Chunk``), by file name."""
-    n = len(chunk.hand_rows)
-    out = {
-        "hands": arrow_table(HANDS, chunk.hand_rows, {
-            "seed": np.full(n, seed), "players": np.full(n, players),
-            "deal": deal_keys(seed, chunk.hand_rows[:, H_GAME].astype(np.int64),
-                              chunk.hand_rows[:, H_HAND].astype(np.int64))}),
-        "seats": arrow_table(SEATS, chunk.seat_rows.reshape(n * players, SEAT_COLS), {
-            "game": np.repeat(chunk.hand_rows[:, H_GAME], players),
-            "hand": np.repeat(chunk.hand_rows[:, H_HAND], players),
-            "seat": np.tile(np.arange(players), n),
-            "strategy": strategy_codes(strategy_names, n)}),
-    }
+    out = unit_tables(chunk, seed, players, strategy_names, HANDS, SEATS, "hand", 0)
     if chunk.game_rows is not None:
         out["games"] = arrow_table(games_schema(players), chunk.game_rows, {"game": chunk.games})
     return out

@@ -42,6 +42,7 @@ from itertools import accumulate
 import numpy as np
 from numba import njit
 
+from ...engine.bits import U64
 from ...engine.rng import next_u64, shuffle
 from ...engine.search import VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, rollout_params
 from . import bots as B
@@ -52,7 +53,6 @@ from .state import (
     I_WINNER, INTS_SIZE, M_HAND, M_HELD, MASKS_SIZE, M_PILE, M_TABLE, PH_DISCARD, PH_OVER, PH_PLAY, R_ACE_HIGH,
 )
 
-U64 = np.uint64
 
 SearchScratch = namedtuple("SearchScratch", (
     "masks", "ints", "stock", "pile", "t_mask", "t_kind", "t_lay", "rng", "ev", "n_ev",

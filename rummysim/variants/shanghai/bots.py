@@ -89,8 +89,9 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from ...engine.codes import BOT_FAMILY, BOT_RANDOM, BOT_SEARCH  # noqa: F401  (bots.BOT_*: policy, spec and tests)
 from .contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, best_contract
-from ...engine.bits import popcount
+from ...engine.bits import U64, popcount
 from ...engine.rng import KIND_BOT, below, stream_key
 from .moves import (
     BUY, CONTRACT, JOKER_LOW_BASE, LAYOFF_BASE, LEAVE_UPCARD, MAX_LEGAL, PASS, STOP, SWAP_BASE, SWAP_DOWN_BASE,
@@ -113,7 +114,6 @@ from .table import (
 #: and ``dwork`` int64[WORK_SIZE] for ``distance_in``
 BotScratch = namedtuple("BotScratch", ["cand", "chosen", "ranks", "left", "row", "table", "rngs", "out", "dwork"])
 
-U64 = np.uint64
 
 SP_BOT = 0
 SP_DRAW = 1
@@ -149,10 +149,6 @@ N_SHANGHAI_PARAMS = 29
 JOKER_END_HIGH = 0
 JOKER_END_LOW = 1
 JOKER_END_HELD = 2
-
-BOT_FAMILY = 0
-BOT_RANDOM = 1
-BOT_SEARCH = 2
 
 #: after this many reshuffles in a round the family's discards break ties at random, ignoring
 #: card values: a round where every bot keeps the cards another needs would otherwise cycle
@@ -339,7 +335,6 @@ def _discard_distance(counts, c, round_no, ace_high, work):
     return _distance_of_levels(work, counts[JOKER], round_no, ace_high)
 
 
-
 @njit(cache=True)
 def _fits_table(table, n_table, card, ace_high):
     for k in range(n_table):
@@ -496,8 +491,6 @@ def _abandon(p, par, hands, ints, players):
         if par[SP_ABANDON_OPP_CARDS] >= 0 and hand_size(hands[q]) <= par[SP_ABANDON_OPP_CARDS]:
             return True
     return False
-
-
 
 
 @njit(cache=True)

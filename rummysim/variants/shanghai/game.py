@@ -14,7 +14,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...results import Chunk
 from ...base.game import GameInPlay
 from . import hints, kernel, moves, notation, policy, replay
 from .moves import apply, legal_moves
@@ -31,8 +30,6 @@ from .state import (
     SR_MAX_BUYS,
 )
 
-#: what ``play`` returns without ``log``
-NO_EVENTS: tuple = ()
 #: event log rows between two reads (a move logs a few)
 EV_ROWS = 64
 
@@ -67,7 +64,8 @@ class Game(GameInPlay):
                   "swap H7 2 JK 3, stop, discard D9")
     num_actions = moves.NUM_ACTIONS
     I_SEAT, I_PHASE = I_SEAT, I_PHASE
-    policy, notation, replay, hints = policy, notation, replay, hints
+    policy, notation, replay, hints, moves = policy, notation, replay, hints, moves
+    row_cols, seat_cols = kernel.ROUND_COLS, kernel.SEAT_COLS
 
     def __init__(self, players: int, rules: np.ndarray, log: bool = False):
         self.players, self.log = players, log
@@ -99,28 +97,14 @@ class Game(GameInPlay):
     def restore(self, kept) -> None:
         self.state.melds[:], self.state.ints[I_PROPOSAL_N] = kept
 
-    def play(self, move: int) -> list[dict]:
-        """Play the seat to act's legal ``move``; returns the events it logged (none without ``log``)."""
-        self.n_legal = step(self.state, move, self.legal_buf)
-        if not self.log:
-            return NO_EVENTS
-        events = replay.decode_events(self.state.ev, int(self.state.n_ev[0]), self.table_kinds)
-        self.state.n_ev[0] = 0
-        return events
+    def _apply(self, move: int) -> int:
+        return int(step(self.state, move, self.legal_buf))
 
-    def finish(self) -> np.ndarray:
-        """The round is over: its result rows kept, its penalty points (int64[players]) added to the
-        scores and returned; ``end_event`` is its end."""
-        row = np.zeros(kernel.ROUND_COLS, dtype=np.int32)
-        seats = np.zeros((self.players, kernel.SEAT_COLS), dtype=np.int32)
+    def _events(self) -> list[dict]:
+        return replay.decode_events(self.state.ev, int(self.state.n_ev[0]), self.table_kinds)
+
+    def _result_rows(self, row: np.ndarray, seats: np.ndarray) -> None:
         kernel.fill_rows(self.state, row, seats)
-        points = np.zeros(self.players, dtype=np.int64)
-        moves.scores(self.state, points)
-        self.scores += points
-        self.rows.append(row)
-        self.seat_rows.append(seats)
-        self.number += 1
-        return points
 
     def end_event(self) -> dict:
         return replay.end_event(self.rows[-1], self.seat_rows[-1], self.state.hands)
@@ -134,11 +118,9 @@ class Game(GameInPlay):
         """The game has ended: ten rounds played."""
         return self.number > ROUNDS
 
-    def chunk(self) -> Chunk:
-        """The game's rows as ``run`` writes them."""
-        return Chunk(np.array(self.rows, dtype=np.int32).reshape(-1, kernel.ROUND_COLS),
-                     np.array(self.seat_rows, dtype=np.int32).reshape(-1, self.players, kernel.SEAT_COLS),
-                     np.array([self.game], dtype=np.int64), self.scores.astype(np.int32)[None, :])
+    def game_row(self) -> np.ndarray:
+        """int32[1, players]: the game's penalty totals."""
+        return self.scores.astype(np.int32)[None, :]
 
     # ------------------------------------------------------------------ what a seat may see
     def taken(self) -> dict[int, list[int]]:

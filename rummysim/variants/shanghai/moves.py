@@ -92,6 +92,7 @@ from ...engine.codes import (EV_BUY, EV_CONTRACT, EV_DISCARD, EV_DRAW_DISCARD, E
                             EV_RESHUFFLE, EV_SWAP, OUT_STALEMATE_BLOCKED, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT,
                             OUT_WIN)
 from ...engine.deck import dealer_of
+from ...engine.events import EV_CARDS, close_event, open_event
 from ...engine.rng import KIND_DEAL, KIND_RESHUFFLE, shuffle, stream_key
 from .contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, card_at, first_contract
 from .state import (
@@ -133,7 +134,6 @@ MAX_LEGAL = 1280
 # (set) the card took; EV_RESHUFFLE cards the new stock, top first; EV_BUY card the upcard, cards[0] the
 # penalty card; EV_CONTRACT one row per meld laid, card 16 * kind + (run start or set rank), cards in
 # order; EV_SWAP card the natural put in, meld where, cards[0] the position (run) or rank (set)
-EV_CARDS = 5
 EV_WIDTH = EV_CARDS + 8 * 52 + 16
 
 
@@ -160,18 +160,12 @@ def new_state(players, rules, ev):
 @njit(cache=True, inline="always")
 def _log(state, kind, player, card, meld, cards, n):
     """Append one event (only when logging: ``state.ev`` has rows); ``cards[:n]`` int64."""
-    ev = state.ev
-    i = state.n_ev[0]
-    if i >= ev.shape[0]:
+    i = open_event(state.ev, state.n_ev, kind, player, card, meld)
+    if i < 0:
         return
-    ev[i, 0] = kind
-    ev[i, 1] = player
-    ev[i, 2] = card
-    ev[i, 3] = meld
-    ev[i, 4] = n
     for k in range(n):
-        ev[i, EV_CARDS + k] = cards[k]
-    state.n_ev[0] = i + 1
+        state.ev[i, EV_CARDS + k] = cards[k]
+    close_event(state.ev, state.n_ev, i, n)
 
 
 @njit(cache=True)

@@ -20,7 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from ...cards import JOKER, RANKS, SUITS, card_id, card_name
+from ...base import notation as N
 from ...base.errors import MoveError
+from ...base.notation import names
 from . import moves as MV
 from .contracts import CONTRACTS
 from .replay import parse_table_meld
@@ -46,10 +48,6 @@ VERB_STEP = {"take": PH_UPCARD, "draw": PH_UPCARD, "leave": PH_UPCARD, "buy": PH
              "contract": PH_PLAY, "layoff": PH_PLAY, "swap": PH_PLAY, "stop": PH_PLAY, "discard": PH_DISCARD}
 ALIASES = {"lay": "layoff", "lay-off": "layoff", "done": "stop", "end": "stop", "throw": "discard",
            "down": "contract"}
-
-
-def names(cards) -> str:
-    return " ".join(card_name(int(c)) for c in cards)
 
 
 def meld_words(row) -> str:
@@ -123,34 +121,17 @@ def _swap_both_ends(state, c: int, k: int, k2: int) -> bool:
 
 
 def legal_move_names(state: State) -> list[tuple[int, str]]:
-    legal = np.empty(MV.MAX_LEGAL, dtype=np.int64)
-    n = MV.legal_moves(state, legal)
-    return [(int(a), move_name(state, int(a))) for a in legal[:n]]
+    return N.legal_move_names(state, MV.legal_moves, MV.MAX_LEGAL, move_name)
 
 
 # ------------------------------------------------------------------ parsing
 def parse_move(state: State, text: str) -> int:
-    words = text.replace(",", " ").replace("/", " / ").replace("|", " / ").split()
-    if not words:
-        raise MoveError("no move given")
-    verb = ALIASES.get(words[0].lower(), words[0].lower())
-    args = [w for w in words[1:] if w.lower() not in ("off", "on", "into", "the", "to", "for")]
-    phase = int(state.ints[I_PHASE])
-    if verb not in VERB_STEP:
-        raise MoveError(f"unknown move {words[0]!r}: now {STEPS[phase]}")
-    if VERB_STEP[verb] != phase:
-        raise MoveError(f"no {verb} now: {STEPS[phase]}")
-    action = getattr(_Parse, verb)(state, args)
-    if not MV.is_legal(state, action):
-        raise MoveError(_why_not(state, verb, action))
-    return action
+    return N.parse_move(state, text, int(state.ints[I_PHASE]), steps=STEPS, verb_step=VERB_STEP,
+                        aliases=ALIASES, parsers=_Parse, is_legal=MV.is_legal, why_not=_why_not)
 
 
 def _card(word: str) -> int:
-    try:
-        return card_id(word, allow_joker=True)
-    except ValueError as e:
-        raise MoveError(str(e)) from None
+    return N.card_word(word, allow_joker=True)
 
 
 def _counts(state):
@@ -158,26 +139,16 @@ def _counts(state):
 
 
 def _held(state, cards: list[int]) -> None:
-    need = {c: cards.count(c) for c in cards}
     counts = _counts(state)
-    missing = [c for c, n in need.items() if counts[c] < n]
-    if missing:
-        raise MoveError(f"not in your hand: {names(missing)}")
+    N.missing_cards(cards, lambda c: counts[c])
 
 
 def _meld_number(state, word: str) -> int:
-    n_table = int(state.ints[SI_N_TABLE])
-    if not word.isdigit() or not 1 <= int(word) <= n_table:
-        raise MoveError(f"no table meld {word}: " + (f"they are numbered 1 to {n_table}" if n_table
-                                                    else "there is none on the table"))
-    return int(word) - 1
+    return N.meld_number(word, int(state.ints[SI_N_TABLE]))
 
 
 def _upcard_named(state, args) -> None:
-    if args and args[0].lower() not in ("upcard", "pile", "discard"):
-        card = _card(args[0])
-        if card != upcard(state):
-            raise MoveError(f"{card_name(card)} is not the upcard ({card_name(upcard(state))})")
+    N.upcard_named(args, upcard(state), allow_joker=True)
 
 
 class _Parse:
@@ -211,11 +182,7 @@ class _Parse:
 
     @staticmethod
     def discard(state, args):
-        if len(args) != 1:
-            raise MoveError("discard takes one card, e.g. discard D9")
-        card = _card(args[0])
-        _held(state, [card])
-        return card
+        return N.discard_card(args, True, lambda cards: _held(state, cards))
 
     @staticmethod
     def contract(state, args):

@@ -11,10 +11,8 @@ import json
 import numpy as np
 
 from ...base.errors import RuleError
-from ...base.rules import MAX_TURN_LIMIT, RULES_VERSION
+from ...base.rules import ACE_MODES, MAX_TURN_LIMIT, RULES_VERSION
 from . import state as SS
-
-ACE_MODES = ("low", "high_or_low")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -6,8 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.codes import OUTCOMES
-from ...engine.rng import deal_keys
-from ...results import Column, Table, arrow_table, kernel_columns, strategy_codes
+from ...results import Column, Table, arrow_table, kernel_columns, unit_tables
 
 from .state import BONUSES  # how a round's winner scored (docs/rules.md 2.7): the ``bonus`` column's codes
 
@@ -82,18 +81,8 @@ def game_winners(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def tables(chunk, seed: int, players: int, strategy_names: list[str]) -> dict:
     """The Arrow tables of one chunk (``rummysim.run.Chunk``: ``hand_rows`` holds the rounds and
     ``game_rows`` the final totals), by file name."""
-    n = len(chunk.hand_rows)
     tied, winner = game_winners(chunk.game_rows)
-    return {
-        "rounds": arrow_table(ROUNDS_TABLE, chunk.hand_rows, {
-            "seed": np.full(n, seed), "players": np.full(n, players),
-            "deal": deal_keys(seed, chunk.hand_rows[:, RW_GAME].astype(np.int64),
-                              chunk.hand_rows[:, RW_ROUND].astype(np.int64) - 1)}),
-        "seats": arrow_table(SEATS, chunk.seat_rows.reshape(n * players, SEAT_COLS), {
-            "game": np.repeat(chunk.hand_rows[:, RW_GAME], players),
-            "round": np.repeat(chunk.hand_rows[:, RW_ROUND], players),
-            "seat": np.tile(np.arange(players), n),
-            "strategy": strategy_codes(strategy_names, n)}),
-        "games": arrow_table(games_schema(players), chunk.game_rows,
-                             {"game": chunk.games, "tied": tied, "winner": winner}),
-    }
+    out = unit_tables(chunk, seed, players, strategy_names, ROUNDS_TABLE, SEATS, "round", 1)
+    out["games"] = arrow_table(games_schema(players), chunk.game_rows, {"game": chunk.games, "tied": tied,
+                                                                        "winner": winner})
+    return out

@@ -41,6 +41,8 @@ Rules are an int64 vector indexed by ``SR_*`` (built by ``rules.py``).
 
 from collections import namedtuple
 
+from ...cards import JOKER  # noqa: F401  (state.JOKER for the kernels: the card id of every joker)
+
 State = namedtuple("State", ["hands", "ints", "stock", "pile", "table", "melds", "listing", "counts", "row",
                              "rng1", "rules", "ev", "n_ev", "cand", "chosen", "ranks", "left", "trial", "held"])
 
@@ -48,7 +50,6 @@ MAX_SEATS = 8
 #: table meld slots: round 9's contract is four melds a seat (three sets and a run, 2.2), so eight
 #: seats down lay 32 (a table of 24 let the eighth seat's melds be written past its end)
 MAX_TABLE = 4 * MAX_SEATS
-JOKER = 63
 
 # round counters
 SI_STOCK_N = 0

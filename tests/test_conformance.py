@@ -1,0 +1,133 @@
+"""The conformance suite: what every registered variant must do, checked through its ``Variant`` alone
+(as pgx's api_test and OpenSpiel's random-simulation tests). A variant added to ``rummysim.variants``
+is checked here with no edit to this file; the variant-specific suites (``test_moves_<name>.py``,
+``test_rules_<name>.py``) check its rules position by position.
+
+- random play through the game in play (``Variant.game``, the driver of ``play`` and the environments):
+  at every decision a uniform draw among the legal moves, at every number of players; the legal list
+  is never empty and never repeats a move until the hand (round) ends, every event reads as a line;
+- every shipped strategy choosing every move there: each move is in the legal list, and the game's
+  rows are those of ``run``'s kernel for the same seed (``play`` and the environments are ``run``);
+- each hand (round) replayed from its seed ends as ``run``'s row says (``replay`` is ``run``);
+
+- the AEC environment (``rummysim.env.<name>_v0``) with the shipped strategies choosing every move gives
+  ``run``'s rows (``test_env.py`` drives the environments further: PettingZoo's api_test, ``Batch``).
+
+The documentation's generated tables are checked against the code in ``test_docs.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rummysim.engine.codes import BOT_SEARCH, OUTCOMES
+from rummysim.run import RunSpec, play_chunk
+from rummysim.strategy import builtin_names, load_strategy, params_matrix, seat_strategies
+from rummysim.variants import VARIANTS
+
+pytestmark = pytest.mark.engine
+
+ALL = list(VARIANTS.values())
+IDS = [v.name for v in ALL]
+SEED = 11
+
+
+def strategies_to_check(variant) -> list[str]:
+    """The shipped strategies but the search bots (``test_search_<name>.py`` checks those: minutes each)."""
+    return [n for n in builtin_names(variant) if load_strategy(n, variant).params[0] != BOT_SEARCH]
+
+
+def finish_unit(game, events: list[dict]) -> None:
+    """The hand (round) in play has ended: its rows kept, its end event logged, the next one dealt."""
+    game.finish()
+    events.append(game.end_event())
+    if not game.over:
+        game.next_unit()
+        events.append(game.deal_event())
+
+
+@pytest.mark.parametrize("variant", ALL, ids=IDS)
+def test_random_play_keeps_to_the_legal_moves(variant):
+    rng = np.random.default_rng(SEED)
+    fewest, most, _ = variant.players
+    for players in range(fewest, most + 1):
+        game = variant.game(players, variant.rules().to_array(players), log=True)
+        game.reset(SEED, players)
+        events = [game.deal_event()]
+        for _ in range(2):   # two hands (rounds) at each number of players
+            while not game.unit_over:
+                legal = game.legal()
+                assert 0 < len(legal) == len(set(legal.tolist())) <= game.num_actions
+                assert 0 <= game.seat < players
+                events += game.play(int(rng.choice(legal)))
+            finish_unit(game, events)
+            if game.over:
+                break
+        assert events[0]["event"] == "deal" and any(e["event"] == "end" for e in events)
+        assert all(isinstance(variant.format_event(e), str) for e in events)
+
+
+def play_whole_game(variant, game, params) -> None:
+    """Every seat's move chosen by its strategy (``params``), each checked to be legal, to the game's end."""
+    events: list[dict] = []
+    while not game.over:
+        while not game.unit_over:
+            move = game.bot_move(params)
+            assert move in game.legal(), f"{variant.name}: a bot's move {move} is not legal"
+            game.play(move)
+        finish_unit(game, events)
+        assert game.number - variant.first_unit <= variant.last_unit - variant.first_unit + 1
+
+
+@pytest.mark.parametrize("variant", ALL, ids=IDS)
+def test_each_shipped_strategy_plays_legal_moves_and_run_s_rows(variant):
+    players = variant.players[2]
+    for name in strategies_to_check(variant):
+        spec = RunSpec(variant, players, seat_strategies([name], players, variant), seed=SEED, games=1)
+        rules, params = spec.rules.to_array(players), params_matrix(spec.strategies)
+        game = variant.game(players, rules)
+        game.reset(SEED, 0)
+        play_whole_game(variant, game, params)
+        played, ran = game.chunk(), play_chunk(spec, np.zeros(1, dtype=np.int64), rules, params)
+        assert np.array_equal(played.hand_rows, ran.hand_rows), name
+        assert np.array_equal(played.seat_rows, ran.seat_rows), name
+        assert np.array_equal(played.game_rows, ran.game_rows), name
+
+
+@pytest.mark.parametrize("variant", ALL, ids=IDS)
+def test_replay_ends_each_hand_as_run_s_row(variant):
+    players = variant.players[2]
+    names = strategies_to_check(variant)[:players]
+    spec = RunSpec(variant, players, seat_strategies(names, players, variant), seed=SEED, games=1)
+    rules, params = spec.rules.to_array(players), params_matrix(spec.strategies)
+    rows = play_chunk(spec, np.zeros(1, dtype=np.int64), rules, params).hand_rows
+    table = variant.schemas(players, True)[0]
+    for row in rows:
+        events = variant.replay(SEED, 0, int(row[table.index(variant.unit)]), players, rules, params)
+        assert events[0]["event"] == "deal" and events[-1]["event"] == "end"
+        assert events[-1]["outcome"] == OUTCOMES[row[table.index("outcome")]]
+        assert events[-1]["winner"] == row[table.index("winner")]
+
+
+@pytest.mark.parametrize("variant", ALL, ids=IDS)
+def test_the_environment_gives_run_s_rows(variant):
+    env_module = pytest.importorskip("rummysim.env")
+    pytest.importorskip("pettingzoo")
+    players = variant.players[2]
+    names = strategies_to_check(variant)[:players]
+    spec = RunSpec(variant, players, seat_strategies(names, players, variant), seed=SEED, games=1)
+    params = params_matrix(spec.strategies)
+    env = getattr(env_module, f"{variant.name}_v0").env(players=players)
+    env.reset(seed=SEED)
+    game = env.unwrapped.game
+    rows, seats = [], []
+    while not game.over:
+        done = game.units_done
+        env.step(game.bot_move(params))
+        if game.units_done > done:
+            rows.append(game.unit_rows[0].copy())
+            seats.append(game.unit_rows[1].copy())
+    ran = play_chunk(spec, np.zeros(1, dtype=np.int64), spec.rules.to_array(players), params)
+    assert np.array_equal(np.array(rows), ran.hand_rows)
+    assert np.array_equal(np.array(seats), ran.seat_rows)
