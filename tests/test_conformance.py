@@ -112,22 +112,25 @@ def test_replay_ends_each_hand_as_run_s_row(variant):
 
 @pytest.mark.parametrize("variant", ALL, ids=IDS)
 def test_the_environment_gives_run_s_rows(variant):
+    """Two games at the fewest and the default number of players, the shipped strategies mixed."""
     env_module = pytest.importorskip("rummysim.env")
     pytest.importorskip("pettingzoo")
-    players = variant.players[2]
-    names = strategies_to_check(variant)[:players]
-    spec = RunSpec(variant, players, seat_strategies(names, players, variant), seed=SEED, games=1)
-    params = params_matrix(spec.strategies)
-    env = getattr(env_module, f"{variant.name}_v0").env(players=players)
-    env.reset(seed=SEED)
-    game = env.unwrapped.game
-    rows, seats = [], []
-    while not game.over:
-        done = game.units_done
-        env.step(game.bot_move(params))
-        if game.units_done > done:
-            rows.append(game.unit_rows[0].copy())
-            seats.append(game.unit_rows[1].copy())
-    ran = play_chunk(spec, np.zeros(1, dtype=np.int64), spec.rules.to_array(players), params)
-    assert np.array_equal(np.array(rows), ran.hand_rows)
-    assert np.array_equal(np.array(seats), ran.seat_rows)
+    names = strategies_to_check(variant)
+    for players in sorted({variant.players[0], variant.players[2]}):
+        seated = [names[q % len(names)] for q in range(players)]
+        spec = RunSpec(variant, players, seat_strategies(seated, players, variant), seed=SEED, games=2)
+        params = params_matrix(spec.strategies)
+        env = getattr(env_module, f"{variant.name}_v0").env(players=players)
+        game = env.unwrapped.game
+        rows, seats = [], []
+        for g in range(2):
+            env.reset(seed=SEED) if g == 0 else env.reset()
+            while not game.over:
+                done = game.units_done
+                env.step(game.bot_move(params))
+                if game.units_done > done:
+                    rows.append(game.unit_rows[0].copy())
+                    seats.append(game.unit_rows[1].copy())
+        ran = play_chunk(spec, np.arange(2, dtype=np.int64), spec.rules.to_array(players), params)
+        assert np.array_equal(np.array(rows), ran.hand_rows), (players, seated)
+        assert np.array_equal(np.array(seats), ran.seat_rows), (players, seated)

@@ -14,8 +14,7 @@ import reference as ref
 import shanghai_reference as SR
 
 from rummysim.cards import JOKER
-from rummysim.run import RunSpec, UsageError, play_chunk
-from rummysim.strategy import params_matrix, seat_strategies
+from rummysim.run import UsageError
 from rummysim.variants.basic import moves as MV
 from rummysim.variants.basic import state as S
 from rummysim.variants.shanghai import moves as SMV
@@ -27,7 +26,6 @@ pytest.importorskip("gymnasium")
 from pettingzoo.test import api_test
 
 from rummysim.env import Batch, basic_v0, shanghai_v0, single
-from rummysim.variants import VARIANTS
 
 pytestmark = pytest.mark.engine
 
@@ -230,43 +228,6 @@ def test_same_seed_and_moves_same_trajectory(make):
         return obs
     a, b = trajectory(), trajectory()
     assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
-
-
-def drive_with_bots(env, strategies, variant, seed, games):
-    """Play ``games`` games from ``reset(seed=seed)``, every seat choosing the shipped strategy's move;
-    returns the rows of each hand (round) as the kernel writes them."""
-    game = env.unwrapped.game
-    params = params_matrix(seat_strategies(strategies, game.players, VARIANTS[variant]))
-    unit_rows, seat_rows = [], []
-    env.reset(seed=seed)
-    for g in range(games):
-        if g:
-            env.reset()
-        while not game.over:
-            done = game.units_done
-            env.step(game.bot_move(params))
-            if game.units_done > done:
-                unit_rows.append(game.unit_rows[0].copy())
-                seat_rows.append(game.unit_rows[1].copy())
-    return np.array(unit_rows), np.array(seat_rows)
-
-
-@pytest.mark.parametrize("variant, players, strategies, games", [
-    ("basic", 2, ["greedy"], 12), ("basic", 3, ["expert", "random", "cautious"], 6),
-    ("shanghai", 4, ["greedy", "buyer", "patient", "expert"], 2)])
-def test_environment_reproduces_run_rows(variant, players, strategies, games):
-    """The AEC environment with a shipped strategy choosing every seat's move gives the rows that
-    ``rummysim run`` (its chunk kernel) writes for the same seed and games."""
-    make = basic_v0.env if variant == "basic" else shanghai_v0.env
-    env = make(players=players)
-    seed = 31
-    got_units, got_seats = drive_with_bots(env, strategies, variant, seed, games)
-    spec = RunSpec(VARIANTS[variant], players, seat_strategies(strategies, players, VARIANTS[variant]), seed, games=games)
-    chunk = play_chunk(spec, np.arange(games, dtype=np.int64), spec.rules.to_array(players),
-                       params_matrix(spec.strategies))
-    assert got_units.shape == chunk.hand_rows.shape
-    assert np.array_equal(got_units, chunk.hand_rows)
-    assert np.array_equal(got_seats, chunk.seat_rows)
 
 
 # ------------------------------------------------------------------------------ Batch
