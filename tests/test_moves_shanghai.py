@@ -337,7 +337,7 @@ def position(hands, stock="", pile="", *options, round_no=1, table=(), first=0, 
         ints[SI_OWN_TURNS_SEAT + p] = turn
     for p, n in (buys or {}).items():
         ints[SI_BUYS_SEAT + p] = n
-    M.begin_round(state, first)
+    M.begin(state, first)
     return state
 
 

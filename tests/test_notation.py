@@ -170,7 +170,7 @@ def set_hand(state, seat, text):
 
 def to_play(state, seat):
     """Put seat ``seat`` in its play step (it drew already)."""
-    SMV.begin_round(state, seat)
+    SMV.begin(state, seat)
     SMV.apply(state, SMV.LEAVE_UPCARD)
     while state.ints[S_PHASE] == PH_BUY:
         SMV.apply(state, SMV.PASS)

@@ -208,7 +208,7 @@ def full_position(round_no: int, own: str, pile: str, players: int = 3):
     state.ints[ST.SI_STOCK_N] = len(deck)
     state.pile[:len(ids(pile))] = ids(pile)
     state.ints[ST.SI_PILE_N] = len(ids(pile))
-    M.begin_round(state, 0)
+    M.begin(state, 0)
     return state
 
 

@@ -99,7 +99,7 @@ warnings.filterwarnings("ignore", message=r"(?s).*'parallel=True' was specified 
 @njit(cache=True, parallel=True)
 def finish_round(state, params, scratch, round_row, seat_rows):
     """Play the round held in ``state`` (dealt by ``start_round``, or a hand-built position started
-    with ``moves.begin_round``) to its end, the bots choosing every move; fill the result rows.
+    with ``moves.begin``) to its end, the bots choosing every move; fill the result rows.
 
     ``params`` float64[players, N_SHANGHAI_PARAMS]; ``scratch`` from ``policy.new_scratch``;
     ``round_row`` int32[ROUND_COLS]; ``seat_rows`` int32[players, SEAT_COLS] (scores of this

@@ -212,12 +212,12 @@ def deal(state, seed, game, round_no):
         stock[k] = deck[n - 1 - k]
     ints[SI_STOCK_N] = n_stock
     first = (dealer + 1) % players
-    begin_round(state, first)
+    begin(state, first)
     return first
 
 
 @njit(cache=True)
-def begin_round(state, first):
+def begin(state, first):
     """Start play of the round held in ``state`` (dealt, or a hand-built position) at seat
     ``first``'s turn."""
     state.ints[I_FIRST] = first

@@ -241,7 +241,7 @@ def play_round_position(players: int, round_no: int, hands: list[str], stock: st
             ints[SI_OWN_TURNS_SEAT + p] = max(int(ints[SI_OWN_TURNS_SEAT + p]), turn)
         for p, n in (buys or {}).items():
             ints[SI_BUYS_SEAT + p] = n
-        M.begin_round(state, first)
+        M.begin(state, first)
 
     events, round_row, seat_rows, state = _play_logged(setup, players, rules_array, params)
     end = events[-1]
