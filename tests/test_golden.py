@@ -12,6 +12,9 @@ changed in docs/reproducibility.md (its table of rules versions), and record new
 
     python tests/test_golden.py > tests/golden.json
 
+and write the golden playthroughs again (``python tools/gen_playthroughs.py``, ``tests/test_playthroughs.py``):
+their diff shows where the hands went another way.
+
 A shipped strategy given a new setting changes the rows of the cases that play
 it, and only those: re-record, and check that no other digest moved.
 
