@@ -355,10 +355,11 @@ def section_memory(quick: bool) -> list[str]:
 
 #: Run in a fresh process per version and round (``python -c VERSION_PROBE JSON``): prints one JSON
 #: line. Only names that every version has: RunSpec, play_chunk, seat_strategies, params_matrix,
-#: variant_named, rules.to_array. ``warm`` only compiles (or loads) the kernels; otherwise it warms
-#: up, then times each case (``VersionCase``).
+#: variant_named, rules.to_array (the variant passed as a name or a Variant, as the version takes
+#: it). ``warm`` only compiles (or loads) the kernels; otherwise it warms up, then times each case
+#: (``VersionCase``).
 VERSION_PROBE = r"""
-import json, statistics, sys, time
+import dataclasses, json, statistics, sys, time
 import numba
 import numpy as np
 import rummysim
@@ -373,7 +374,10 @@ for key, variant, players, strategy, options, count in a["cases"]:
     per = 1 if variant == "basic" else 10  # rows per index: a Shanghai game is ten rounds
     kw = {"games": count} if variant == "shanghai" else {"hands": count}
     v = variant_named(variant)
-    spec = RunSpec(v, players, seat_strategies([strategy], players, v), seed=1, rules=v.rules(**options), **kw)
+    # before the layering (b615366 and older) the run API took the variant's name, since then its Variant
+    key_of = v if dataclasses.fields(RunSpec)[0].name == "variant" else variant
+    spec = RunSpec(players=players, strategies=seat_strategies([strategy], players, key_of), seed=1,
+                   rules=v.rules(**options), variant=key_of, **kw)
     rules, params = spec.rules.to_array(players), params_matrix(spec.strategies)
     start = time.perf_counter()
     play_chunk(spec, np.arange(10, dtype=np.int64), rules, params)  # compile or load, outside the timing

@@ -87,6 +87,18 @@ class Table:
         return "\n".join(lines)
 
 
+def seats_table(unit: Column, rows: str, columns: tuple[Column, ...]) -> Table:
+    """A variant's ``seats`` table: ``game``, its ``unit`` column (hand, round), ``seat`` and
+    ``strategy`` (the four ``unit_tables`` fills), then the kernel's per-seat ``columns``."""
+    return Table("seats", rows, (
+        Column("game", "int64", "game index"),
+        unit,
+        Column("seat", "int8", "seat (0 is left of the first dealer)"),
+        Column("strategy", "dictionary", "the seat's strategy (name)"),
+        *columns,
+    ))
+
+
 def kernel_columns(table: Table, *names: str) -> tuple[int, ...]:
     """The kernel column indices of ``names``, checked to be every kernel column in order: how a
     variant's kernel constants (``H_GAME, H_HAND, ... = kernel_columns(HANDS, "game", "hand", ...)``)

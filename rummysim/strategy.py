@@ -19,6 +19,7 @@ import numpy as np
 from .base.errors import StrategyError
 from .base.params import ROLLOUT_KEY, SEARCH
 from .base.variant import Variant
+from .engine.search import ROLLOUT_BOT
 from .variants import NAMES
 
 BUILTIN_DIR = Path(__file__).parent / "strategies"
@@ -81,7 +82,7 @@ def parse_strategy(text: str, where: str, variant: Variant, base_dir: Path | Non
     if flat.get("bot") == SEARCH and SEARCH in by_key["bot"].choices:
         rollout = _rollout(flat, where, variant, base_dir)
         params = list(rollout.params)
-        params[v.rollout_bot_index] = rollout.params[by_key["bot"].index]
+        params[v.search_slot + ROLLOUT_BOT] = rollout.params[by_key["bot"].index]
         for p in spec:
             if p.key.startswith("search."):
                 params[p.index] = p.convert(p.default, "default")

@@ -11,6 +11,7 @@ from test_moves_basic import cheap_search, name, new_state, position, rules
 
 from rummysim import simulate
 from rummysim.cards import mask_of
+from rummysim.engine import search as ES
 from rummysim.engine.search import pick
 from rummysim.strategy import StrategyError, load_strategy, params_matrix, seat_strategies
 from rummysim.variants.basic import bots as B
@@ -36,21 +37,21 @@ def strategy_file(tmp_path, body: str, name: str = "s") -> str:
 # ------------------------------------------------------------- strategy keys
 def test_shipped_search_starts_from_its_rollout():
     search, expert = load_strategy("search", BASIC), load_strategy("expert", BASIC)
-    for i in range(B.P_ROLLOUT_BOT):
+    for i in range(B.P_SEARCH + ES.ROLLOUT_BOT):
         if i != B.P_BOT:
             assert search.params[i] == expert.params[i], i
     assert search.params[B.P_BOT] == B.BOT_SEARCH
-    assert search.params[B.P_ROLLOUT_BOT] == B.BOT_FAMILY
-    assert search.params[B.P_SEARCH_DECISIONS] == 1 << ST.PH_DRAW
+    assert search.params[B.P_SEARCH + ES.ROLLOUT_BOT] == B.BOT_FAMILY
+    assert search.params[B.P_SEARCH + ES.DECISIONS] == 1 << ST.PH_DRAW
 
 
 def test_search_keys_override_and_decisions_are_a_mask(tmp_path):
     f = strategy_file(tmp_path, 'bot = "search"\n[search]\nrollout = "random"\ndecisions = ["play", "discard"]\n'
                                 "samples = 3\n[draw]\nmode = \"never\"\n")
     s = load_strategy(f, BASIC)
-    assert s.params[B.P_ROLLOUT_BOT] == B.BOT_RANDOM
-    assert s.params[B.P_SEARCH_DECISIONS] == (1 << ST.PH_PLAY) | (1 << ST.PH_DISCARD)
-    assert s.params[B.P_SEARCH_SAMPLES] == 3 and s.params[B.P_DRAW] == 0
+    assert s.params[B.P_SEARCH + ES.ROLLOUT_BOT] == B.BOT_RANDOM
+    assert s.params[B.P_SEARCH + ES.DECISIONS] == (1 << ST.PH_PLAY) | (1 << ST.PH_DISCARD)
+    assert s.params[B.P_SEARCH + ES.SAMPLES] == 3 and s.params[B.P_DRAW] == 0
 
 
 @pytest.mark.parametrize("body, words", [

@@ -12,6 +12,7 @@ from test_moves_shanghai import cheap_search, rules
 
 from rummysim import simulate
 from rummysim.cards import card_id
+from rummysim.engine import search as ES
 from rummysim.engine.search import VALUE_POINTS, VALUE_WIN
 from rummysim.strategy import load_strategy, params_matrix, seat_strategies
 from rummysim.variants.shanghai import bots as B
@@ -40,21 +41,21 @@ def ids(text: str) -> list[int]:
 # ------------------------------------------------------------- strategy keys
 def test_shipped_search_starts_from_its_rollout():
     search, expert = load_strategy("search", SHANGHAI), load_strategy("expert", SHANGHAI)
-    for i in range(B.SP_ROLLOUT_BOT):
+    for i in range(B.SP_SEARCH + ES.ROLLOUT_BOT):
         if i != B.SP_BOT:
             assert search.params[i] == expert.params[i], i
     assert search.params[B.SP_BOT] == B.BOT_SEARCH
-    assert search.params[B.SP_ROLLOUT_BOT] == B.BOT_FAMILY
-    assert search.params[B.SP_SEARCH_DECISIONS] == 1 << ST.PH_UPCARD
+    assert search.params[B.SP_SEARCH + ES.ROLLOUT_BOT] == B.BOT_FAMILY
+    assert search.params[B.SP_SEARCH + ES.DECISIONS] == 1 << ST.PH_UPCARD
 
 
 def test_search_decisions_name_the_decision_points(tmp_path):
     f = strategy_file(tmp_path, 'bot = "search"\n[search]\nrollout = "random"\ndecisions = ["buy", "discard"]\n')
     s = load_strategy(f, SHANGHAI)
-    assert s.params[B.SP_ROLLOUT_BOT] == B.BOT_RANDOM
-    assert s.params[B.SP_SEARCH_DECISIONS] == (1 << ST.PH_BUY) | (1 << ST.PH_DISCARD)
+    assert s.params[B.SP_SEARCH + ES.ROLLOUT_BOT] == B.BOT_RANDOM
+    assert s.params[B.SP_SEARCH + ES.DECISIONS] == (1 << ST.PH_BUY) | (1 << ST.PH_DISCARD)
     f = strategy_file(tmp_path, 'bot = "search"\n[search]\nrollout = "expert"\ndecisions = ["draw", "play"]\n', "t")
-    assert load_strategy(f, SHANGHAI).params[B.SP_SEARCH_DECISIONS] == (1 << ST.PH_UPCARD) | (1 << ST.PH_PLAY)
+    assert load_strategy(f, SHANGHAI).params[B.SP_SEARCH + ES.DECISIONS] == (1 << ST.PH_UPCARD) | (1 << ST.PH_PLAY)
 
 
 # ------------------------------------------------------ what a seat is known to hold

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from ..engine.search import CANDIDATES, CONFIDENCE, DECISIONS, HORIZON, PLAYOUTS, SAMPLES, VALUE
 from .errors import StrategyError
 
 
@@ -49,10 +50,12 @@ ROLLOUT_KEY = "search.rollout"
 SEARCH = "search"
 
 
-def search_spec(index: dict, decisions: tuple[str, ...], unit: str) -> tuple[Param, ...]:
-    """The keys of a search bot (``bot = "search"``), the same in every variant: ``index`` maps
-    each of samples, playouts, horizon, decisions, candidates, value to its slot of the vector;
-    ``decisions`` names the variant's decision points, ``unit`` its hand or round."""
+def search_spec(base: int, decisions: tuple[str, ...], unit: str) -> tuple[Param, ...]:
+    """The keys of a search bot (``bot = "search"``), the same in every variant: slots ``base +``
+    ``engine.search``'s ``SAMPLES`` ... ``CONFIDENCE`` of the vector (``base + ROLLOUT_BOT`` is filled
+    from ``search.rollout``); ``decisions`` names the variant's decision points, ``unit`` its hand or round."""
+    index = {key: base + slot for key, slot in (("samples", SAMPLES), ("playouts", PLAYOUTS), ("horizon", HORIZON),
+             ("decisions", DECISIONS), ("candidates", CANDIDATES), ("value", VALUE), ("confidence", CONFIDENCE))}
     return (
         Param("search.samples", index["samples"], 8, low=1, high=10_000,
               doc="deals of the unseen cards per searched decision, each consistent with what the seat has seen"),

@@ -56,7 +56,7 @@ class Variant:
     env_core: object                   # its environments' compiled core (``env_core``): observations, Batch tables
     rules_section: str                 # its section of docs/rules.md ("1")
     options_section: str               # the subsection of its rule options there ("7": 1.7)
-    rollout_bot_index: int = -1        # a search bot's slot keeping its rollout's bot key (-1: no search bot)
+    search_slot: int = -1              # first slot of a search bot's keys (engine.search; -1: no search bot)
 
     @property
     def table(self) -> str:

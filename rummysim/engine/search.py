@@ -3,7 +3,8 @@ seat searches, the rollout strategy's vector, the order of the candidates, the s
 of a playout, the sums over the deals and the rule for trusting a candidate's paired difference over
 the rollout strategy's favourite (``pick``).
 
-The parameter vectors are the variants' own; these helpers take the slots they read as arguments.
+A search bot's keys are one block of the variant's parameter vector, in the order of the ``*`` slots
+below, starting at the variant's ``base`` slot (``Variant.search_slot``); the helpers take ``base``.
 """
 
 import numpy as np
@@ -17,21 +18,41 @@ from .rng import GOLDEN, mix64
 VALUE_WIN = 0
 VALUE_POINTS = 1
 
+# the search block of a parameter vector, from its ``base`` slot
+ROLLOUT_BOT = 0   # the rollout's bot key: BOT_FAMILY or BOT_RANDOM (engine.codes)
+SAMPLES = 1       # deals of the unseen cards per decision
+PLAYOUTS = 2      # playouts per candidate move and deal
+HORIZON = 3       # turns played before the static evaluation; 0: to the end of the hand or round
+DECISIONS = 4     # bit (1 << PH_*) set: that decision is searched
+CANDIDATES = 5    # candidate moves kept, in the rollout policy's order
+VALUE = 6         # VALUE_WIN or VALUE_POINTS
+CONFIDENCE = 7    # standard errors by which a candidate must beat the rollout's favourite, x10
+SEARCH_SLOTS = 8
+
 
 @njit(cache=True)
-def searches(params, p, phase, decisions_slot):
+def searches(params, p, phase, base):
     """True when seat p's search bot searches decision ``phase``: bit ``1 << phase`` of its
-    ``params[p, decisions_slot]`` (float64[players, n])."""
-    return (np.int64(params[p, decisions_slot]) >> phase) & 1 != 0
+    ``params[p, base + DECISIONS]`` (float64[players, n])."""
+    return (np.int64(params[p, base + DECISIONS]) >> phase) & 1 != 0
 
 
 @njit(cache=True)
-def rollout_params(params, p, out, bot_slot, rollout_bot_slot):
+def settings(params, p, base):
+    """Seat p's search keys from ``params`` float64[players, n]: ``(candidates, samples, playouts,
+    horizon, value_mode)`` int64 and the confidence ``z`` float64 (standard errors)."""
+    row = params[p]
+    return (np.int64(row[base + CANDIDATES]), np.int64(row[base + SAMPLES]), np.int64(row[base + PLAYOUTS]),
+            np.int64(row[base + HORIZON]), np.int64(row[base + VALUE]), row[base + CONFIDENCE] / 10.0)
+
+
+@njit(cache=True)
+def rollout_params(params, p, out, bot_slot, base):
     """Every seat of ``out`` float64[players, n] plays seat p's rollout strategy: p's vector with its
-    rollout's bot key (``params[p, rollout_bot_slot]``, family or random) in its ``bot_slot``."""
+    rollout's bot key (``params[p, base + ROLLOUT_BOT]``, family or random) in its ``bot_slot``."""
     for q in range(out.shape[0]):
         out[q, :] = params[p, :]
-        out[q, bot_slot] = params[p, rollout_bot_slot]
+        out[q, bot_slot] = params[p, base + ROLLOUT_BOT]
 
 
 @njit(cache=True)

@@ -20,7 +20,7 @@ move with ``moves.is_legal`` before applying it.
 ``P_BOT`` picks the bot: ``BOT_FAMILY`` (the parametrised family below),
 ``BOT_RANDOM`` (uniform over the legal choices at every decision point, a
 yardstick) or ``BOT_SEARCH`` (``search``: it searches the decisions its
-``P_SEARCH_*`` keys name and plays the rest with its vector's family or random
+search keys (from ``P_SEARCH``) name and plays the rest with its vector's family or random
 keys, those of its rollout strategy; ``policy.choose`` dispatches). The family:
 
 Drawing (``P_DRAW``): 0 never takes the discard; 1 takes it when it goes into a
@@ -55,6 +55,7 @@ from ...engine.codes import BOT_FAMILY, BOT_RANDOM, BOT_SEARCH  # noqa: F401  (b
 from ...engine.bits import U64
 from . import melds as M
 from ...engine.rng import below
+from ...engine.search import SEARCH_SLOTS
 from .moves import (
     DRAW_STOCK, STOP, TAKE_DISCARD, discard_move, drawn_bit, layoff_move, legal_after,
     legal_moves_in, meld_move,
@@ -77,15 +78,8 @@ P_LAYOFF = 7
 P_DISCARD = 8
 P_AVOID_FEED = 9
 P_TIEBREAK_RANDOM = 10
-P_ROLLOUT_BOT = 11        # a search bot's rollout: BOT_FAMILY or BOT_RANDOM (the search module's keys:)
-P_SEARCH_SAMPLES = 12     # deals of the unseen cards per decision
-P_SEARCH_PLAYOUTS = 13    # playouts per candidate move and deal
-P_SEARCH_HORIZON = 14     # turns played before the static evaluation; 0: to the end of the hand
-P_SEARCH_DECISIONS = 15   # bit (1 << PH_*) set: that decision is searched
-P_SEARCH_CANDIDATES = 16  # candidate moves kept, in the rollout policy's order
-P_SEARCH_VALUE = 17       # 0: the hand won (1) or not (0); 1: the hand's points (+ won, - lost)
-P_SEARCH_CONFIDENCE = 18  # standard errors by which a candidate must beat the rollout's favourite, x10
-N_PARAMS = 19
+P_SEARCH = 11             # a search bot's keys, slots P_SEARCH + engine.search.ROLLOUT_BOT ... CONFIDENCE
+N_PARAMS = P_SEARCH + SEARCH_SLOTS
 
 
 @njit(cache=True, inline="always")

@@ -60,8 +60,8 @@ def _search_seat(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_va
                  melds, sr, sd, sm, legal, rngs, search):
     """A search bot's move: searched, or its rollout strategy's at a decision it does not search."""
     ss = S.unpack(search, ints[I_PLAYERS])
-    if searches(params, p, ints[I_PHASE], B.P_SEARCH_DECISIONS):
+    if searches(params, p, ints[I_PHASE], B.P_SEARCH):
         return S.search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, buf, params, p,
                              melds, sr, sd, sm, legal, rngs, ss)
-    rollout_params(params, p, ss.params, B.P_BOT, B.P_ROLLOUT_BOT)
+    rollout_params(params, p, ss.params, B.P_BOT, B.P_SEARCH)
     return B.choose_in(masks, ints, pile, t_lay, rules, card_value, buf, ss.params, p, melds, sr, sd, sm, legal, rngs)

@@ -4,7 +4,7 @@ columns (``H_*``, ``S_*``), the Arrow tables and the schema tables of docs/resul
 from __future__ import annotations
 
 from ...engine.codes import OUTCOMES
-from ...results import Column, Table, arrow_table, kernel_columns, unit_tables
+from ...results import Column, Table, arrow_table, kernel_columns, seats_table, unit_tables
 
 HANDS = Table("hands", "one row per hand", (
     Column("game", "int64", "game index", 0),
@@ -22,11 +22,7 @@ HANDS = Table("hands", "one row per hand", (
     Column("points", "int32", "the winner's score for the hand, going rummy included (1.6)", 8),
     Column("going_rummy", "bool", "the winner went rummy (1.6)", 9),
 ))
-SEATS = Table("seats", "one row per seat and hand", (
-    Column("game", "int64", "game index"),
-    Column("hand", "int32", "hand of the game"),
-    Column("seat", "int8", "seat (0 is left of the first dealer)"),
-    Column("strategy", "dictionary", "the seat's strategy (name)"),
+SEATS = seats_table(Column("hand", "int32", "hand of the game"), "one row per seat and hand", (
     Column("cards_left", "int8", "cards in hand at the end", 0),
     Column("value_left", "int16", "their value (1.6)", 1),
     Column("melds_laid", "int8", "melds the seat laid", 2),

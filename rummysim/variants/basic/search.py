@@ -1,21 +1,21 @@
 """The search bot of Basic Rummy (``bot = "search"``): determinized Monte Carlo on the legal-move layer.
 
-At a decision its ``P_SEARCH_DECISIONS`` bits name (``1 << PH_*``), seat p
+At a decision its ``search.decisions`` bits name (``1 << PH_*``), seat p
 
 1. lists its candidate moves (``candidates``), the rollout strategy's choice first: drawing, both
-   sources; playing, at most ``P_SEARCH_CANDIDATES``: the rollout's move, stopping, the other legal
-   melds and lay-offs in the rules layer's order; discarding, at most ``P_SEARCH_CANDIDATES`` cards in
+   sources; playing, at most ``search.candidates``: the rollout's move, stopping, the other legal
+   melds and lay-offs in the rules layer's order; discarding, at most ``search.candidates`` cards in
    the rollout strategy's order of preference (``bots.discard_score``);
-2. ``P_SEARCH_SAMPLES`` times deals the cards it has not seen (``determinize``) into the other hands
+2. ``search.samples`` times deals the cards it has not seen (``determinize``) into the other hands
    and the stock, consistent with everything it has seen: its own hand, the table, the discard pile,
    each hand's count and the cards each seat took from the pile and still holds (``M_HELD``);
-3. for every such deal plays ``P_SEARCH_PLAYOUTS`` playouts of each candidate (``playout``): the
+3. for every such deal plays ``search.playouts`` playouts of each candidate (``playout``): the
    candidate, then every seat played by the rollout strategy (the searcher's vector with its
-   rollout's bot key, ``rollout_params``), to the end of the hand, or for ``P_SEARCH_HORIZON`` turns
+   rollout's bot key, ``rollout_params``), to the end of the hand, or for ``search.horizon`` turns
    and then ``static_value``. Every candidate plays the same deals with the same streams (common
    random numbers), so the search compares the moves, not their luck;
 4. plays the candidate with the highest mean value (``outcome_value``), provided its mean gain over
-   the rollout strategy's favourite, paired deal by deal, is more than ``P_SEARCH_CONFIDENCE`` tenths
+   the rollout strategy's favourite, paired deal by deal, is more than ``search.confidence`` tenths
    of its standard error above 0; else the favourite (``pick``). The deals are the independent
    units of that standard error: the playouts of one deal share its cards, so they are averaged
    first. A search that trusted its
@@ -44,7 +44,9 @@ from numba import njit
 
 from ...engine.bits import U64
 from ...engine.rng import next_u64, shuffle
-from ...engine.search import VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, rollout_params
+from ...engine.search import (
+    VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, rollout_params, settings,
+)
 from . import bots as B
 from . import melds as M
 from .moves import EV_WIDTH, MAX_LEGAL, STOP, apply_in, card_of_index, forced_move_in, is_legal_in, legal_moves_in
@@ -90,16 +92,12 @@ def search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_val
                 melds, sr, sd, sm, legal, rngs, ss):
     """Seat p's move at a searched decision (module docstring); the arrays are the state's
     (``state.State``) and the policy scratch's (``policy.new_scratch``), ``ss`` a ``SearchScratch``."""
-    rollout_params(params, p, ss.params, B.P_BOT, B.P_ROLLOUT_BOT)
-    limit = np.int64(params[p, B.P_SEARCH_CANDIDATES])
+    rollout_params(params, p, ss.params, B.P_BOT, B.P_SEARCH)
+    limit, samples, playouts, horizon, value_mode, z = settings(params, p, B.P_SEARCH)
     n_cand = candidates(masks, ints, pile, t_lay, rules, card_value, buf, ss.params, p, melds, sr, sd, sm, legal,
                         rngs, ss.cand, ss.score, limit)
     if n_cand == 1:
         return ss.cand[0]
-    samples = np.int64(params[p, B.P_SEARCH_SAMPLES])
-    playouts = np.int64(params[p, B.P_SEARCH_PLAYOUTS])
-    horizon = np.int64(params[p, B.P_SEARCH_HORIZON])
-    value_mode = np.int64(params[p, B.P_SEARCH_VALUE])
     ss.total[:n_cand] = 0.0
     ss.gain2[:n_cand] = 0.0
     for _ in range(samples):
@@ -112,7 +110,7 @@ def search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_val
                 ss.deal_sum[c] += playout(ss, rules, card_value, buf, p, ss.cand[c], horizon, value_mode,
                                           melds, sr, sd, sm, legal)
         add_deal(ss.total, ss.gain2, ss.deal_sum, n_cand, playouts)
-    return ss.cand[pick(ss.total, ss.gain2, n_cand, samples, params[p, B.P_SEARCH_CONFIDENCE] / 10.0)]
+    return ss.cand[pick(ss.total, ss.gain2, n_cand, samples, z)]
 
 
 @njit(cache=True)

@@ -28,7 +28,4 @@ SPEC = (
           doc="points taken off a card's discard score when an opponent could use it"),
     Param("discard.tiebreak", B.P_TIEBREAK_RANDOM, "highest_card", ("highest_card", "random"),
           doc="break ties by highest card, or at random from the seat's seeded stream"),
-) + search_spec({"samples": B.P_SEARCH_SAMPLES, "playouts": B.P_SEARCH_PLAYOUTS, "horizon": B.P_SEARCH_HORIZON,
-                "decisions": B.P_SEARCH_DECISIONS, "candidates": B.P_SEARCH_CANDIDATES, "value": B.P_SEARCH_VALUE,
-                "confidence": B.P_SEARCH_CONFIDENCE},
-               ("draw", "play", "discard"), "hand")
+) + search_spec(B.P_SEARCH, ("draw", "play", "discard"), "hand")

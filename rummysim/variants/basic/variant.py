@@ -2,7 +2,7 @@
 
 from ...base.variant import Variant
 from . import env_core, game, kernel, notation, play, replay, rules, schema, spec, summary
-from .bots import N_PARAMS, P_ROLLOUT_BOT
+from .bots import N_PARAMS, P_SEARCH
 
 VARIANT = Variant(
     name="basic", title="Basic Rummy", unit="hand", penalty=False, no_winner="stalemate rate", players=(2, 4, 2), hands_mode=True,
@@ -15,7 +15,7 @@ VARIANT = Variant(
     replay_samples=(("stalemate", "a hand nobody won", "outcome", ("stalemate_stock", "stalemate_blocked", "turn_limit")),
                     ("rummy", "a win by going rummy", "going_rummy", (True,))),
     rotation_rows=summary.rotation_rows, report=f"{__package__}.report",
-    notation=notation, game=game.Game, env_core=env_core, rules_section="1", options_section="7", rollout_bot_index=P_ROLLOUT_BOT,
+    notation=notation, game=game.Game, env_core=env_core, rules_section="1", options_section="7", search_slot=P_SEARCH,
     headline_words={},
     interval_note="Every interval is 95%: exact (Clopper-Pearson) for the proportions of a run; for points per "
                   "hand, per game and per win a t-interval over independent blocks (a game with --games, a hand "

@@ -32,7 +32,7 @@ is 0 the greedy laying is a witness, so the exact (slower) solver of
 ``core.contracts`` is only asked then; it then finds the best laying.
 
 ``SP_BOT`` picks the bot: ``BOT_FAMILY`` (the parametrised family below), ``BOT_RANDOM`` or
-``BOT_SEARCH`` (``search``: it searches the decisions its ``SP_SEARCH_*`` keys name and plays the
+``BOT_SEARCH`` (``search``: it searches the decisions its search keys (from ``SP_SEARCH``) name and plays the
 rest with its vector's family or random keys, those of its rollout strategy; ``policy.choose``
 dispatches, and a search seat's vector reaching ``choose`` plays as the family).
 The *random* bot takes the upcard on a coin flip (no
@@ -93,6 +93,7 @@ from ...engine.codes import BOT_FAMILY, BOT_RANDOM, BOT_SEARCH  # noqa: F401  (b
 from .contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, best_contract
 from ...engine.bits import U64, popcount
 from ...engine.rng import KIND_BOT, below, stream_key
+from ...engine.search import SEARCH_SLOTS
 from .moves import (
     BUY, CONTRACT, JOKER_LOW_BASE, LAYOFF_BASE, LEAVE_UPCARD, MAX_LEGAL, PASS, STOP, SWAP_BASE, SWAP_DOWN_BASE,
     SWAP_LOW_BASE, TAKE_UPCARD, contract_hopeless, joker_home, leftover_ok, legal_moves, may_play, propose_contract,
@@ -134,17 +135,11 @@ SP_DISCARD = 15
 SP_AVOID_FEED = 16
 SP_TIEBREAK_RANDOM = 17
 SP_SWAP_DOWN = 18
-SP_ROLLOUT_BOT = 19        # a search bot's rollout: BOT_FAMILY or BOT_RANDOM (the search module's keys:)
-SP_SEARCH_SAMPLES = 20     # deals of the unseen cards per decision
-SP_SEARCH_PLAYOUTS = 21    # playouts per candidate move and deal
-SP_SEARCH_HORIZON = 22     # turns played before the static evaluation; 0: to the end of the round
-SP_SEARCH_DECISIONS = 23   # bit (1 << PH_*) set: that decision is searched
-SP_SEARCH_CANDIDATES = 24  # candidate moves kept, in the rollout policy's order
-SP_SEARCH_VALUE = 25       # 0: the round's lowest score (won) or not; 1: its points against the others'
-SP_SEARCH_CONFIDENCE = 26  # standard errors by which a candidate must beat the rollout's favourite, x10
-SP_SEARCH_BUILD_STEPS = 27  # per own turn of a seat not down, steps that build its dealt hand (0: uniform)
-SP_JOKER_END = 28          # JOKER_END_*: where a joker goes on a run open at both ends (ruling 3.13)
-N_SHANGHAI_PARAMS = 29
+SP_SEARCH = 19             # a search bot's keys, slots SP_SEARCH + engine.search.ROLLOUT_BOT ... CONFIDENCE
+SP_SEARCH_BUILD_STEPS = SP_SEARCH + SEARCH_SLOTS  # per own turn of a seat not down, steps that build its dealt
+                                                  # hand (0: uniform)
+SP_JOKER_END = SP_SEARCH_BUILD_STEPS + 1  # JOKER_END_*: where a joker goes on a run open at both ends (ruling 3.13)
+N_SHANGHAI_PARAMS = SP_JOKER_END + 1
 
 JOKER_END_HIGH = 0
 JOKER_END_LOW = 1

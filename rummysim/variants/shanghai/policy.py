@@ -49,8 +49,8 @@ def choose(state, params, seat, scratch):
 @njit(cache=True)
 def _search_seat(state, params, p, scratch):
     """A search bot's move: searched, or its rollout strategy's at a decision it does not search."""
-    if searches(params, p, state.ints[I_PHASE], B.SP_SEARCH_DECISIONS):
+    if searches(params, p, state.ints[I_PHASE], B.SP_SEARCH):
         return S.search_move(state, params, p, scratch)
     ss = scratch.search
-    rollout_params(params, p, ss.params, B.SP_BOT, B.SP_ROLLOUT_BOT)
+    rollout_params(params, p, ss.params, B.SP_BOT, B.SP_SEARCH)
     return B.choose(state, ss.params, p, scratch)

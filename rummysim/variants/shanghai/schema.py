@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.codes import OUTCOMES
-from ...results import Column, Table, arrow_table, kernel_columns, unit_tables
+from ...results import Column, Table, arrow_table, kernel_columns, seats_table, unit_tables
 
 from .state import BONUSES  # how a round's winner scored (docs/rules.md 2.7): the ``bonus`` column's codes
 
@@ -28,11 +28,7 @@ ROUNDS_TABLE = Table("rounds", "one row per round", (
     Column("bonus", "int8", "the winner's one-turn bonus (2.7)", 8, BONUSES),
     Column("buys", "int16", "buys this round, all seats (2.4)", 9),
 ))
-SEATS = Table("seats", "one row per seat and round", (
-    Column("game", "int64", "game index"),
-    Column("round", "int8", "round 1-10"),
-    Column("seat", "int8", "seat (0 is left of the first dealer)"),
-    Column("strategy", "dictionary", "the seat's strategy (name)"),
+SEATS = seats_table(Column("round", "int8", "round 1-10"), "one row per seat and round", (
     Column("score", "int16", "points added this round: the hand's value, 0 or the bonus for the winner", 0),
     Column("down_turn", "int16", "own turn on which the seat laid its contract, 0: never", 1),
     Column("buys", "int8", "upcards bought", 2),

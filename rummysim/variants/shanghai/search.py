@@ -1,30 +1,30 @@
 """The search bot of Shanghai Rummy (``bot = "search"``): determinized Monte Carlo on the legal-move layer.
 
 The same search as Basic Rummy's (``variants/basic/search.py``; the shared pieces are
-``engine.search``). At a decision its ``SP_SEARCH_DECISIONS`` bits name (``1 << PH_*``: "draw" the
+``engine.search``). At a decision its ``search.decisions`` bits name (``1 << PH_*``: "draw" the
 upcard or the stock, "buy", "play" a contract, lay-off, swap or stop, "discard"), seat p
 
 1. lists its candidate moves (``candidates``), the rollout strategy's choice first: the upcard and
-   buying, both answers; playing, at most ``SP_SEARCH_CANDIDATES``: the rollout's move, stopping,
+   buying, both answers; playing, at most ``search.candidates``: the rollout's move, stopping,
    the other legal moves in the rules layer's order (``CONTRACT`` lays the rollout's laying, or the
-   rules layer's when the rollout did not lay down); discarding, at most ``SP_SEARCH_CANDIDATES``
+   rules layer's when the rollout did not lay down); discarding, at most ``search.candidates``
    cards in the rollout strategy's order of preference (``bots.discard_score``);
-2. ``SP_SEARCH_SAMPLES`` times deals the cards it has not seen (``determinize``) into the other hands
+2. ``search.samples`` times deals the cards it has not seen (``determinize``) into the other hands
    and the stock, consistent with everything it has seen: its own hand, the table, the discard pile,
    each hand's count and the copies each seat is known to hold (``state.held``: upcards taken or
    bought and jokers taken back, not since thrown or laid; a buy's penalty card is not known); with
    ``SP_SEARCH_BUILD_STEPS`` a hand not yet down is built from random draws as its seat would have
    kept the best of them (uniform deals give the others hands far from their contracts);
-3. for every such deal plays ``SP_SEARCH_PLAYOUTS`` playouts of each candidate (``playout``): the
+3. for every such deal plays ``search.playouts`` playouts of each candidate (``playout``): the
    candidate, then every seat played by the rollout strategy to the end of the round, or for
-   ``SP_SEARCH_HORIZON`` turns and then ``static_value``. Every candidate plays the same deals with
+   ``search.horizon`` turns and then ``static_value``. Every candidate plays the same deals with
    the same streams (common random numbers);
 4. plays the candidate with the highest mean value, provided its mean gain over the rollout
-   strategy's favourite, paired deal by deal, is more than ``SP_SEARCH_CONFIDENCE`` tenths of its
+   strategy's favourite, paired deal by deal, is more than ``search.confidence`` tenths of its
    standard error above 0; else the favourite (``engine.search.pick``). The deals are the
    independent units of that standard error: the playouts of one deal share its cards.
 
-Value (``SP_SEARCH_VALUE``): a comparison's win share counts games, won by the lowest total after ten
+Value (``search.value``): a comparison's win share counts games, won by the lowest total after ten
 rounds (ties share); a round's part in that is its scores, so ``VALUE_WIN`` is seat p's share of the
 round's lowest score (the winner's 0 or bonus; in a round nobody won, the least points in hand, ties
 share) and ``VALUE_POINTS`` the other seats' mean score minus p's (penalty points are lower-better,
@@ -48,7 +48,9 @@ import numpy as np
 from numba import njit
 
 from ...engine.rng import below, next_u64, shuffle
-from ...engine.search import VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, rollout_params
+from ...engine.search import (
+    VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, rollout_params, settings,
+)
 from . import bots as B
 from .moves import EV_WIDTH, STOP, apply, is_legal, is_over, legal_moves, scores
 from .state import (
@@ -66,14 +68,11 @@ def search_move(state, params, p, scratch):
     """Seat p's move at a searched decision (module docstring); ``scratch`` is the policy scratch
     (``policy.new_scratch``), its ``search`` a ``SearchScratch``."""
     ss = scratch.search
-    rollout_params(params, p, ss.params, B.SP_BOT, B.SP_ROLLOUT_BOT)
-    n_cand = candidates(state, ss.params, p, scratch, ss.cand, np.int64(params[p, B.SP_SEARCH_CANDIDATES]))
+    rollout_params(params, p, ss.params, B.SP_BOT, B.SP_SEARCH)
+    limit, samples, playouts, horizon, value_mode, z = settings(params, p, B.SP_SEARCH)
+    n_cand = candidates(state, ss.params, p, scratch, ss.cand, limit)
     if n_cand == 1:
         return ss.cand[0]
-    samples = np.int64(params[p, B.SP_SEARCH_SAMPLES])
-    playouts = np.int64(params[p, B.SP_SEARCH_PLAYOUTS])
-    horizon = np.int64(params[p, B.SP_SEARCH_HORIZON])
-    value_mode = np.int64(params[p, B.SP_SEARCH_VALUE])
     players = state.hands.shape[0]
     rng = scratch.rngs[p]
     sim = _sim_state(state)
@@ -93,7 +92,6 @@ def search_move(state, params, p, scratch):
                 playout_streams(ss.bots.rngs, key, players)
                 ss.deal_sum[c] += playout(sim, ss, p, ss.cand[c], horizon, value_mode)
         add_deal(ss.total, ss.gain2, ss.deal_sum, n_cand, playouts)
-    z = params[p, B.SP_SEARCH_CONFIDENCE] / 10.0
     return ss.cand[pick(ss.total, ss.gain2, n_cand, samples, z)]
 
 

@@ -40,10 +40,7 @@ SPEC = (
           doc="points added to the keep-score of a card that fits a table meld"),
     Param("discard.tiebreak", SB.SP_TIEBREAK_RANDOM, "highest_card", ("highest_card", "random"),
           doc="break ties by highest card, or at random from the seat's seeded stream"),
-) + search_spec({"samples": SB.SP_SEARCH_SAMPLES, "playouts": SB.SP_SEARCH_PLAYOUTS, "horizon": SB.SP_SEARCH_HORIZON,
-                "decisions": SB.SP_SEARCH_DECISIONS, "candidates": SB.SP_SEARCH_CANDIDATES, "value": SB.SP_SEARCH_VALUE,
-                "confidence": SB.SP_SEARCH_CONFIDENCE},
-               ("draw", "buy", "play", "discard"), "round") + (
+) + search_spec(SB.SP_SEARCH, ("draw", "buy", "play", "discard"), "round") + (
     Param("search.build_steps", SB.SP_SEARCH_BUILD_STEPS, 0, low=0, high=100,
           doc="a hand not yet down is dealt, then per turn its seat has played this round built this many "
               "times: a random unseen card in, the card the rollout strategy keeps least out (0: uniform deals)"),
