@@ -53,8 +53,8 @@ def card_word(word: str, allow_joker: bool = False) -> int:
         raise MoveError(str(e)) from None
 
 
-def missing_cards(cards: list[int], held_count) -> None:
-    """``MoveError`` naming the cards of ``cards`` (repeats count) that the hand does not hold as
+def check_held(cards: list[int], held_count) -> None:
+    """Raise ``MoveError`` naming the cards of ``cards`` (repeats count) that the hand does not hold as
     often; ``held_count(card)`` is how many copies it holds."""
     need = {c: cards.count(c) for c in cards}
     missing = [c for c, n in need.items() if held_count(c) < n]

@@ -95,7 +95,7 @@ def _hand(state) -> int:
 
 def _held(state, cards: list[int]) -> None:
     hand = _hand(state)
-    N.missing_cards(cards, lambda c: hand >> c & 1)
+    N.check_held(cards, lambda c: hand >> c & 1)
 
 
 class _Parse:

@@ -140,7 +140,7 @@ def _counts(state):
 
 def _held(state, cards: list[int]) -> None:
     counts = _counts(state)
-    N.missing_cards(cards, lambda c: counts[c])
+    N.check_held(cards, lambda c: counts[c])
 
 
 def _meld_number(state, word: str) -> int:
