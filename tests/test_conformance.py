@@ -11,7 +11,10 @@ is checked here with no edit to this file; the variant-specific suites (``test_m
 - each hand (round) replayed from its seed ends as ``run``'s row says (``replay`` is ``run``);
 
 - the AEC environment (``rummysim.env.<name>_v0``) with the shipped strategies choosing every move gives
-  ``run``'s rows (``test_env.py`` drives the environments further: PettingZoo's api_test, ``Batch``).
+  ``run``'s rows (``test_env.py`` drives the environments further: PettingZoo's api_test, ``Batch``);
+- hidden information stays hidden: with the cards a seat cannot see dealt again (``redeal_hidden``), its
+  strategy chooses the same move and its observation, action mask and text are the same (the rules
+  layers' suites check the same of every bot, search included, inside the compiled loop).
 
 The documentation's generated tables are checked against the code in ``test_docs.py``.
 """
@@ -134,3 +137,47 @@ def test_the_environment_gives_run_s_rows(variant):
         ran = play_chunk(spec, np.arange(2, dtype=np.int64), spec.rules.to_array(players), params)
         assert np.array_equal(np.array(rows), ran.hand_rows), (players, seated)
         assert np.array_equal(np.array(seats), ran.seat_rows), (players, seated)
+
+
+@pytest.mark.parametrize("variant", ALL, ids=IDS)
+def test_no_seat_decides_or_sees_by_cards_it_cannot_see(variant):
+    """A game at the default number of players, the shipped strategies mixed, through the AEC
+    environment: at every 5th decision, each seat in turn gets the cards it cannot see dealt again
+    (three times): the seat to act's strategy must choose the same move, and each seat's observation,
+    action mask and text must be the same."""
+    env_module = pytest.importorskip("rummysim.env")
+    pytest.importorskip("pettingzoo")
+    players = variant.players[2]
+    names = strategies_to_check(variant)
+    seated = [names[q % len(names)] for q in range(players)]
+    params = params_matrix(seat_strategies(seated, players, variant))
+    env = getattr(env_module, f"{variant.name}_v0").raw_env(players=players)
+    env.reset(seed=SEED)
+    episode, rng = env.game, np.random.default_rng(SEED)
+    game = episode.game   # the variant's Game, which the environment's episode plays
+    decisions = checked = 0
+    while not episode.over:
+        before = game.snapshot()
+        move = game.bot_move(params)   # the policy's streams move on: asked again from ``before``
+        decisions += 1
+        if decisions % 5 == 0:
+            chosen = game.snapshot()
+            for agent in env.agents:
+                q = env.possible_agents.index(agent)
+                game.rewind(before)
+                seen, text = env.observe(agent), env.describe(agent)
+                for _ in range(3):
+                    game.rewind(before)
+                    game.redeal_hidden(q, rng)
+                    observed = env.observe(agent)
+                    assert np.array_equal(observed["observation"], seen["observation"]), (agent, decisions)
+                    assert np.array_equal(observed["action_mask"], seen["action_mask"]), (agent, decisions)
+                    assert env.describe(agent) == text, (agent, decisions)
+                    if q == game.seat:
+                        assert game.bot_move(params) == move, (seated[q], decisions)
+                checked += 1
+            game.rewind(chosen)
+        env.step(move)
+        while env.agents and (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+            env.step(None)
+    assert checked >= 100 * players

@@ -3,7 +3,9 @@ same way: the game's start, dealing the next unit, the seat to act and its legal
 policy, the seat's view in words, and each move and each end said to the person playing (``play``).
 A subclass names its variant's modules (policy, notation, replay, hints, moves), its state slots
 (``I_SEAT``, ``I_PHASE``) and its result rows' widths (``row_cols``, ``seat_cols``), and fills in the
-calls that differ: ``_deal``, ``_apply``, ``_events``, ``_result_rows``, ``game_row``."""
+calls that differ: ``_deal``, ``_apply``, ``_events``, ``_result_rows``, ``game_row``, and
+``redeal_hidden`` (the cards a seat cannot see dealt again: what the tests of hidden information and
+an agent sampling what it cannot see use)."""
 
 from __future__ import annotations
 
@@ -82,6 +84,34 @@ class GameInPlay:
         return Chunk(np.array(self.rows, dtype=np.int32).reshape(-1, self.row_cols),
                      np.array(self.seat_rows, dtype=np.int32).reshape(-1, self.players, self.seat_cols),
                      np.array([self.game], dtype=np.int64), self.game_row())
+
+    def _arrays(self) -> list[np.ndarray]:
+        """Every array a move or a policy's choice writes: the state's, the policies' scratch (its
+        streams) and the legal moves, in a fixed order."""
+        found, todo = [], [self.state, self.scratch, self.legal_buf]
+        while todo:
+            x = todo.pop()
+            if isinstance(x, np.ndarray):
+                found.append(x)
+            elif isinstance(x, tuple):
+                todo.extend(x)
+        return found
+
+    def snapshot(self):
+        """A copy of the hand (round) in play and the policies' streams, for ``rewind``: a decision can
+        be asked again, in another deal of the hidden cards (``redeal_hidden``) or by another strategy."""
+        return [a.copy() for a in self._arrays()], self.n_legal
+
+    def rewind(self, snapshot) -> None:
+        """Back to ``snapshot``: the state, the streams and the legal moves as they were."""
+        arrays, self.n_legal = snapshot
+        for now, then in zip(self._arrays(), arrays, strict=True):
+            now[...] = then
+
+    def redeal_hidden(self, seat: int, rng: np.random.Generator) -> None:
+        """Deal again, with ``rng``, the cards ``seat`` cannot see: the other hands less what each is
+        known to hold (``known``), and the stock in its order; every hand and the stock keep their sizes."""
+        raise NotImplementedError
 
     @property
     def unit_over(self) -> bool:

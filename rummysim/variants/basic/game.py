@@ -195,6 +195,25 @@ class Game(GameInPlay):
         """uint64[players]: the cards each seat took from the pile this hand and still holds (``M_HELD``)."""
         return self.state.masks[M_HELD:M_HELD + self.players]
 
+    def redeal_hidden(self, seat: int, rng: np.random.Generator) -> None:
+        masks, ints, stock = self.state.masks, self.state.ints, self.state.stock
+        pool, sizes = [], []
+        for q in range(self.players):
+            if q != seat:
+                hidden = int(masks[M_HAND + q] & ~self.known[q])
+                sizes.append((q, hidden.bit_count()))
+                masks[M_HAND + q] &= ~np.uint64(hidden)
+                pool += cards_of(hidden)
+        n_stock = int(ints[I_STOCK_N])
+        pool += stock[:n_stock].tolist()
+        rng.shuffle(pool)
+        for q, n in sizes:
+            for c in pool[:n]:
+                masks[M_HAND + q] |= np.uint64(1 << c)
+            pool = pool[n:]
+        stock[:n_stock] = pool
+        moves.check_cards(masks, stock, self.state.pile, ints, self.players)
+
     def went_out(self, e: dict, who) -> str:
         """Who went out and the points the hand scored."""
         return f"{who(e['winner'])} went out{' with rummy' if e['going_rummy'] else ''}: {e['points']} points"

@@ -123,6 +123,24 @@ class Game(GameInPlay):
         return self.scores.astype(np.int32)[None, :]
 
     # ------------------------------------------------------------------ what a seat may see
+    def redeal_hidden(self, seat: int, rng: np.random.Generator) -> None:
+        hands, stock = self.state.hands, self.state.stock
+        pool, sizes = [], []
+        for q in range(self.players):
+            if q != seat:
+                hidden = hands[q] - self.known[q]
+                sizes.append((q, int(hidden.sum())))
+                hands[q] -= hidden
+                pool += np.repeat(np.arange(hidden.shape[0]), hidden).tolist()
+        n_stock = int(self.state.ints[SI_STOCK_N])
+        pool += stock[:n_stock].tolist()
+        rng.shuffle(pool)
+        for q, n in sizes:
+            np.add.at(hands[q], pool[:n], 1)
+            pool = pool[n:]
+        stock[:n_stock] = pool
+        moves.check_cards(self.state)
+
     def taken(self) -> dict[int, list[int]]:
         """Per seat, the cards known to be in its hand (taken as the upcard or bought, not shown since)."""
         return {q: [c for c in range(64) for _ in range(int(self.known[q, c]))] for q in range(self.players)}
