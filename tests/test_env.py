@@ -200,6 +200,7 @@ def _check_batch(b, table_ok):
 @pytest.mark.parametrize("variant, players, tables, steps, table_ok, make", [
     ("basic", 3, 256, 400, _basic_table_ok, lambda p: basic_v0.raw_env(players=p, episode="hand")),
     ("shanghai", 4, 128, 782, _shanghai_table_ok, lambda p: shanghai_v0.raw_env(players=p))])
+@pytest.mark.slow   # an invariant sweep: 15 s for Shanghai
 def test_batch_random_steps_keep_invariants(variant, players, tables, steps, table_ok, make):
     """100,000 random table-steps: invariants after every step (``_check_batch``); a finished episode (a
     Basic hand, a Shanghai round) rewards at most one seat positively (Basic: the winner's points,

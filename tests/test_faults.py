@@ -193,6 +193,7 @@ def test_report_of_a_killed_run_says_it_is_unfinished(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["killed"]
 
 
+@pytest.mark.slow   # a killed process and a report: 17 s
 @pytest.mark.engine
 def test_failed_report_leaves_nothing_and_keeps_an_earlier_report(saved, tmp_path, capsys):
     """Row 7: a report that failed half way (corrupt seats.parquet) left a half-written directory."""
@@ -398,6 +399,7 @@ def test_resume_plays_a_damaged_chunk_again(how, tmp_path, capsys):
     same_rows(cut, whole_run(tmp_path / "whole", spec, 250))
 
 
+@pytest.mark.slow   # a killed process: 14 s
 @pytest.mark.engine
 def test_a_killed_run_with_a_deleted_chunk_is_resumed_exactly(tmp_path, capsys):
     """The issue's case end to end: a real run process killed with SIGKILL, one chunk file deleted."""

@@ -171,6 +171,7 @@ def _buyer_slow(names):
     return [pytest.param(n, marks=pytest.mark.slow) if n == "buyer" else n for n in names]
 
 
+@pytest.mark.slow   # 13-20 s a strategy (the conformance suite checks every bot's moves in the fast loop)
 @pytest.mark.parametrize("name", _buyer_slow(rule_based()))
 def test_every_bot_move_is_legal(name):
     """Every move of every shipped rule-based Shanghai strategy (alone at the table, and mixed with the

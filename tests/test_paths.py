@@ -273,6 +273,7 @@ def test_scheduler_from_the_command_line_gives_the_local_rows(tmp_path, capsys, 
     _assert_same_rows(on_dask, local)
 
 
+@pytest.mark.slow   # a Dask cluster and a killed process: 10 s
 @pytest.mark.engine
 def test_resume_on_a_scheduler_finishes_a_killed_run(tmp_path, capsys, cluster):  # noqa: F811
     c, _ = cluster

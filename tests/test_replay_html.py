@@ -239,6 +239,7 @@ def browser():
         b.close()
 
 
+@pytest.mark.slow   # a browser: 13 s
 @pytest.mark.parametrize("variant, args", [("basic", BASIC_HAND), ("shanghai", SHANGHAI_ROUND)])
 def test_viewer_steps_to_the_end_and_shows_the_hands_left(variant, args, browser, tmp_path, capsys):
     events = replay_events(args, capsys)

@@ -91,6 +91,7 @@ CASES = {   # results maker and its arguments
 }
 
 
+@pytest.mark.slow   # 9-11 s a figure set
 @pytest.mark.engine
 @pytest.mark.parametrize("case", CASES)
 def test_no_figure_text_overlaps_another_or_leaves_the_figure(case, tmp_path):

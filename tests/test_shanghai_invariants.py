@@ -223,6 +223,7 @@ def _check_bonus(events: list[dict], winner: int, bonus: int):
         assert ("JK" not in put_down) == (bonus == K.BONUS_NO_JOKER)
 
 
+@pytest.mark.slow   # a long invariant sweep: 50-100 s a seat count
 @pytest.mark.parametrize("players", PLAYERS)
 def test_replayed_rounds_agree_with_the_rows(players):
     """Rounds of every block replayed move by move (every round without a winner, a few
