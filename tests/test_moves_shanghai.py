@@ -270,6 +270,7 @@ def _hidden_info(seed, games, players, params, rules, every, phases):
                 M.apply(state, move)
 
 
+@pytest.mark.slow   # minutes a strategy in the compiled loop (the conformance suite checks every variant's seats are blind in the fast loop)
 @pytest.mark.parametrize("name", _buyer_slow(rule_based()))
 def test_bots_do_not_see_hidden_cards(name):
     """Hidden information: over positions of real play (every decision point), each shipped
@@ -294,6 +295,7 @@ def cheap_search(tmp_path, rollout: str = "expert", **keys) -> str:
     return str(path)
 
 
+@pytest.mark.slow   # over 2 minutes a case (test_search_shanghai.py checks the search bot in the fast loop)
 @pytest.mark.parametrize("horizon, value, options", [(0, '"win"', ()), (4, '"points"', ("joker_swap=anyone",))])
 def test_search_moves_are_legal_and_blind_to_hidden_cards(horizon, value, options, tmp_path):
     """The search bot on a small budget, searching every decision (to the end of the round, and with

@@ -35,7 +35,8 @@ from rummysim.variants import VARIANTS
 
 SHANGHAI = VARIANTS["shanghai"]
 
-pytestmark = pytest.mark.engine
+# every test here plays the seeded sweep (``_played``: minutes), so the whole file is slow
+pytestmark = [pytest.mark.engine, pytest.mark.slow]
 
 PLAYERS = (3, 4, 6, 8)
 MIX = ("random", "greedy", "buyer", "patient")
@@ -94,7 +95,6 @@ def _hand_value(names: list[str]) -> int:
     return total
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("players", PLAYERS)
 def test_invariants_on_2000_seeded_games(players):
     turn_limit_rounds = 0
@@ -223,7 +223,6 @@ def _check_bonus(events: list[dict], winner: int, bonus: int):
         assert ("JK" not in put_down) == (bonus == K.BONUS_NO_JOKER)
 
 
-@pytest.mark.slow   # a long invariant sweep: 50-100 s a seat count
 @pytest.mark.parametrize("players", PLAYERS)
 def test_replayed_rounds_agree_with_the_rows(players):
     """Rounds of every block replayed move by move (every round without a winner, a few
