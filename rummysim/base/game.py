@@ -3,9 +3,9 @@ same way: the game's start, dealing the next unit, the seat to act and its legal
 policy, the seat's view in words, and each move and each end said to the person playing (``play``).
 A subclass names its variant's modules (policy, notation, replay, hints, moves), its state slots
 (``I_SEAT``, ``I_PHASE``) and its result rows' widths (``row_cols``, ``seat_cols``), and fills in the
-calls that differ: ``_deal``, ``_apply``, ``_events``, ``_result_rows``, ``game_row``, and
+calls that differ: ``_deal``, ``_apply``, ``_events``, ``_result_rows``, ``game_row``, and for
 ``redeal_hidden`` (the cards a seat cannot see dealt again: what the tests of hidden information and
-an agent sampling what it cannot see use)."""
+an agent sampling what it cannot see use) ``_take_hidden``, ``_give`` and ``_check_cards``."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ class GameInPlay:
     #: examples of its typed moves, for ``play``'s help
     move_words = "draw stock, take, meld H3 H4 H5, layoff SQ 2, discard D9"
     I_SEAT = I_PHASE = -1          # the state's slots (``ints``) of the seat to act and its decision
+    I_STOCK_N = -1                 # ... and of the cards in the stock
     policy = notation = replay = hints = moves = None   # the variant's modules
     row_cols = seat_cols = 0       # the columns of a unit's result row and of a seat's (the variant's schema)
 
@@ -111,7 +112,15 @@ class GameInPlay:
     def redeal_hidden(self, seat: int, rng: np.random.Generator) -> None:
         """Deal again, with ``rng``, the cards ``seat`` cannot see: the other hands less what each is
         known to hold (``known``), and the stock in its order; every hand and the stock keep their sizes."""
-        raise NotImplementedError
+        taken = {q: self._take_hidden(q) for q in range(self.players) if q != seat}
+        stock, n_stock = self.state.stock, int(self.state.ints[self.I_STOCK_N])
+        pool = [c for cards in taken.values() for c in cards] + stock[:n_stock].tolist()
+        rng.shuffle(pool)
+        for q, cards in taken.items():
+            self._give(q, pool[:len(cards)])
+            pool = pool[len(cards):]
+        stock[:n_stock] = pool
+        self._check_cards()
 
     @property
     def unit_over(self) -> bool:

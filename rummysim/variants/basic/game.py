@@ -112,7 +112,7 @@ class Game(GameInPlay):
     unit = "hand"
     first_unit = 0
     num_actions = moves.NUM_ACTIONS
-    I_SEAT, I_PHASE = I_SEAT, I_PHASE
+    I_SEAT, I_PHASE, I_STOCK_N = I_SEAT, I_PHASE, I_STOCK_N
     policy, notation, replay, hints, moves = policy, notation, replay, hints, moves
     row_cols, seat_cols = kernel.HAND_COLS, kernel.SEAT_COLS
 
@@ -195,24 +195,20 @@ class Game(GameInPlay):
         """uint64[players]: the cards each seat took from the pile this hand and still holds (``M_HELD``)."""
         return self.state.masks[M_HELD:M_HELD + self.players]
 
-    def redeal_hidden(self, seat: int, rng: np.random.Generator) -> None:
-        masks, ints, stock = self.state.masks, self.state.ints, self.state.stock
-        pool, sizes = [], []
-        for q in range(self.players):
-            if q != seat:
-                hidden = int(masks[M_HAND + q] & ~self.known[q])
-                sizes.append((q, hidden.bit_count()))
-                masks[M_HAND + q] &= ~np.uint64(hidden)
-                pool += cards_of(hidden)
-        n_stock = int(ints[I_STOCK_N])
-        pool += stock[:n_stock].tolist()
-        rng.shuffle(pool)
-        for q, n in sizes:
-            for c in pool[:n]:
-                masks[M_HAND + q] |= np.uint64(1 << c)
-            pool = pool[n:]
-        stock[:n_stock] = pool
-        moves.check_cards(masks, stock, self.state.pile, ints, self.players)
+    def _take_hidden(self, q: int) -> list[int]:
+        """Seat q's cards not known to be held, taken out of its hand (``redeal_hidden``)."""
+        masks = self.state.masks
+        hidden = int(masks[M_HAND + q] & ~self.known[q])
+        masks[M_HAND + q] &= ~np.uint64(hidden)
+        return cards_of(hidden)
+
+    def _give(self, q: int, cards: list[int]) -> None:
+        for c in cards:
+            self.state.masks[M_HAND + q] |= np.uint64(1 << c)
+
+    def _check_cards(self) -> None:
+        s = self.state
+        moves.check_cards(s.masks, s.stock, s.pile, s.ints, self.players)
 
     def went_out(self, e: dict, who) -> str:
         """Who went out and the points the hand scored."""

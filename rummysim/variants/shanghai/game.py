@@ -53,6 +53,11 @@ def start(state, scratch, seed, game, round_no, legal):
     return legal_moves(state, legal)
 
 
+def _card_list(counts: np.ndarray) -> list[int]:
+    """The cards of ``counts`` (int64[64], copies per card) as a list, each copy once, in card order."""
+    return [c for c in range(64) for _ in range(int(counts[c]))]
+
+
 class Game(GameInPlay):
     """A Shanghai Rummy game: the ten contract rounds (docs/rules.md 2.1), as ``run`` plays it; scores
     are penalty points. ``rules`` int64[RULES_SIZE] (``ShanghaiRules.to_array``); ``log``: keep each
@@ -63,7 +68,7 @@ class Game(GameInPlay):
     move_words = ("draw stock, take, buy, pass, contract C7 D7 S7 / H3 H4 H5 H6, layoff D9 2, layoff JK 1 low, "
                   "swap H7 2 JK 3, stop, discard D9")
     num_actions = moves.NUM_ACTIONS
-    I_SEAT, I_PHASE = I_SEAT, I_PHASE
+    I_SEAT, I_PHASE, I_STOCK_N = I_SEAT, I_PHASE, SI_STOCK_N
     policy, notation, replay, hints, moves = policy, notation, replay, hints, moves
     row_cols, seat_cols = kernel.ROUND_COLS, kernel.SEAT_COLS
 
@@ -123,27 +128,23 @@ class Game(GameInPlay):
         return self.scores.astype(np.int32)[None, :]
 
     # ------------------------------------------------------------------ what a seat may see
-    def redeal_hidden(self, seat: int, rng: np.random.Generator) -> None:
-        hands, stock = self.state.hands, self.state.stock
-        pool, sizes = [], []
-        for q in range(self.players):
-            if q != seat:
-                hidden = hands[q] - self.known[q]
-                sizes.append((q, int(hidden.sum())))
-                hands[q] -= hidden
-                pool += np.repeat(np.arange(hidden.shape[0]), hidden).tolist()
-        n_stock = int(self.state.ints[SI_STOCK_N])
-        pool += stock[:n_stock].tolist()
-        rng.shuffle(pool)
-        for q, n in sizes:
-            np.add.at(hands[q], pool[:n], 1)
-            pool = pool[n:]
-        stock[:n_stock] = pool
+    def _take_hidden(self, q: int) -> list[int]:
+        """Seat q's cards not known to be held, taken out of its hand (``redeal_hidden``)."""
+        hidden = self.state.hands[q] - self.known[q]
+        if (hidden < 0).any():
+            raise RuntimeError(f"seat {q}: a card counted as known is not in its hand")
+        self.state.hands[q] -= hidden
+        return _card_list(hidden)
+
+    def _give(self, q: int, cards: list[int]) -> None:
+        np.add.at(self.state.hands[q], cards, 1)
+
+    def _check_cards(self) -> None:
         moves.check_cards(self.state)
 
     def taken(self) -> dict[int, list[int]]:
         """Per seat, the cards known to be in its hand (taken as the upcard or bought, not shown since)."""
-        return {q: [c for c in range(64) for _ in range(int(self.known[q, c]))] for q in range(self.players)}
+        return {q: _card_list(self.known[q]) for q in range(self.players)}
 
     def event_line(self, e: dict, who, you: int) -> str | None:
         """Shanghai's own moves as lines (a buy's penalty card hidden from the others, 2.4; a joker laid
