@@ -41,6 +41,12 @@ def strategies_to_check(variant) -> list[str]:
     return [n for n in builtin_names(variant) if load_strategy(n, variant).params[0] != BOT_SEARCH]
 
 
+def seated(variant, players: int) -> list[str]:
+    """Each seat's strategy: those of ``strategies_to_check`` in turn, the shipped strategies mixed."""
+    names = strategies_to_check(variant)
+    return [names[q % len(names)] for q in range(players)]
+
+
 def finish_unit(game, events: list[dict]) -> None:
     """The hand (round) in play has ended: its rows kept, its end event logged, the next one dealt."""
     game.finish()
@@ -118,10 +124,9 @@ def test_the_environment_gives_run_s_rows(variant):
     """Two games at the fewest and the default number of players, the shipped strategies mixed."""
     env_module = pytest.importorskip("rummysim.env")
     pytest.importorskip("pettingzoo")
-    names = strategies_to_check(variant)
     for players in sorted({variant.players[0], variant.players[2]}):
-        seated = [names[q % len(names)] for q in range(players)]
-        spec = RunSpec(variant, players, seat_strategies(seated, players, variant), seed=SEED, games=2)
+        names = seated(variant, players)
+        spec = RunSpec(variant, players, seat_strategies(names, players, variant), seed=SEED, games=2)
         params = params_matrix(spec.strategies)
         env = getattr(env_module, f"{variant.name}_v0").env(players=players)
         game = env.unwrapped.game
@@ -135,8 +140,8 @@ def test_the_environment_gives_run_s_rows(variant):
                     rows.append(game.unit_rows[0].copy())
                     seats.append(game.unit_rows[1].copy())
         ran = play_chunk(spec, np.arange(2, dtype=np.int64), spec.rules.to_array(players), params)
-        assert np.array_equal(np.array(rows), ran.hand_rows), (players, seated)
-        assert np.array_equal(np.array(seats), ran.seat_rows), (players, seated)
+        assert np.array_equal(np.array(rows), ran.hand_rows), (players, names)
+        assert np.array_equal(np.array(seats), ran.seat_rows), (players, names)
 
 
 @pytest.mark.parametrize("variant", ALL, ids=IDS)
@@ -148,9 +153,8 @@ def test_no_seat_decides_or_sees_by_cards_it_cannot_see(variant):
     env_module = pytest.importorskip("rummysim.env")
     pytest.importorskip("pettingzoo")
     players = variant.players[2]
-    names = strategies_to_check(variant)
-    seated = [names[q % len(names)] for q in range(players)]
-    params = params_matrix(seat_strategies(seated, players, variant))
+    names = seated(variant, players)
+    params = params_matrix(seat_strategies(names, players, variant))
     env = getattr(env_module, f"{variant.name}_v0").raw_env(players=players)
     env.reset(seed=SEED)
     episode, rng = env.game, np.random.default_rng(SEED)
@@ -174,7 +178,7 @@ def test_no_seat_decides_or_sees_by_cards_it_cannot_see(variant):
                     assert np.array_equal(observed["action_mask"], seen["action_mask"]), (agent, decisions)
                     assert env.describe(agent) == text, (agent, decisions)
                     if q == game.seat:
-                        assert game.bot_move(params) == move, (seated[q], decisions)
+                        assert game.bot_move(params) == move, (names[q], decisions)
                 checked += 1
             game.rewind(chosen)
         env.step(move)

@@ -49,7 +49,7 @@ from rummysim.cards import card_name  # noqa: E402
 from rummysim.run import RunSpec  # noqa: E402
 from rummysim.strategy import params_matrix, seat_strategies  # noqa: E402
 from rummysim.variants import VARIANTS  # noqa: E402
-from test_conformance import strategies_to_check  # noqa: E402
+from test_conformance import seated  # noqa: E402
 
 OUT = ROOT / "tests" / "playthroughs"
 SEED = 11
@@ -65,12 +65,6 @@ def cases() -> list[tuple[object, int]]:
 
 def file_name(variant, players: int) -> str:
     return f"{variant.name}-{players}p.txt"
-
-
-def seated(variant, players: int) -> list[str]:
-    """Each seat's strategy: the shipped ones but the search bots, in turn (as the conformance suite seats them)."""
-    names = strategies_to_check(variant)
-    return [names[q % len(names)] for q in range(players)]
 
 
 def wrapped(head: str, items: list[str], sep: str, indent: int) -> list[str]:
