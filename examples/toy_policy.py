@@ -12,7 +12,8 @@ import numpy as np
 from numba import njit
 
 from rummysim.strategy import params_matrix, seat_strategies
-from rummysim.variants.basic import kernel, melds, moves, policy
+from rummysim.engine import melds
+from rummysim.variants.basic import kernel, moves, policy
 from rummysim.variants.basic.rules import BasicRules
 from rummysim.variants.basic.state import I_SEAT
 from rummysim.variants import VARIANTS

@@ -46,6 +46,26 @@ class Chunk:
     game_rows: np.ndarray | None
 
 
+def chunk_with_room(play, games: np.ndarray, single: bool, capacity: int) -> Chunk:
+    """A chunk of the game indices ``games`` int64[g] from a kernel that keeps ``capacity`` hands
+    (rounds) a game: ``play(games, cap)`` returns ``(hand_rows, seat_rows, game_rows, n_hands)`` with
+    each game's first ``cap`` units kept, in game order. Games longer than ``capacity`` (rare) are
+    played again on their own with room for all their units, and their rows put back in game order."""
+    cap = 1 if single else capacity
+    hand_rows, seat_rows, game_rows, n_hands = play(games, cap)
+    long_games = np.flatnonzero(n_hands > cap)
+    if len(long_games) and not single:
+        h2, s2, _, _ = play(games[long_games], int(n_hands[long_games].max()))
+        fits = n_hands <= cap
+        short = np.repeat(fits, np.minimum(n_hands, cap))
+        position = np.concatenate([np.repeat(np.flatnonzero(fits), n_hands[fits]),
+                                   np.repeat(long_games, n_hands[long_games])])
+        order = np.argsort(position, kind="stable")
+        hand_rows = np.concatenate([hand_rows[short], h2])[order]
+        seat_rows = np.concatenate([seat_rows[short], s2])[order]
+    return Chunk(hand_rows, seat_rows, games, None if single else game_rows)
+
+
 @dataclasses.dataclass(frozen=True)
 class Column:
     """One column of a results table: its name, Arrow type, meaning, and where its values come

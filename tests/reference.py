@@ -2,7 +2,7 @@
 
 Nothing here is fast or clever on purpose: no numba, no bit tricks, just sets
 of card ids and the rules read literally. The tests compare the Numba kernels
-of ``rummysim.variants.basic.melds`` with these functions.
+of ``rummysim.engine.melds`` with these functions.
 
 Card ids are ``16 * suit + rank``: suits C, D, H, S are 0..3 and rank 0 is
 the ace, 1..9 are 2..10, 10/11/12 are J/Q/K (see ``rummysim.cards``).

@@ -1,4 +1,4 @@
-"""The meld kernels of rummysim.variants.basic.melds against the plain reference (tests/reference.py).
+"""The meld kernels of rummysim.engine.melds against the plain reference (tests/reference.py).
 
 Rules 1.2 and 1.7: sets of 3-4 of a rank; runs of 3+ in one suit; aces low, or
 with ``ace = "high_or_low"`` also above the king (Q-K-A), never K-A-2.
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import reference as ref
 from rummysim.cards import parse_cards
-from rummysim.variants.basic import melds as M
+from rummysim.engine import melds as M
 
 pytestmark = pytest.mark.engine
 

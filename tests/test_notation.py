@@ -15,7 +15,7 @@ from rummysim.cards import card_id, mask_of
 from rummysim.base.errors import MoveError
 from rummysim.strategy import params_matrix, seat_strategies
 from rummysim.variants.basic import kernel as BK
-from rummysim.variants.basic import melds as BM
+from rummysim.engine import melds as BM
 from rummysim.variants.basic import moves as BMV
 from rummysim.variants import VARIANTS, variant_named
 from rummysim.variants.basic.rules import BasicRules

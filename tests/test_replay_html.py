@@ -13,7 +13,7 @@ from rummysim.cards import card_name, mask_of
 from rummysim.replay_html import display_order, frames, replay_page, template
 from rummysim.strategy import params_matrix, seat_strategies
 from rummysim.variants import VARIANTS, variant_named
-from rummysim.variants.basic import melds as BM
+from rummysim.engine import melds as BM
 from rummysim.variants.shanghai.contracts import card_at
 from rummysim.variants.shanghai.replay import parse_table_meld
 from rummysim.variants.shanghai.state import MELD_RUN, T_KIND, T_LO, T_SUIT

@@ -33,7 +33,7 @@ import pytest
 from rummysim.cards import FULL_DECK_MASK, card_id, card_name, cards_of, mask_of
 from rummysim.variants.basic import kernel as K
 from rummysim.variants.basic import bots as B
-from rummysim.variants.basic import melds as M
+from rummysim.engine import melds as M
 from rummysim.engine import codes as C
 from rummysim.variants.basic import state as S
 from rummysim.engine.rng import KIND_DEAL, shuffle, stream_key

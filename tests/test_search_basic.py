@@ -16,7 +16,7 @@ from rummysim.engine.search import pick
 from rummysim.strategy import StrategyError, load_strategy, params_matrix, seat_strategies
 from rummysim.variants.basic import bots as B
 from rummysim.variants.basic import kernel as K
-from rummysim.variants.basic import melds as M
+from rummysim.engine import melds as M
 from rummysim.variants.basic import moves as MV
 from rummysim.variants.basic import policy as P
 from rummysim.variants.basic import search as S

@@ -53,7 +53,7 @@ from numba import njit
 
 from ...engine.codes import BOT_FAMILY, BOT_RANDOM, BOT_SEARCH  # noqa: F401  (bots.BOT_*: policy, spec and tests)
 from ...engine.bits import U64
-from . import melds as M
+from ...engine import melds as M
 from ...engine.rng import below
 from ...engine.search import SEARCH_SLOTS
 from .moves import (

@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from ...engine.bits import U64
-from . import melds as M
+from ...engine import melds as M
 from .game import IB, UB, deal
 from . import moves
 from .moves import (

@@ -21,7 +21,8 @@ from numba import njit
 
 from ...cards import cards_of
 from ...base.game import GameInPlay
-from . import hints, kernel, melds, moves, notation, policy, replay
+from ...engine import melds
+from . import hints, kernel, moves, notation, policy, replay
 from .moves import (
     EV_WIDTH,
     MAX_LEGAL,

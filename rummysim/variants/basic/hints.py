@@ -7,7 +7,7 @@ import numpy as np
 
 from ...cards import card_name
 from . import bots as BB
-from . import melds as BM
+from ...engine import melds as BM
 from . import moves as BMV
 from .state import M_HAND, R_ACE_HIGH
 

@@ -35,7 +35,7 @@ from ...engine.deck import dealer_of
 from ...engine.rng import KIND_BOT, KIND_DEAL, shuffle, stream_key
 from . import bots as B
 from . import policy as P
-from . import melds as M
+from ...engine import melds as M
 from . import moves as MV
 from .moves import (  # noqa: F401  (the event log's layout, read by replay and results)
     EV_CARDS, EV_DISCARD, EV_DRAW_DISCARD, EV_DRAW_STOCK, EV_LAYOFF, EV_MELD, EV_RESHUFFLE, EV_WIDTH,

@@ -52,7 +52,7 @@ from ...engine.events import EV_CARDS, close_event, open_event
 from ...engine.codes import (EV_DISCARD, EV_DRAW_DISCARD, EV_DRAW_STOCK, EV_LAYOFF, EV_MELD, EV_RESHUFFLE,  # noqa: F401
                             OUT_STALEMATE_BLOCKED, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN)
 from ...engine.rng import KIND_RESHUFFLE, shuffle, stream_key
-from . import melds as M
+from ...engine import melds as M
 from .state import (
     I_DEALER, I_DISCARD_DRAWS_SEAT, I_DRAWN, I_GAME, I_HAND, I_HAS_PLAYED_SEAT, I_LAID_OFF_SEAT,
     I_MELDS_LAID_SEAT, I_MELDS_THIS_TURN, I_N_TABLE, I_OUTCOME, I_OWN_TURNS_SEAT, I_PHASE, I_PILE_N,

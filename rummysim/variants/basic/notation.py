@@ -14,7 +14,7 @@ from ...base import notation as N
 from ...base.errors import MoveError
 from ...base.notation import card_word as _card, names
 from . import bots as B
-from . import melds as M
+from ...engine import melds as M
 from . import moves as MV
 from .state import (
     I_DRAWN, I_MELDS_THIS_TURN, I_N_TABLE, I_PHASE, I_PILE_N, I_PLAYERS, I_SEAT, I_STOCK_N, M_HAND, M_TABLE,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...results import Chunk
+from ...results import Chunk, chunk_with_room
 from . import kernel as K
-from . import melds as M
+from ...engine import melds as M
 from .schema import HAND_COLS, SEAT_COLS
 
 #: games start with room for this many hands each; a longer game is replayed with more room
@@ -32,23 +32,9 @@ def _play(seed: int, games: np.ndarray, players: int, single: bool, rules: np.nd
 
 def play_chunk(seed: int, games: np.ndarray, players: int, single: bool, rules: np.ndarray,
                params: np.ndarray) -> Chunk:
-    """Play the game indices ``games`` int64[g] (whole games, or one hand each when ``single``).
-
-    Games longer than ``HAND_CAPACITY`` hands (rare) are replayed on their own with room for all
-    their hands, and their rows put back in game order.
-    """
-    cap = 1 if single else HAND_CAPACITY
-    hand_rows, seat_rows, game_rows, n_hands = _play(seed, games, players, single, rules, params, cap)
-    long_games = np.flatnonzero(n_hands > HAND_CAPACITY)
-    if len(long_games) and not single:
-        h2, s2, _, _ = _play(seed, games[long_games], players, single, rules, params, int(n_hands[long_games].max()))
-        short = np.repeat(n_hands <= HAND_CAPACITY, np.minimum(n_hands, HAND_CAPACITY))
-        position = np.concatenate([np.repeat(np.flatnonzero(n_hands <= HAND_CAPACITY), n_hands[n_hands <= HAND_CAPACITY]),
-                                   np.repeat(long_games, n_hands[long_games])])
-        order = np.argsort(position, kind="stable")
-        hand_rows = np.concatenate([hand_rows[short], h2])[order]
-        seat_rows = np.concatenate([seat_rows[short], s2])[order]
-    return Chunk(hand_rows, seat_rows, games, None if single else game_rows)
+    """Play the game indices ``games`` int64[g] (whole games, or one hand each when ``single``)."""
+    return chunk_with_room(lambda g, cap: _play(seed, g, players, single, rules, params, cap), games, single,
+                           HAND_CAPACITY)
 
 
 def rows_per_game(tables: dict, games: np.ndarray) -> np.ndarray:

@@ -18,7 +18,7 @@ from ...base.events import common_line
 from ...cards import card_name, card_names, cards_of, format_mask, mask_of, parse_cards
 from . import policy as P
 from . import kernel as K
-from . import melds as M
+from ...engine import melds as M
 from . import moves as MV
 from ...engine.codes import OUTCOMES
 from .state import (I_GAME, I_HAND, I_HAS_PLAYED_SEAT, I_N_TABLE, I_PILE_N, I_PLAYERS, I_SEED, I_STOCK_N,

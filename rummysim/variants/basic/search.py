@@ -48,7 +48,7 @@ from ...engine.search import (
     VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, rollout_params, settings,
 )
 from . import bots as B
-from . import melds as M
+from ...engine import melds as M
 from .moves import EV_WIDTH, MAX_LEGAL, STOP, apply_in, card_of_index, forced_move_in, is_legal_in, legal_moves_in
 from .state import (
     I_ABANDONED_SEAT, I_N_TABLE, I_PHASE, I_PILE_N, I_PLAYERS, I_POINTS, I_SEAT, I_SEED, I_STOCK_N, I_TURN,

@@ -1,4 +1,5 @@
-"""Melds on bitmasks (docs/rules.md 1.2, 1.3, 1.5; layout in ``rummysim.cards``).
+"""Melds of one 52-card deck without jokers, on bitmasks: Basic Rummy's and Gin Rummy's (docs/rules.md
+1.2, 1.3, 1.5, 4.2; layout in ``rummysim.cards``).
 
 All functions take plain ``uint64`` card masks (16-bit lane per suit, rank in
 the lane, ace = bit 0). ``ace_high`` (rules 1.7 option ``ace``) lets a run end
@@ -13,7 +14,7 @@ knows which end its ace is on).
 import numpy as np
 from numba import njit
 
-from ...engine.bits import U64, bit, lowest_card, popcount  # noqa: F401  (used as M.bit etc. by the kernels)
+from .bits import U64, bit, lowest_card, popcount  # noqa: F401  (used as M.bit etc. by the kernels)
 
 LANE = U64(0xFFFF)
 RANKS13 = U64(0x1FFF1FFF1FFF1FFF)   # ranks A..K of every lane
