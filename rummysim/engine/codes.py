@@ -23,6 +23,8 @@ EV_RESHUFFLE = 6
 EV_BUY = 7
 EV_CONTRACT = 8
 EV_SWAP = 9
+EV_KNOCK = 10     # Gin: a knock (docs/rules.md 4.5)
+EV_PASS = 11      # Gin: a pass (of the first upcard, at the wall, done laying)
 
 # the kind of bot, the first slot of every variant's parameter vector (a strategy file's ``bot`` key)
 BOT_FAMILY = 0   # the variant's parametrised rule-based family

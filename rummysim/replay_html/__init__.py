@@ -2,7 +2,8 @@
 
 ``frames(events, format_event)`` replays the event stream of ``Variant.replay`` (deal first, ``end``
 last) card by card and returns the state after each event: every hand, the melds on the table
-(jokers with what they stand for), the stock and discard pile sizes, buys, who is down. ``page``
+(jokers with what they stand for), the stock and discard pile sizes, buys, who is down, who knocked
+(Gin). ``page``
 embeds the frames as JSON in ``template.html`` (package data: HTML, CSS and a small vanilla JS
 viewer that draws the cards as inline SVG; nothing is fetched), and ``write_page`` writes it
 atomically after ``check_page_path`` has refused a path it cannot be written to.
@@ -138,6 +139,7 @@ class _Table:
         self.melds: list[_Meld] = []
         self.buys = [0] * self.players
         self.down = [False] * self.players
+        self.knocked = [False] * self.players
 
     def apply(self, e: dict) -> dict:
         """Apply event ``e``; returns what it moved, to highlight: ``{"hand": [seat, card]}``,
@@ -166,10 +168,12 @@ class _Table:
                 self.melds.append(_Meld(p, [[c, s] for c, s in zip(cards, meld_stands)], kind == "contract"))
             self.down[p] = True
             return {"melds": list(range(len(self.melds) - len(laid), len(self.melds)))}
-        if kind == "layoff":
+        if kind == "layoff":   # Gin: the card extends every meld of ``melds`` (ruling 3.16), shown in each
             _take(self.hands[p], e["card"], f"seat {p}'s hand")
-            self.melds[e["meld"]].lay_off(e["card"], e.get("stands_for"), e.get("end"))
-            return {"melds": [e["meld"]]}
+            extended = e.get("melds", [e["meld"]])
+            for k in extended:
+                self.melds[k].lay_off(e["card"], e.get("stands_for"), e.get("end"))
+            return {"melds": list(extended)}
         if kind == "swap":
             _take(self.hands[p], e["card"], f"seat {p}'s hand")
             self.melds[e["meld"]].swap(e["card"])
@@ -184,6 +188,11 @@ class _Table:
                 _take(self.pile, c, "the discard pile")
             self.stock = list(e["stock"])
             return {"stock": True}
+        if kind == "knock":
+            self.knocked[p] = True
+            return {}
+        if kind == "pass":   # Gin: the first upcard, at the wall, done laying: nothing moves
+            return {}
         if kind == "end":
             got = [sorted(h) for h in self.hands]
             if got != [sorted(h) for h in e["hands"]]:
@@ -200,6 +209,7 @@ class _Table:
             "top": self.pile[-3:],
             "buys": list(self.buys),
             "down": list(self.down),
+            "knocked": list(self.knocked),
         }
 
 
@@ -215,7 +225,7 @@ def frames(events: list[dict], format_event: Callable[[dict], str]) -> list[dict
     """The state after each of ``events`` (a replay: deal first, end last) as JSON-ready dicts:
     ``hands`` (per seat, cards in display order), ``table`` (melds: ``owner``, ``cards`` as shown, a
     joker ``JK=H9``), ``stock`` and ``pile`` (counts), ``top`` (the pile's top cards, top last),
-    ``buys`` and ``down`` per seat, ``seat`` (who acted, None), ``winner`` (at the end, the seat that went
+    ``buys``, ``down`` and ``knocked`` per seat, ``seat`` (who acted, None), ``winner`` (at the end, the seat that went
     out; else -1), ``text`` (the move in words, one line), ``detail`` (the rest of ``format_event``'s text)
     and ``moved`` (what to highlight).
     ``ValueError`` if the events do not follow from one another."""

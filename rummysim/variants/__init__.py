@@ -16,7 +16,7 @@ from ..base.errors import UnknownVariant
 from ..base.variant import Variant
 
 #: the variant packages, in the order commands list them
-PACKAGES = ("basic", "shanghai")
+PACKAGES = ("basic", "shanghai", "gin")
 
 VARIANTS: dict[str, Variant] = {name: import_module(f".{name}.variant", __name__).VARIANT for name in PACKAGES}
 #: the variant names, for option choices

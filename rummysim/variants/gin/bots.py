@@ -1,0 +1,199 @@
+"""Gin Rummy's rule-based bots as policies: ``choose(state, params, seat, legal, rngs) -> move``.
+
+Every seat has a float64 parameter vector (``P_*``, built from a strategy file by ``rummysim.strategy``)
+and its own random stream keyed by (deal, seat). A policy reads only what its seat may see: its own
+hand, the discard pile, the cards the opponent took from the pile and still holds (``M_HELD``), the
+melds on the table after a knock, the counters; never the other hand nor the stock. Legality is the
+rules layer's (``moves``): the driver checks every move with ``moves.is_legal``.
+
+``P_BOT``: ``BOT_FAMILY`` (below) or ``BOT_RANDOM`` (uniform over the legal moves, a yardstick).
+The family, one helper per decision:
+
+* the upcard (``take_upcard``; rules 4.3, 4.4): ``P_TAKE`` 0 never, 1 when it goes into a meld with
+  the hand, 2 when the least deadwood after a discard falls by at least ``P_TAKE_GAIN``;
+* knocking (``knocks``; 4.5): with deadwood at most ``P_KNOCK_DEADWOOD`` (``P_KNOCK_LATE_DEADWOOD``
+  from its own turn ``P_KNOCK_LATE_TURN`` on, 0: never), less ``P_KNOCK_PER_KNOWN`` points for each card
+  the opponent took from the pile and still holds (an undercut risk); gin and big gin always; at
+  the wall whenever allowed;
+* discarding (``discard``): the card leaving the least deadwood; ``P_AVOID_FEED`` points are added to
+  a card that connects with a card the opponent took from the pile (its rank, or its suit within two
+  ranks); ties go to the card in no partial meld, then the highest value, then the highest index;
+* after a knock (``lay``): the knocker's discard leaves the least deadwood; both seats lay the melds
+  of their best arrangement, longest first; the defender lays off every card whose going lowers its
+  deadwood, the largest saving first.
+
+*greedy* is take 1, knock 10 (as soon as allowed), avoid_feeding 0.
+"""
+
+from numba import njit
+
+from ...engine import melds as M
+from ...engine.bits import U64
+from ...engine.codes import BOT_RANDOM
+from ...engine.rng import below
+from .moves import (
+    BIG_GIN, DRAW_STOCK, DRAW_UPCARD, KNOCK, MELD_BASE, MELD_TABLE, PASS, best_discard_deadwood, card_of_index,
+    deadwood, deadwood_without, legal_moves,
+)
+from .state import (
+    I_BEST_DEADWOOD, I_KNOCK_CARD, I_PHASE, I_PILE_N, M_HAND, M_HELD, PH_DISCARD,
+    PH_DRAW, PH_FIRST_UPCARD, PH_KNOCK_DISCARD, PH_LAYOFF, PH_WALL, I_DISCARDS_SEAT,
+)
+
+P_BOT = 0
+P_TAKE = 1
+P_TAKE_GAIN = 2
+P_KNOCK_DEADWOOD = 3
+P_KNOCK_LATE_TURN = 4
+P_KNOCK_LATE_DEADWOOD = 5
+P_KNOCK_PER_KNOWN = 6
+P_AVOID_FEED = 7
+N_PARAMS = 8
+
+TAKE_NEVER = 0
+TAKE_MELD = 1
+TAKE_GAIN = 2
+
+LANE = U64(0xFFFF)
+
+
+@njit(cache=True)
+def choose(state, params, p, legal, rngs):
+    """Seat p's move at the state's decision (the seat to act). ``params`` float64[2, N_PARAMS];
+    ``legal`` int64[MAX_LEGAL] scratch; ``rngs`` uint64[2, 1], seat p's stream at ``rngs[p]``."""
+    if params[p, P_BOT] == BOT_RANDOM:
+        n = legal_moves(state, legal)
+        return legal[below(rngs[p], n)]
+    phase = state.ints[I_PHASE]
+    hand = state.masks[M_HAND + p]
+    if phase == PH_FIRST_UPCARD:
+        if legal_moves(state, legal) == 1:
+            return legal[0]
+        return DRAW_UPCARD if take_upcard(state, params, p, hand) else PASS
+    if phase == PH_DRAW:
+        return DRAW_UPCARD if take_upcard(state, params, p, hand) else DRAW_STOCK
+    if phase == PH_DISCARD:
+        n = legal_moves(state, legal)
+        if legal[n - 1] == BIG_GIN:
+            return BIG_GIN
+        if state.ints[I_BEST_DEADWOOD] <= state.ints[I_KNOCK_CARD] and knocks(state, params, p):
+            return KNOCK
+        return discard(state, params, p, hand, legal, n, False)
+    if phase == PH_WALL:
+        n = legal_moves(state, legal)
+        return legal[n - 1]   # knock when allowed, else pass
+    if phase == PH_KNOCK_DISCARD:
+        n = legal_moves(state, legal)
+        return discard(state, params, p, hand, legal, n, True)
+    if phase == PH_LAYOFF:
+        return lay_off(state, hand, legal)
+    n = legal_moves(state, legal)
+    return lay_meld(state, hand, legal, n)
+
+
+@njit(cache=True)
+def take_upcard(state, params, p, hand):
+    """True to take the upcard (rules 4.3, 4.4)."""
+    mode = params[p, P_TAKE]
+    if mode == TAKE_NEVER:
+        return False
+    up = M.bit(state.pile[state.ints[I_PILE_N] - 1])
+    if mode == TAKE_MELD:
+        return (M.melded_cards(hand | up, False) & up) != 0
+    gain = deadwood(state, hand) - best_discard_deadwood(state, hand | up, up)
+    return gain >= params[p, P_TAKE_GAIN]
+
+
+@njit(cache=True)
+def knocks(state, params, p):
+    """True to knock now (the knock is allowed): gin always, else within the seat's threshold."""
+    best = state.ints[I_BEST_DEADWOOD]
+    if best == 0:
+        return True
+    limit = params[p, P_KNOCK_DEADWOOD]
+    late = params[p, P_KNOCK_LATE_TURN]
+    if late > 0 and state.ints[I_DISCARDS_SEAT + p] + 1 >= late:
+        limit = params[p, P_KNOCK_LATE_DEADWOOD]
+    known = M.popcount(state.masks[M_HELD + 1 - p])
+    return best <= limit - params[p, P_KNOCK_PER_KNOWN] * known and best <= state.ints[I_KNOCK_CARD]
+
+
+@njit(cache=True)
+def _connects(card, cards):
+    """True when ``card`` makes a pair or a near run (same suit, within two ranks) with one of ``cards``."""
+    rank = card & 15
+    same_rank = (cards >> U64(rank)) & U64(0x0001000100010001)
+    if same_rank:
+        return True
+    lane = (cards >> U64(card & 48)) & LANE
+    near = U64(0)
+    for d in (1, 2):
+        if rank >= d:
+            near |= U64(1) << U64(rank - d)
+        if rank + d <= 12:
+            near |= U64(1) << U64(rank + d)
+    return (lane & near) != 0
+
+
+@njit(cache=True)
+def discard(state, params, p, hand, legal, n, knocking):
+    """The card action among ``legal[:n]`` leaving the least deadwood (see the module docstring)."""
+    feed = params[p, P_AVOID_FEED]
+    theirs = state.masks[M_HELD + 1 - p]
+    melded = M.melded_cards(hand, False)
+    now = deadwood(state, hand)
+    best = -1
+    best_score = 1e18
+    for k in range(n):
+        move = legal[k]
+        if move >= 52:
+            continue
+        c = card_of_index(move)
+        b = M.bit(c)
+        left = deadwood_without(state, hand, now, melded, c)
+        score = left * 1000.0
+        if feed > 0 and not knocking and _connects(c, theirs):
+            score += feed * 1000.0
+        if _connects(c, hand & ~b):
+            score += 500.0
+        score -= state.card_value[c] * 10.0 + move / 100.0
+        if score < best_score:
+            best_score = score
+            best = move
+    return best
+
+
+@njit(cache=True)
+def lay_off(state, hand, legal):
+    """The defender's next lay-off: the card whose going lowers its deadwood most, else ``PASS``."""
+    n = legal_moves(state, legal)
+    now = deadwood(state, hand)
+    best = PASS
+    best_gain = 0
+    for k in range(n):
+        move = legal[k]
+        if move >= 52:
+            continue
+        gain = now - deadwood(state, hand & ~M.bit(card_of_index(move)))
+        if gain > best_gain:
+            best_gain = gain
+            best = move
+    return best
+
+
+@njit(cache=True)
+def lay_meld(state, hand, legal, n):
+    """The next meld of the seat's best arrangement (the longest that keeps its least deadwood), else
+    ``PASS``."""
+    now = deadwood(state, hand)
+    best = PASS
+    best_len = 0
+    for k in range(n):
+        move = legal[k]
+        if move < MELD_BASE or move >= BIG_GIN:
+            continue
+        meld = MELD_TABLE[move - MELD_BASE]
+        if deadwood(state, hand & ~meld) == now and M.popcount(meld) > best_len:
+            best_len = M.popcount(meld)
+            best = move
+    return best

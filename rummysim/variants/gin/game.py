@@ -1,0 +1,182 @@
+"""A Gin Rummy game in play, move by move over the rules layer: the one driver of ``rummysim play`` and
+``rummysim.env``.
+
+``Game.reset(seed, game)`` deals what ``rummysim run --seed seed`` deals for game index ``game``, and
+the calls follow the kernel's game loop (``kernel.play_games``): a game whose every move is
+``bot_move`` is ``run``'s game, row for row. What each seat is known to hold (``known``: the cards it
+took from the pile, until it throws them or lays them on the table) is the state's ``M_HELD`` masks,
+kept by the rules layer: the only source of what the other seat is told of a hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...base.game import GameInPlay
+from ...cards import cards_of
+from ...engine import melds
+from . import hints, kernel, moves, notation, policy, replay
+from .state import I_PHASE, I_PILE_N, I_SEAT, I_STOCK_N, I_WINNER, M_HAND, M_HELD, PH_OVER, R_GAME_TO
+
+#: event log rows between two reads (a move logs one)
+EV_ROWS = 64
+
+
+@njit(cache=True)
+def step(state, move, legal):
+    """Apply the legal ``move`` of the seat to act; then the legal moves of the next decision into
+    ``legal`` int64[MAX_LEGAL]; returns their count (0 once over)."""
+    moves.apply(state, move)
+    if state.ints[I_PHASE] == PH_OVER:
+        return 0
+    return moves.legal_moves(state, legal)
+
+
+@njit(cache=True)
+def start(state, scratch, seed, game, hand, legal):
+    """Deal hand ``hand`` of game ``game`` (``kernel.start_hand``: the deal and the policies' streams);
+    the first decision's legal moves into ``legal``, returns the count."""
+    kernel.start_hand(state, seed, game, hand, scratch[1])
+    return moves.legal_moves(state, legal)
+
+
+class Game(GameInPlay):
+    """A Gin Rummy game: hands until a seat reaches the game's target (docs/rules.md 4.8), as ``run`` plays
+    it. ``rules`` int64[RULES_SIZE] (``GinRules.to_array``); ``log``: keep each move's events."""
+
+    unit = "hand"
+    first_unit = 0
+    move_words = "take, pass, draw stock, discard D9, knock, meld H3 H4 H5, layoff D9"
+    num_actions = moves.NUM_ACTIONS
+    I_SEAT, I_PHASE, I_STOCK_N = I_SEAT, I_PHASE, I_STOCK_N
+    policy, notation, replay, hints, moves = policy, notation, replay, hints, moves
+    row_cols, seat_cols = kernel.HAND_COLS, kernel.SEAT_COLS
+
+    def __init__(self, players: int, rules: np.ndarray, log: bool = False):
+        self.players, self.log = players, log
+        ev = np.zeros((EV_ROWS if log else 0, moves.EV_WIDTH), dtype=np.int16)
+        self.state = kernel.new_state(rules.copy(), melds.CARD_VALUE.copy(), ev, np.zeros(1, dtype=np.int64))
+        self.scratch = policy.new_scratch()
+        self.legal_buf = np.empty(moves.MAX_LEGAL, dtype=np.int64)
+        self.n_legal = 0
+        self.scores = np.zeros(players, dtype=np.int64)
+        self.target = int(rules[R_GAME_TO])
+
+    # ------------------------------------------------------------------ the game
+    def _deal(self) -> None:
+        self.n_legal = start(self.state, self.scratch, self.seed, self.game, self.number, self.legal_buf)
+        self.first = self.seat
+
+    def forced(self) -> int:
+        """The move that is no choice (``run``'s driver plays it without asking the policy), else -1."""
+        return int(moves.forced_move(self.state))
+
+    def bot_move(self, params: np.ndarray) -> int:
+        """The move ``run``'s driver plays: the forced move, else ``policy.choose``."""
+        move = self.forced()
+        return move if move >= 0 else self.choose(params, self.seat)
+
+    def keep(self):
+        """What ``restore`` needs to apply a move chosen earlier this decision: nothing in Gin."""
+
+    def restore(self, kept) -> None:
+        pass
+
+    def _apply(self, move: int) -> int:
+        return int(step(self.state, move, self.legal_buf))
+
+    def _events(self) -> list[dict]:
+        return replay.decode_events(self.state.ev, int(self.state.n_ev[0]))
+
+    def _result_rows(self, row: np.ndarray, seats: np.ndarray) -> None:
+        kernel.result_rows(self.state, row, seats)
+
+    def end_event(self) -> dict:
+        return replay.end_event(self.rows[-1], self.state.masks, self.players)
+
+    def hand_winner(self) -> int:
+        """The winner of the hand just finished, else -1 (the wall, the upcard limit)."""
+        return int(self.state.ints[I_WINNER])
+
+    def winner(self) -> int:
+        """The seat that reached the target (the first of the highest), else -1."""
+        top = int(np.argmax(self.scores))
+        return top if self.scores[top] >= self.target else -1
+
+    def winners(self) -> list[int]:
+        w = self.winner()
+        return [w] if w >= 0 else []
+
+    @property
+    def over(self) -> bool:
+        """The game has ended: a seat reached the target, or the hands cap."""
+        return self.winner() >= 0 or self.number >= kernel.MAX_HANDS_PER_GAME
+
+    def game_row(self) -> np.ndarray:
+        """int32[1, 4]: winner (-1 for a game stopped early), hands, final scores with the game's bonuses."""
+        wins = np.zeros(2, dtype=np.int64)
+        for row in self.rows:
+            if row[kernel.H_WINNER] >= 0:
+                wins[row[kernel.H_WINNER]] += 1
+        totals = np.zeros(2, dtype=np.int64)
+        kernel.game_totals(self.state.rules, self.scores.astype(np.int64), wins, self.winner(), totals)
+        return np.array([[self.winner(), self.number, *totals]], dtype=np.int32)
+
+    # ------------------------------------------------------------------ what a seat may see
+    @property
+    def known(self) -> np.ndarray:
+        """uint64[2]: the cards each seat took from the pile this hand and still holds (``M_HELD``)."""
+        return self.state.masks[M_HELD:M_HELD + 2]
+
+    def taken(self) -> dict[int, list[int]]:
+        return {q: cards_of(int(self.known[q])) for q in range(2)}
+
+    def _take_hidden(self, q: int) -> list[int]:
+        """Seat q's cards not known to be held, taken out of its hand (``redeal_hidden``)."""
+        masks = self.state.masks
+        hidden = int(masks[M_HAND + q] & ~self.known[q])
+        masks[M_HAND + q] &= ~np.uint64(hidden)
+        return cards_of(hidden)
+
+    def _give(self, q: int, cards: list[int]) -> None:
+        for c in cards:
+            self.state.masks[M_HAND + q] |= np.uint64(1 << c)
+
+    def _check_cards(self) -> None:
+        moves.check_cards(self.state)
+
+    def event_line(self, e: dict, who, you: int) -> str | None:
+        """Gin's own moves as lines (a knock, a pass); the rest as every variant says them."""
+        kind, p = e["event"], e.get("player")
+        name, s = (who(p), "s" * (p != you)) if p is not None else ("", "")
+        if kind == "knock":
+            return f"{name} knock{s}"
+        if kind == "pass":
+            return f"{name} pass{'es' * (p != you)}" + (f" ({e['what']})" if e.get("what") else "")
+        if kind == "layoff":
+            return f"{name} lay{s} off {e['card']}"
+        return super().event_line(e, who, you)
+
+    def went_out(self, e: dict, who) -> str:
+        """Who won the hand, how, and its points."""
+        how = "big gin" if e.get("big_gin") else "gin" if e.get("gin") else "an undercut" if e.get("undercut") else "the knock"
+        return f"{who(e['winner'])} won the hand by {how}: {e['points']} points"
+
+    def heading(self) -> str:
+        return f"Gin Rummy, hand {self.number + 1}"
+
+    def goal(self) -> str:
+        return f"first to {self.target}"
+
+    def counters(self, seat: int) -> str:
+        return f"stock {int(self.state.ints[I_STOCK_N])}, pile {int(self.state.ints[I_PILE_N])}"
+
+    def count(self, seat: int) -> int:
+        return int(self.state.masks[M_HAND + seat]).bit_count()
+
+    def hand(self, seat: int) -> dict[int, int]:
+        return dict.fromkeys(cards_of(int(self.state.masks[M_HAND + seat])), 1)
+
+    def seat_note(self, seat: int) -> str:
+        return ""

@@ -1,0 +1,26 @@
+"""The keys of a Gin Rummy strategy file (``rummysim.base.params.Param``): where each lands in the bots'
+parameter vector (``bots.P_*``), its default and what it may be."""
+
+from ...base.params import Param
+from . import bots as B
+
+#: Every key a Gin Rummy strategy file may set (besides name, variant, description).
+SPEC = (
+    Param("bot", B.P_BOT, "family", ("family", "random"),
+          doc="'random' plays uniformly at random (every other key is then ignored)"),
+    Param("draw.mode", B.P_TAKE, "meld", ("never", "meld", "gain"),
+          doc="take the upcard: never / when it goes into a meld / when it lowers deadwood by min_gain"),
+    Param("draw.min_gain", B.P_TAKE_GAIN, 1, low=0, high=100,
+          doc="points of deadwood (after the best discard) the upcard must save (mode 'gain')"),
+    Param("knock.deadwood", B.P_KNOCK_DEADWOOD, 10, low=0, high=10,
+          doc="knock with at most this much deadwood (0: wait for gin); gin always knocks"),
+    Param("knock.late_turn", B.P_KNOCK_LATE_TURN, 0, low=0, high=100,
+          doc="from this own turn on, knock.late_deadwood is the limit instead (0: never)"),
+    Param("knock.late_deadwood", B.P_KNOCK_LATE_DEADWOOD, 10, low=0, high=10,
+          doc="the knocking limit from knock.late_turn on"),
+    Param("knock.per_known_card", B.P_KNOCK_PER_KNOWN, 0, low=0, high=10,
+          doc="points off the limit for each card the opponent took from the pile and still holds "
+              "(the risk of an undercut)"),
+    Param("discard.avoid_feeding", B.P_AVOID_FEED, 0, low=0, high=100,
+          doc="points of deadwood a discard is charged when it connects with a card the opponent took"),
+)

@@ -1,0 +1,105 @@
+"""The state of a Gin Rummy hand: a named tuple of flat arrays (``State``).
+
+A hand in play is one ``State`` (``collections.namedtuple``, built and read inside njit code),
+self-contained: ``moves.apply`` needs nothing else to play a move and everything automatic after it
+(the knock's scoring, the wall, the event log). Fields:
+
+``masks``  uint64[MASKS_SIZE]
+    ``M_HAND + p``: seat p's hand; ``M_TABLE``: every card laid on the table after a knock;
+    ``M_PILE``: the cards of the discard pile; ``M_LAYABLE``: the cards that would extend one of the
+    knocker's melds; ``M_PICKED + p``: the cards seat p took from the discard pile this hand;
+    ``M_HELD + p``: those it still holds (both public knowledge).
+``ints``   int64[INTS_SIZE]: the counters of the hand (``I_*``) and per seat (``I_*_SEAT + p``).
+``stock``  int64[64], the top at ``stock[ints[I_STOCK_N] - 1]``.
+``pile``   int64[64], the top (the upcard) at ``pile[ints[I_PILE_N] - 1]``; only the top may be taken.
+``t_mask`` uint64[32], ``t_kind`` int64[32], ``t_lay`` uint64[32]
+    the melds laid after a knock, in the order laid (the knocker's first, ``I_N_KNOCKER_MELDS`` of
+    them), as ``rummysim.engine.melds`` keeps table melds, and the cards that would extend each.
+``rules``  int64[RULES_SIZE], indexed by ``R_*`` (built by ``rules.py``).
+``card_value`` int64[64]: the points of each card id (rules 4.1).
+``ev``     int16[n, EV_WIDTH] event log, n = 0 when not logging; ``n_ev`` int64[1] events written.
+``buf``    uint64[64]: the melds of a hand (``melds.list_melds``), ``buf2`` uint64[64] the melds of
+           the partition searched inside a loop over ``buf``; ``stack_r``/``stack_m`` uint64[1024]
+           and ``stack_d`` int64[1024]: the partition search's stack (``melds.best_partition``).
+
+The decision point is ``ints[I_PHASE]`` (``PH_*``) and ``ints[I_SEAT]`` (the seat to act);
+``I_OUTCOME``/``I_WINNER``/``I_POINTS``/``I_GIN``/``I_UNDERCUT`` hold the result once the phase is
+``PH_OVER``.
+"""
+
+from collections import namedtuple
+
+State = namedtuple("State", ("masks", "ints", "stock", "pile", "t_mask", "t_kind", "t_lay", "rules",
+                             "card_value", "ev", "n_ev", "buf", "buf2", "stack_r", "stack_d", "stack_m"))
+
+SEATS = 2
+
+M_HAND = 0
+M_TABLE = 2
+M_PILE = 3
+M_LAYABLE = 4
+M_PICKED = 5
+M_HELD = 7
+MASKS_SIZE = 9
+
+I_STOCK_N = 0
+I_PILE_N = 1
+I_N_TABLE = 2
+I_N_KNOCKER_MELDS = 3
+I_TURN = 4             # discards made this hand
+I_TAKEN = 5            # the card taken from the discard pile this turn, or -1 (ruling 3.14)
+I_UPCARD_DRAWS = 6     # takes of the upcard in the draw step (rules 4.6: the 50th ends the hand)
+I_PASSES = 7           # passes of the first upcard (rules 4.3)
+I_BEST_DEADWOOD = 8    # least deadwood after a discard allowed now (set on every draw; rules 4.5)
+I_KNOCK_CARD = 9       # the knock card of this hand (rules 4.5, option oklahoma)
+I_KNOCKER = 10         # -1 until a knock
+I_BIG_GIN = 11         # the knocker went big gin (option big_gin_bonus)
+I_PLAYERS = 12
+I_PHASE = 13
+I_SEAT = 14
+I_DEALER = 15
+I_SEED = 16
+I_GAME = 17
+I_HAND = 18
+I_OUTCOME = 19         # once over (engine.codes OUT_*)
+I_WINNER = 20          # -1 unless someone won
+I_POINTS = 21          # the winner's points (rules 4.7)
+I_GIN = 22             # the knocker had no deadwood
+I_UNDERCUT = 23        # the defender undercut the knocker
+I_KNOCKER_DEADWOOD = 24
+I_DEFENDER_DEADWOOD = 25
+I_DISCARD_DRAWS_SEAT = 26   # + p
+I_MELDS_LAID_SEAT = 28      # + p
+I_LAID_OFF_SEAT = 30        # + p
+I_DISCARDS_SEAT = 32        # + p: the seat's discards this hand (its turns)
+INTS_SIZE = 34
+
+# decision points (rules 4.3-4.7)
+PH_FIRST_UPCARD = 0    # 4.3: take the first upcard or pass; after two passes, draw from the stock
+PH_DRAW = 1            # 4.4: the upcard or the stock
+PH_DISCARD = 2         # 4.4: discard, or knock
+PH_KNOCK_DISCARD = 3   # 4.5: the knocker's discard, face down
+PH_KNOCK_MELD = 4      # 4.5: the knocker lays his melds, then passes
+PH_LAYOFF = 5          # 4.6: the defender lays off on the knocker's melds, then passes
+PH_DEFENDER_MELD = 6   # 4.6: the defender lays his melds, then passes
+PH_WALL = 7            # 4.6: two cards left in the stock: pass (no score) or knock with the upcard
+PH_OVER = 8
+
+# rule vector (rules.md 4.9)
+R_KNOCK_CARD = 0
+R_GIN_BONUS = 1
+R_UNDERCUT_BONUS = 2
+R_OKLAHOMA = 3
+R_HAND_SIZE = 4
+R_BIG_GIN_BONUS = 5    # 0: no big gin
+R_GAME_TO = 6
+R_LINE_BONUS = 7
+R_GAME_BONUS = 8
+R_SHUTOUT = 9
+R_CHECK = 10           # not a rule: 1 = verify every card is in exactly one place after every move
+RULES_SIZE = 11
+
+#: the take of the upcard that ends the hand with no score (rules 4.6, as OpenSpiel's gin_rummy)
+UPCARD_DRAW_LIMIT = 50
+#: the stock at which the wall stops the drawing (rules 4.6)
+WALL = 2
