@@ -25,7 +25,7 @@ pytest.importorskip("gymnasium")
 
 from pettingzoo.test import api_test
 
-from rummysim.env import Batch, basic_v0, shanghai_v0, single
+from rummysim.env import Batch, basic_v0, gin_v0, shanghai_v0, single
 
 pytestmark = pytest.mark.engine
 
@@ -52,7 +52,8 @@ def random_walk(env, seed: int, steps: int, on_step=None):
 
 # ------------------------------------------------------------------------------ checkers
 @pytest.mark.parametrize("make", [lambda: basic_v0.env(players=2), lambda: basic_v0.env(players=4, episode="hand"),
-                                  lambda: basic_v0.env(players=3, reward="win"),
+                                  lambda: basic_v0.env(players=3, reward="win"), lambda: gin_v0.env(),
+                                  lambda: gin_v0.env(episode="hand", reward="win"),
                                   pytest.param(lambda: shanghai_v0.env(players=4), marks=pytest.mark.slow)])
 def test_pettingzoo_api_test(make):
     api_test(make(), num_cycles=300)
@@ -227,10 +228,11 @@ def test_batch_random_steps_keep_invariants(variant, players, tables, steps, tab
 
 @pytest.mark.parametrize("variant, players, make, units", [
     ("basic", 3, lambda p: basic_v0.raw_env(players=p, episode="hand"), 1),
-    ("shanghai", 4, lambda p: shanghai_v0.raw_env(players=p), 3)])
+    ("shanghai", 4, lambda p: shanghai_v0.raw_env(players=p), 3),
+    ("gin", 2, lambda p: gin_v0.raw_env(players=p, episode="hand"), 1)])
 def test_batch_table_follows_the_aec_environment(variant, players, make, units):
     """Table 0 of a Batch and the AEC environment at game index 0, fed the same random moves: the same
-    observation, mask and seat after every move and the same rewards, over a Basic hand and over three
+    observation, mask and seat after every move and the same rewards, over a Basic hand, a Gin hand and three
     Shanghai rounds (a round's end, the next round of the game and its totals)."""
     b = Batch(variant, 4, players, seed=6)
     env = make(players)
@@ -244,7 +246,7 @@ def test_batch_table_follows_the_aec_environment(variant, players, make, units):
         assert np.array_equal(b.reward[0], [env.rewards[a] for a in env.possible_agents])
         if b.done[0]:
             done += 1
-            if variant == "basic":
+            if units == 1:   # an episode of one hand: the environment's is over
                 break
         agent = env.agent_selection
         assert env.possible_agents.index(agent) == b.seat[0]
@@ -254,7 +256,8 @@ def test_batch_table_follows_the_aec_environment(variant, players, make, units):
     assert done == units
 
 
-@pytest.mark.parametrize("variant, players, tables, steps", [("basic", 2, 64, 300), ("shanghai", 4, 16, 600)])
+@pytest.mark.parametrize("variant, players, tables, steps", [("basic", 2, 64, 300), ("shanghai", 4, 16, 600),
+                                                              ("gin", 2, 64, 300)])
 def test_batch_deterministic_whatever_the_threads(variant, players, tables, steps):
     def run(threads):
         b = Batch(variant, tables, players, seed=4, threads=threads)

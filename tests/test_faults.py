@@ -137,7 +137,7 @@ def test_replay_of_a_game_or_hand_never_played_is_one_line(saved, cwd, capsys):
 @pytest.mark.parametrize("args, line", [
     (["replay", "--round", "3"], "--round is for Shanghai Rummy; Basic Rummy replays --hand"),
     (["replay", "--round", "1", "--hand", "0"], "--round is for Shanghai Rummy; Basic Rummy replays --hand"),
-    (["replay", "--variant", "shanghai", "--hand", "3"], "--hand is for Basic Rummy; Shanghai Rummy replays --round"),
+    (["replay", "--variant", "shanghai", "--hand", "3"], "--hand is for Basic Rummy or Gin Rummy; Shanghai Rummy replays --round"),
 ])
 def test_replay_option_of_the_other_variant_is_one_line(args, line, saved, cwd, capsys):
     """Row 4: --round for Basic Rummy, --hand for Shanghai were silently ignored."""

@@ -40,6 +40,8 @@ GOLDEN = Path(__file__).with_name("golden.json")
 # the shipped strategies at 99c9acc; test_every_shipped_strategy_is_covered asks for new ones
 BASIC = ("cautious", "expert", "greedy", "random", "rummy-seeker")
 SHANGHAI = ("buyer", "expert", "greedy", "patient", "random")
+# Gin Rummy's, recorded when the variant was added
+GIN = ("greedy", "random")
 # search bots, a few hands each against the rule-based (they cost thousands of playouts a decision)
 SEARCH = {"basic-search-p2-hands": dict(hands=30, players=2, strategies=["search", "expert"], seed=51),
           "basic-search-p3-games": dict(games=1, players=3, strategies=["search", "greedy", "search"], seed=52),
@@ -74,6 +76,19 @@ SHANGHAI_RULES = {
     "one_turn_bonus=-10/-100": {"one_turn_bonus": "-10/-100"},
     "turn_limit=40": {"turn_limit": 40},
 }
+GIN_RULES = {
+    "knock_card=0": {"knock_card": 0},
+    "knock_card=5": {"knock_card": 5},
+    "gin_bonus=20": {"gin_bonus": 20},
+    "undercut_bonus=10": {"undercut_bonus": 10},
+    "oklahoma=true": {"oklahoma": True},
+    "hand_size=7": {"hand_size": 7},
+    "big_gin_bonus=31": {"big_gin_bonus": 31},
+    "game_to=50": {"game_to": 50},
+    "line_bonus=25": {"line_bonus": 25},
+    "game_bonus=100": {"game_bonus": 100},
+    "shutout=true": {"shutout": True, "line_bonus": 25, "game_bonus": 100},
+}
 
 
 def _cases() -> dict[str, dict]:
@@ -105,6 +120,14 @@ def _cases() -> dict[str, dict]:
         for s, players in (("greedy", 3), ("random", 4), ("expert", 4 if rule.startswith("decks") else 6)):
             cases[f"shanghai-rule-{rule}-{s}-p{players}"] = dict(
                 games=6, players=players, strategies=[s], seed=41, rules=value)
+    for s in GIN:
+        cases[f"gin-{s}-p2-hands"] = dict(hands=2000, players=2, strategies=[s], seed=61)
+        cases[f"gin-{s}-p2-games"] = dict(games=100, players=2, strategies=[s], seed=62)
+    cases["gin-mixed-p2-games"] = dict(games=100, players=2, strategies=["greedy", "random"], seed=63)
+    for rule, value in GIN_RULES.items():
+        for s in GIN:
+            cases[f"gin-rule-{rule}-{s}-p2-hands"] = dict(hands=1000, players=2, strategies=[s], seed=64, rules=value)
+            cases[f"gin-rule-{rule}-{s}-p2-games"] = dict(games=50, players=2, strategies=[s], seed=65, rules=value)
     cases.update(SEARCH)
     for case_id, case in cases.items():
         case["variant"] = case_id.split("-")[0]
@@ -144,7 +167,7 @@ def test_golden_rows(case_id, golden):
 
 
 def test_every_shipped_strategy_is_covered():
-    for variant, shipped in (("basic", BASIC), ("shanghai", SHANGHAI)):
+    for variant, shipped in (("basic", BASIC), ("shanghai", SHANGHAI), ("gin", GIN)):
         searched = {s for case in SEARCH.values() if case["variant"] == variant for s in case["strategies"]}
         assert set(builtin_names(VARIANTS[variant])) <= set(shipped) | searched
 

@@ -48,7 +48,7 @@ def test_bad_values_name_file_key_and_allowed(tmp_path, body, words):
     ('name = "x"\ndescription = "d"\n', ["missing key 'variant'"]),
     ('name = "x"\nvariant = "basic"\n', ["missing key 'description'"]),
     ('name = "x"\nvariant = "shanghai"\ndescription = "d"\n', ["'shanghai'", "this run plays 'basic'"]),
-    ('name = "x"\nvariant = "gin"\ndescription = "d"\n', ["'gin'", "allowed 'basic' or 'shanghai'"]),
+    ('name = "x"\nvariant = "canasta"\ndescription = "d"\n', ["'canasta'", "allowed 'basic' or 'shanghai' or 'gin'"]),
     ('name = 3\nvariant = "basic"\ndescription = "d"\n', ["'name' must be a non-empty string"]),
     ('name = "x\nvariant = "basic"\n', ["not valid TOML"]),
 ])
