@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from rummysim.variants import VARIANTS  # noqa: E402
 from rummysim.variants.basic import moves as basic_moves  # noqa: E402
 from rummysim.variants.shanghai import moves as shanghai_moves  # noqa: E402
+from rummysim.variants.gin import moves as gin_moves  # noqa: E402
 
 BLOCK = re.compile(r"(<!-- gen_docs: (\S+) (\S+) -->\n)(.*?)(<!-- end gen_docs -->)", re.S)
 PAGES = ("docs/variants.md", "docs/environments.md")
@@ -123,11 +124,27 @@ def shanghai_actions() -> str:
     return _table(title, rows, m.NUM_ACTIONS)
 
 
+def gin_actions() -> str:
+    m = gin_moves
+    rows = [(0, 52, "0 .. 51", "discard, knock discard, layoff",
+             "discard card index i; the knocker's discard; the defender lays card i off"),
+            (m.DRAW_UPCARD, 1, f"{m.DRAW_UPCARD}", "first upcard, draw", "take the upcard"),
+            (m.DRAW_STOCK, 1, f"{m.DRAW_STOCK}", "first upcard (after two passes), draw", "draw the top card of the stock"),
+            (m.PASS, 1, f"{m.PASS}", "first upcard, knock meld, layoff, defender meld, wall",
+             "pass (the first upcard; done laying melds or lay-offs; no knock at the wall)"),
+            (m.KNOCK, 1, f"{m.KNOCK}", "discard, wall", "knock"),
+            (m.MELD_BASE, m.N_MELDS, f"{m.MELD_BASE} .. {m.BIG_GIN - 1}", "knock meld, defender meld",
+             f"lay meld j of the {m.N_MELDS}-meld table (`moves.MELD_TABLE[j]`, OpenSpiel's order)"),
+            (m.BIG_GIN, 1, f"{m.BIG_GIN}", "discard", "big gin: eleven cards melded, no discard (option `big_gin_bonus`)")]
+    return _table(f"Gin actions ({m.NUM_ACTIONS:,}; `rummysim/variants/gin/moves.py`; OpenSpiel's `gin_rummy` numbers "
+                  "once a card is translated, docs/rules.md 4):", rows, m.NUM_ACTIONS)
+
+
 def generated(kind: str, name: str) -> str:
     if kind == "rule-options":
         return rule_options(name)
     if kind == "actions":
-        return {"basic": basic_actions, "shanghai": shanghai_actions}[name]()
+        return {"basic": basic_actions, "shanghai": shanghai_actions, "gin": gin_actions}[name]()
     raise KeyError(f"no generated table {kind} {name}")
 
 
