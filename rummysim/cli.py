@@ -406,8 +406,9 @@ def _check_played(from_dir, saved, game):
 @click.option("--opponent", "opponents", multiple=True, metavar="NAME|FILE",
               help="The bots' strategy: once for every opponent, or once per opponent seat in order (default greedy).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Master seed.")
-@click.option("--hint-strategy", "hint_name", default="expert", show_default=True, metavar="NAME|FILE",
-              help="The strategy whose move 'hint' shows and 'auto' plays.")
+@click.option("--hint-strategy", "hint_name", default=None, metavar="NAME|FILE",
+              help="The strategy whose move 'hint' shows and 'auto' plays. Default: "
+                   + "; ".join(f"{v.title} {v.hint_strategy}" for v in VARIANTS.values()) + ".")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Where to save the game. Default: results/play-<time>-seed<seed>.")
 @click.option("--overwrite", is_flag=True, help="Replace results already in --out.")
@@ -432,7 +433,7 @@ def play(variant, players, opponents, seed, hint_name, out_dir, overwrite, pause
     rules = _rules(variant, rule_pairs, rules_file, players)
     bots = seat_strategies(opponents, players - 1, variant)
     try:
-        hint = load_strategy(hint_name, variant)
+        hint = load_strategy(hint_name or variant.hint_strategy, variant)
     except StrategyError as e:
         raise StrategyError(f"--hint-strategy: {e}") from None
     spec = RunSpec(variant, players, [human_strategy(hint)] + bots, seed, rules, games=1)

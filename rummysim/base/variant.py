@@ -57,6 +57,7 @@ class Variant:
     rules_section: str                 # its section of docs/rules.md ("1")
     options_section: str               # the subsection of its rule options there ("7": 1.7)
     search_slot: int = -1              # first slot of a search bot's keys (engine.search; -1: no search bot)
+    hint_strategy: str = "expert"      # the shipped strategy ``play``'s hint and auto use unless told
 
     @property
     def table(self) -> str:

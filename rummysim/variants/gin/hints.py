@@ -8,7 +8,7 @@ import numpy as np
 from ...cards import card_name, cards_of
 from ...engine import melds as M
 from . import moves as MV
-from .state import I_BEST_DEADWOOD, I_PHASE, M_HAND, PH_LAYOFF
+from .state import I_BEST_DEADWOOD, I_PHASE, M_HAND, PH_FIRST_UPCARD, PH_LAYOFF, PH_WALL
 
 
 def _partial(hand: int) -> int:
@@ -36,7 +36,12 @@ def reason(state, seat: int, move: int) -> str:
     if move == MV.DRAW_STOCK:
         return "the upcard does not help your hand"
     if move == MV.PASS:
-        return "nothing more worth doing here"
+        phase = int(state.ints[I_PHASE])
+        if phase == PH_FIRST_UPCARD:
+            return "the upcard does not go into a meld"
+        if phase == PH_WALL:
+            return "the upcard does not bring you within the knock card"
+        return "nothing more worth laying"
     if move == MV.KNOCK:
         return f"your deadwood can be {int(state.ints[I_BEST_DEADWOOD])}: within the knock card"
     if move == MV.BIG_GIN:
