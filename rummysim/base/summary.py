@@ -103,3 +103,88 @@ def add_state(summary, state: dict) -> None:
             else:
                 setattr(obj, k, cur + v)
     add(summary, state)
+
+
+def add_hands(summary, hand_rows: np.ndarray, game_rows, *, winner: int, starter: int, outcome: int,
+              points: int, turns: int, n_outcomes: int) -> None:
+    """Fold the counters every one-winner-a-hand summary keeps (Basic Rummy's, Gin Rummy's
+    ``RunSummary``) into ``summary``, in place: hands, seat wins, starter wins, outcomes (of
+    ``n_outcomes`` codes), points of the winning hands, turns, and from ``game_rows`` (int32[g, 2 +
+    players] or None) games, hands per game and game wins. ``winner`` ... ``turns`` are the hands
+    table's column indices; the summary's attributes bear the same names in both variants."""
+    summary.hands += len(hand_rows)
+    won_by = hand_rows[:, winner]
+    won = won_by >= 0
+    summary.seat_wins += np.bincount(won_by[won], minlength=summary.players)
+    summary.starter_wins += int(np.sum(won_by == hand_rows[:, starter]))
+    summary.outcomes += np.bincount(hand_rows[:, outcome], minlength=n_outcomes)
+    pts = hand_rows[won, points].astype(np.float64)
+    summary.points += pts.sum()
+    summary.points_sq += (pts ** 2).sum()
+    t = hand_rows[:, turns].astype(np.float64)
+    summary.turns += t.sum()
+    summary.turns_sq += (t ** 2).sum()
+    if game_rows is not None and len(game_rows):
+        summary.games += len(game_rows)
+        summary.game_hands += int(game_rows[:, 1].sum())
+        summary.game_hands_sq += int((game_rows[:, 1].astype(np.int64) ** 2).sum())
+        gw = game_rows[:, 0]
+        summary.game_wins += np.bincount(gw[gw >= 0], minlength=summary.players)
+
+
+def hand_figures(summary, wall_seconds: float, outcome_names, *, by_seat: dict, by_hand: dict) -> dict:
+    """The figures of a summary fed by ``add_hands``, in the order they are printed and written:
+    hands, games, win rate per seat, then ``by_seat`` (the variant's other per-seat figures), starter
+    win rate, outcomes (named ``outcome_names``), then ``by_hand`` (the variant's own), points per
+    winning hand, turns per hand, wall time and speed, and with games, hands per game and game wins."""
+    wins = int(summary.seat_wins.sum())
+    out = {
+        "hands": summary.hands,
+        "games": summary.games,
+        "win_rate_by_seat": [
+            {"seat": q, "strategy": summary.strategy_names[q], "wins": int(summary.seat_wins[q]),
+             **rate(int(summary.seat_wins[q]), summary.hands)}
+            for q in range(summary.players)
+        ],
+        **by_seat,
+        "starter_win_rate": rate(summary.starter_wins, summary.hands),
+        "outcomes": {name: {"count": int(summary.outcomes[i]), **rate(int(summary.outcomes[i]), summary.hands)}
+                     for i, name in enumerate(outcome_names)},
+        **by_hand,
+        "points_per_winning_hand": mean_from_sums(summary.points, summary.points_sq, wins),
+        "turns_per_hand": mean_from_sums(summary.turns, summary.turns_sq, summary.hands),
+        "wall_seconds": wall_seconds,
+        "hands_per_second": summary.hands / wall_seconds if wall_seconds > 0 else math.nan,
+    }
+    if summary.games:
+        out["hands_per_game"] = mean_from_sums(summary.game_hands, summary.game_hands_sq, summary.games)
+        out["game_win_rate_by_seat"] = [
+            {"seat": q, **rate(int(summary.game_wins[q]), summary.games)} for q in range(summary.players)
+        ]
+    return out
+
+
+def winner_rotation_rows(ch, r: int, k: int, games_mode: bool, *, game: int, winner: int, points: int,
+                         starter: int):
+    """A comparison's rotation (candidate A in seat r, ``k`` players) of one chunk ``ch`` of a variant
+    whose hand has one winner or none (Basic Rummy, Gin Rummy; ``game`` ... ``starter`` are its hands
+    table's column indices): per hand ``(block index, A's points minus the mean of B's seats, no
+    winner)``, per block A's score (won 1, no winner 1/k, lost 0; with ``games_mode`` the game's
+    winner), per game A's final score minus B's mean (None for independent hands), and per hand A's
+    score (won 1, no winner 1/k, lost 0) and A's position after the dealer (0: A starts, ..., k - 1:
+    A deals)."""
+    rows = ch.hand_rows
+    idx = np.searchsorted(ch.games, rows[:, game])
+    won_by = rows[:, winner]
+    stale = won_by < 0
+    a_won = won_by == r
+    pts = rows[:, points].astype(np.float64)
+    diff = np.where(a_won, pts, 0.0) - np.where(~a_won & ~stale, pts, 0.0) / (k - 1)
+    hand_score = np.where(a_won, 1.0, np.where(stale, 1.0 / k, 0.0))
+    position = (r - rows[:, starter]) % k
+    if not games_mode:
+        return idx, diff, stale, hand_score, None, hand_score, position
+    final = ch.game_rows[:, 2:2 + k].astype(np.float64)
+    score = (ch.game_rows[:, 0] == r).astype(np.float64)
+    return (idx, diff, stale, score, final[:, r] - (final.sum(axis=1) - final[:, r]) / (k - 1), hand_score,
+            position)

@@ -14,11 +14,9 @@ the upcard limit (``turn_limit``).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from ...base.summary import estimate_text, mean_from_sums, rate
+from ...base.summary import add_hands, estimate_text, hand_figures, mean_from_sums, rate, winner_rotation_rows
 from ...engine.codes import OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN, OUTCOMES
 from . import schema as K
 
@@ -69,18 +67,12 @@ class RunSummary:
     def add(self, chunk) -> None:
         """Fold in one chunk (``results.Chunk``): ``hand_rows`` int32[n, HAND_COLS]; ``game_rows``
         int32[g, 2 + players] or None."""
-        hand_rows, game_rows = chunk.hand_rows, chunk.game_rows
-        self.hands += len(hand_rows)
+        hand_rows = chunk.hand_rows
+        add_hands(self, hand_rows, chunk.game_rows, winner=K.H_WINNER, starter=K.H_STARTER, outcome=K.H_OUTCOME,
+                  points=K.H_POINTS, turns=K.H_TURNS, n_outcomes=len(OUTCOMES))
         winner = hand_rows[:, K.H_WINNER]
-        won = winner >= 0
-        self.seat_wins += np.bincount(winner[won], minlength=self.players)
-        self.starter_wins += int(np.sum(winner == hand_rows[:, K.H_STARTER]))
-        self.outcomes += np.bincount(hand_rows[:, K.H_OUTCOME], minlength=len(OUTCOMES))
         columns = (K.H_OUTCOME, K.H_GIN, K.H_BIG_GIN, K.H_UNDERCUT)
         self.endings += endings_of(*(hand_rows[:, c] for c in columns)).sum(axis=0)
-        pts = hand_rows[won, K.H_POINTS].astype(np.float64)
-        self.points += pts.sum()
-        self.points_sq += (pts ** 2).sum()
         for q in range(self.players):
             mine = np.where(winner == q, hand_rows[:, K.H_POINTS], 0).astype(np.float64)
             self.seat_points[q] += mine.sum()
@@ -92,28 +84,11 @@ class RunSummary:
         deadwood = hand_rows[knocked, K.H_KNOCKER_DEADWOOD].astype(np.float64)
         self.knock_deadwood += deadwood.sum()
         self.knock_deadwood_sq += (deadwood ** 2).sum()
-        turns = hand_rows[:, K.H_TURNS].astype(np.float64)
-        self.turns += turns.sum()
-        self.turns_sq += (turns ** 2).sum()
-        if game_rows is not None and len(game_rows):
-            self.games += len(game_rows)
-            self.game_hands += int(game_rows[:, 1].sum())
-            self.game_hands_sq += int((game_rows[:, 1].astype(np.int64) ** 2).sum())
-            gw = game_rows[:, 0]
-            self.game_wins += np.bincount(gw[gw >= 0], minlength=self.players)
 
     def as_dict(self, wall_seconds: float) -> dict:
         """Every figure of the summary, each estimate as ``{"estimate": x, "ci95": [lo, hi], "n": n}``."""
-        wins = int(self.seat_wins.sum())
         ending = dict(zip((name for name, _ in ENDINGS), (int(c) for c in self.endings)))
-        out = {
-            "hands": self.hands,
-            "games": self.games,
-            "win_rate_by_seat": [
-                {"seat": q, "strategy": self.strategy_names[q], "wins": int(self.seat_wins[q]),
-                 **rate(int(self.seat_wins[q]), self.hands)}
-                for q in range(self.players)
-            ],
+        by_seat = {
             "points_per_hand_by_seat": [
                 {"seat": q, "strategy": self.strategy_names[q],
                  **mean_from_sums(self.seat_points[q], self.seat_points_sq[q], self.hands)}
@@ -124,25 +99,15 @@ class RunSummary:
                  **rate(int(self.seat_knocks[q]), self.hands)}
                 for q in range(self.players)
             ],
-            "starter_win_rate": rate(self.starter_wins, self.hands),
-            "outcomes": {name: {"count": int(self.outcomes[i]), **rate(int(self.outcomes[i]), self.hands)}
-                         for i, name in enumerate(OUTCOMES)},
+        }
+        by_hand = {
             "endings": {name: {"count": k, **rate(k, self.hands)} for name, k in ending.items()},
             "knocks_per_hand": rate(self.knocks, self.hands),
             "knocker_deadwood": mean_from_sums(self.knock_deadwood, self.knock_deadwood_sq, self.knocks),
             "undercut_rate_of_knocks": rate(ending["undercut"], self.knocks),
             "gin_rate_of_knocks": rate(ending["gin"] + ending["big_gin"], self.knocks),
-            "points_per_winning_hand": mean_from_sums(self.points, self.points_sq, wins),
-            "turns_per_hand": mean_from_sums(self.turns, self.turns_sq, self.hands),
-            "wall_seconds": wall_seconds,
-            "hands_per_second": self.hands / wall_seconds if wall_seconds > 0 else math.nan,
         }
-        if self.games:
-            out["hands_per_game"] = mean_from_sums(self.game_hands, self.game_hands_sq, self.games)
-            out["game_win_rate_by_seat"] = [
-                {"seat": q, **rate(int(self.game_wins[q]), self.games)} for q in range(self.players)
-            ]
-        return out
+        return hand_figures(self, wall_seconds, OUTCOMES, by_seat=by_seat, by_hand=by_hand)
 
 
 def render(summary: dict, console) -> None:
@@ -193,23 +158,7 @@ def render(summary: dict, console) -> None:
 
 
 def rotation_rows(ch, r: int, k: int, games_mode: bool):
-    """A comparison's rotation (candidate A in seat r, ``k`` = 2 players) of one chunk ``ch``: per hand
-    ``(block index, A's points minus B's, no score)``, per block A's score (won 1, no score 1/2, lost
-    0; with ``games_mode`` the game's winner), per game A's final score minus B's (None for
-    independent hands), and per hand A's score (won 1, no score 1/2, lost 0) and A's position after
-    the dealer (0: A starts, 1: A deals). As Basic Rummy's, on Gin's columns."""
-    rows = ch.hand_rows
-    idx = np.searchsorted(ch.games, rows[:, K.H_GAME])
-    winner = rows[:, K.H_WINNER]
-    stale = winner < 0
-    a_won = winner == r
-    points = rows[:, K.H_POINTS].astype(np.float64)
-    diff = np.where(a_won, points, 0.0) - np.where(~a_won & ~stale, points, 0.0) / (k - 1)
-    hand_score = np.where(a_won, 1.0, np.where(stale, 1.0 / k, 0.0))
-    position = (r - rows[:, K.H_STARTER]) % k
-    if not games_mode:
-        return idx, diff, stale, hand_score, None, hand_score, position
-    final = ch.game_rows[:, 2:2 + k].astype(np.float64)
-    score = (ch.game_rows[:, 0] == r).astype(np.float64)
-    return (idx, diff, stale, score, final[:, r] - (final.sum(axis=1) - final[:, r]) / (k - 1), hand_score,
-            position)
+    """A comparison's rotation (candidate A in seat r, ``k`` = 2 players) of one chunk ``ch``
+    (``base.summary.winner_rotation_rows`` on Gin Rummy's columns, as Basic Rummy's)."""
+    return winner_rotation_rows(ch, r, k, games_mode, game=K.H_GAME, winner=K.H_WINNER, points=K.H_POINTS,
+                                starter=K.H_STARTER)
