@@ -5,12 +5,14 @@ A subclass names its variant's modules (policy, notation, replay, hints, moves),
 (``I_SEAT``, ``I_PHASE``) and its result rows' widths (``row_cols``, ``seat_cols``), and fills in the
 calls that differ: ``_deal``, ``_apply``, ``_events``, ``_result_rows``, ``game_row``, and for
 ``redeal_hidden`` (the cards a seat cannot see dealt again: what the tests of hidden information and
-an agent sampling what it cannot see use) ``_take_hidden``, ``_give`` and ``_check_cards``."""
+an agent sampling what it cannot see use) ``_take_hidden``, ``_give`` and ``_check_cards``. ``MaskedHands``
+fills in what Basic Rummy and Gin Rummy, whose hands are card masks, do alike."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..cards import cards_of
 from ..results import Chunk
 
 #: what ``play`` returns without ``log``
@@ -164,3 +166,89 @@ class GameInPlay:
         """The end event of a hand (round) for the person: who went out (``went_out``), every hand shown."""
         head = self.went_out(e, who) if e["outcome"] == "win" else f"no winner: {e['outcome'].replace('_', ' ')}"
         return [head] + [f"  {who(q)} held: {' '.join(h) or '-'}" for q, h in enumerate(e["hands"])]
+
+
+class MaskedHands:
+    """What a game whose hands are card masks and whose hand has one winner or none (Basic Rummy, Gin
+    Rummy) does alike, mixed in before ``GameInPlay``: each seat's hand is ``masks[M_HAND + seat]``,
+    what it is known to hold (the cards it took from the pile and still holds) ``masks[M_HELD +
+    seat]``, the hand's winner ``ints[I_WINNER]``, the move with no choice ``moves.forced_move``; the
+    game is won by the first of the highest scores reaching ``target``, and stops at ``max_hands``.
+    A subclass names those slots."""
+
+    M_HAND = M_HELD = I_WINNER = I_PILE_N = -1    # the state's slots (``masks``, ``ints``)
+    max_hands = 0                      # the hands cap of a game (the kernel's ``MAX_HANDS_PER_GAME``)
+
+    def forced(self) -> int:
+        """The move that is no choice (``run``'s driver plays it without asking the policy: Basic's
+        draw, Gin's), else -1."""
+        return int(self.moves.forced_move(self.state))
+
+    def bot_move(self, params: np.ndarray) -> int:
+        """The move ``run``'s driver plays: the forced move, else ``policy.choose``."""
+        move = self.forced()
+        return move if move >= 0 else self.choose(params, self.seat)
+
+    def keep(self):
+        """What ``restore`` needs to apply a move chosen earlier this decision: nothing here."""
+
+    def restore(self, kept) -> None:
+        pass
+
+    def end_event(self) -> dict:
+        return self.replay.end_event(self.rows[-1], self.state.masks, self.players)
+
+    def hand_winner(self) -> int:
+        """The winner of the hand just finished, else -1 (no winner)."""
+        return int(self.state.ints[self.I_WINNER])
+
+    def winner(self) -> int:
+        """The seat that reached the target (the first of the highest), else -1."""
+        top = int(np.argmax(self.scores))
+        return top if self.scores[top] >= self.target else -1
+
+    def winners(self) -> list[int]:
+        """The game's winner as a list (none when the hands cap stopped it)."""
+        w = self.winner()
+        return [w] if w >= 0 else []
+
+    @property
+    def over(self) -> bool:
+        """The game has ended: a seat reached the target, or the hands cap."""
+        return self.winner() >= 0 or self.number >= self.max_hands
+
+    @property
+    def known(self) -> np.ndarray:
+        """uint64[players]: the cards each seat took from the pile this hand and still holds (``M_HELD``)."""
+        return self.state.masks[self.M_HELD:self.M_HELD + self.players]
+
+    def taken(self) -> dict[int, list[int]]:
+        """Per seat, the cards it took from the pile this hand and still holds (``known``)."""
+        return {q: cards_of(int(self.known[q])) for q in range(self.players)}
+
+    def _take_hidden(self, q: int) -> list[int]:
+        """Seat q's cards not known to be held, taken out of its hand (``redeal_hidden``)."""
+        masks = self.state.masks
+        hidden = int(masks[self.M_HAND + q] & ~self.known[q])
+        masks[self.M_HAND + q] &= ~np.uint64(hidden)
+        return cards_of(hidden)
+
+    def _give(self, q: int, cards: list[int]) -> None:
+        for c in cards:
+            self.state.masks[self.M_HAND + q] |= np.uint64(1 << c)
+
+    def count(self, seat: int) -> int:
+        return int(self.state.masks[self.M_HAND + seat]).bit_count()
+
+    def hand(self, seat: int) -> dict[int, int]:
+        return dict.fromkeys(cards_of(int(self.state.masks[self.M_HAND + seat])), 1)
+
+    def counters(self, seat: int) -> str:
+        return f"stock {int(self.state.ints[self.I_STOCK_N])}, pile {int(self.state.ints[self.I_PILE_N])}"
+
+    def goal(self) -> str:
+        return f"first to {self.target}"
+
+    def seat_note(self, seat: int) -> str:
+        """What else the others see of a seat (Shanghai: down or not, buys left): nothing here."""
+        return ""

@@ -19,8 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...cards import cards_of
-from ...base.game import GameInPlay
+from ...base.game import GameInPlay, MaskedHands
 from ...engine import melds
 from . import hints, kernel, moves, notation, policy, replay
 from .moves import (
@@ -105,7 +104,7 @@ def deal(state, seed, game, hand, rngs, legal):
     return legal_moves_in(state.masks, state.ints, state.t_lay, state.rules, state.buf, legal)
 
 
-class Game(GameInPlay):
+class Game(MaskedHands, GameInPlay):
     """A Basic Rummy game: hands until a seat reaches the target (docs/rules.md 1.6), as ``run`` plays
     it. ``rules`` int64[RULES_SIZE] (``BasicRules.to_array``); ``log``: keep each move's events
     (``play`` returns them) and the deal's and end's (``deal_event``, ``finish``)."""
@@ -113,7 +112,9 @@ class Game(GameInPlay):
     unit = "hand"
     first_unit = 0
     num_actions = moves.NUM_ACTIONS
-    I_SEAT, I_PHASE, I_STOCK_N = I_SEAT, I_PHASE, I_STOCK_N
+    I_SEAT, I_PHASE, I_STOCK_N, I_PILE_N, I_WINNER = I_SEAT, I_PHASE, I_STOCK_N, I_PILE_N, I_WINNER
+    M_HAND, M_HELD = M_HAND, M_HELD
+    max_hands = kernel.MAX_HANDS_PER_GAME
     policy, notation, replay, hints, moves = policy, notation, replay, hints, moves
     row_cols, seat_cols = kernel.HAND_COLS, kernel.SEAT_COLS
 
@@ -136,21 +137,6 @@ class Game(GameInPlay):
         self.n_legal = deal(self.state, self.seed, self.game, self.number, self.rngs, self.legal_buf)
         self.first = self.seat
 
-    def forced(self) -> int:
-        """The draw that is no choice (``run``'s driver plays it without asking the policy), else -1."""
-        return int(moves.forced_move(self.state))
-
-    def bot_move(self, params: np.ndarray) -> int:
-        """The move ``run``'s driver plays: the forced draw, else ``policy.choose``."""
-        move = self.forced()
-        return move if move >= 0 else self.choose(params, self.seat)
-
-    def keep(self):
-        """What ``restore`` needs to apply a move chosen earlier this decision: nothing in Basic."""
-
-    def restore(self, kept) -> None:
-        pass
-
     def _apply(self, move: int) -> int:
         return int(step_packed(self.ib, self.ub, self.ev, move))
 
@@ -160,53 +146,11 @@ class Game(GameInPlay):
     def _result_rows(self, row: np.ndarray, seats: np.ndarray) -> None:
         kernel.result_rows(self.state, row, seats)
 
-    def end_event(self) -> dict:
-        return replay.end_event(self.rows[-1], self.state.masks, self.players)
-
-    def hand_winner(self) -> int:
-        """The winner of the hand just finished, else -1 (a stalemate)."""
-        return int(self.state.ints[I_WINNER])
-
-    def winner(self) -> int:
-        """The seat that reached the target (the first of the highest), else -1."""
-        top = int(np.argmax(self.scores))
-        return top if self.scores[top] >= self.target else -1
-
-    def winners(self) -> list[int]:
-        """The game's winner as a list (none when the hands cap stopped it)."""
-        w = self.winner()
-        return [w] if w >= 0 else []
-
-    @property
-    def over(self) -> bool:
-        """The game has ended: a seat reached the target, or the hands cap."""
-        return self.winner() >= 0 or self.number >= kernel.MAX_HANDS_PER_GAME
-
     def game_row(self) -> np.ndarray:
         """int32[1, 2 + players]: winner (-1 for a game stopped early), hands, scores."""
         return np.array([[self.winner(), self.number, *self.scores]], dtype=np.int32)
 
-    # ------------------------------------------------------------------ what a seat may see
-    def taken(self) -> dict[int, list[int]]:
-        """Per seat, the cards it took from the pile this hand and still holds (``known``)."""
-        return {q: cards_of(int(self.known[q])) for q in range(self.players)}
-
-    @property
-    def known(self) -> np.ndarray:
-        """uint64[players]: the cards each seat took from the pile this hand and still holds (``M_HELD``)."""
-        return self.state.masks[M_HELD:M_HELD + self.players]
-
-    def _take_hidden(self, q: int) -> list[int]:
-        """Seat q's cards not known to be held, taken out of its hand (``redeal_hidden``)."""
-        masks = self.state.masks
-        hidden = int(masks[M_HAND + q] & ~self.known[q])
-        masks[M_HAND + q] &= ~np.uint64(hidden)
-        return cards_of(hidden)
-
-    def _give(self, q: int, cards: list[int]) -> None:
-        for c in cards:
-            self.state.masks[M_HAND + q] |= np.uint64(1 << c)
-
+    # ------------------------------------------------------------------ what a seat may see (``MaskedHands``)
     def _check_cards(self) -> None:
         s = self.state
         moves.check_cards(s.masks, s.stock, s.pile, s.ints, self.players)
@@ -217,19 +161,3 @@ class Game(GameInPlay):
 
     def heading(self) -> str:
         return f"Basic Rummy, hand {self.number + 1}"
-
-    def goal(self) -> str:
-        return f"first to {self.target}"
-
-    def counters(self, seat: int) -> str:
-        return f"stock {int(self.state.ints[I_STOCK_N])}, pile {int(self.state.ints[I_PILE_N])}"
-
-    def count(self, seat: int) -> int:
-        return int(self.state.masks[M_HAND + seat]).bit_count()
-
-    def hand(self, seat: int) -> dict[int, int]:
-        return dict.fromkeys(cards_of(self.state.masks[M_HAND + seat]), 1)
-
-    def seat_note(self, seat: int) -> str:
-        """What else the others see of a seat (Shanghai: down or not, buys left)."""
-        return ""

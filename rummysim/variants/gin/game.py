@@ -13,8 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...base.game import GameInPlay
-from ...cards import cards_of
+from ...base.game import GameInPlay, MaskedHands
 from ...engine import melds
 from . import hints, kernel, moves, notation, policy, replay
 from .state import I_PHASE, I_PILE_N, I_SEAT, I_STOCK_N, I_WINNER, M_HAND, M_HELD, PH_OVER, R_GAME_TO
@@ -41,7 +40,7 @@ def start(state, scratch, seed, game, hand, legal):
     return moves.legal_moves(state, legal)
 
 
-class Game(GameInPlay):
+class Game(MaskedHands, GameInPlay):
     """A Gin Rummy game: hands until a seat reaches the game's target (docs/rules.md 4.8), as ``run`` plays
     it. ``rules`` int64[RULES_SIZE] (``GinRules.to_array``); ``log``: keep each move's events."""
 
@@ -49,7 +48,9 @@ class Game(GameInPlay):
     first_unit = 0
     move_words = "take, pass, draw stock, discard D9, knock, meld H3 H4 H5, layoff D9"
     num_actions = moves.NUM_ACTIONS
-    I_SEAT, I_PHASE, I_STOCK_N = I_SEAT, I_PHASE, I_STOCK_N
+    I_SEAT, I_PHASE, I_STOCK_N, I_PILE_N, I_WINNER = I_SEAT, I_PHASE, I_STOCK_N, I_PILE_N, I_WINNER
+    M_HAND, M_HELD = M_HAND, M_HELD
+    max_hands = kernel.MAX_HANDS_PER_GAME
     policy, notation, replay, hints, moves = policy, notation, replay, hints, moves
     row_cols, seat_cols = kernel.HAND_COLS, kernel.SEAT_COLS
 
@@ -68,21 +69,6 @@ class Game(GameInPlay):
         self.n_legal = start(self.state, self.scratch, self.seed, self.game, self.number, self.legal_buf)
         self.first = self.seat
 
-    def forced(self) -> int:
-        """The move that is no choice (``run``'s driver plays it without asking the policy), else -1."""
-        return int(moves.forced_move(self.state))
-
-    def bot_move(self, params: np.ndarray) -> int:
-        """The move ``run``'s driver plays: the forced move, else ``policy.choose``."""
-        move = self.forced()
-        return move if move >= 0 else self.choose(params, self.seat)
-
-    def keep(self):
-        """What ``restore`` needs to apply a move chosen earlier this decision: nothing in Gin."""
-
-    def restore(self, kept) -> None:
-        pass
-
     def _apply(self, move: int) -> int:
         return int(step(self.state, move, self.legal_buf))
 
@@ -91,27 +77,6 @@ class Game(GameInPlay):
 
     def _result_rows(self, row: np.ndarray, seats: np.ndarray) -> None:
         kernel.result_rows(self.state, row, seats)
-
-    def end_event(self) -> dict:
-        return replay.end_event(self.rows[-1], self.state.masks, self.players)
-
-    def hand_winner(self) -> int:
-        """The winner of the hand just finished, else -1 (the wall, the upcard limit)."""
-        return int(self.state.ints[I_WINNER])
-
-    def winner(self) -> int:
-        """The seat that reached the target (the first of the highest), else -1."""
-        top = int(np.argmax(self.scores))
-        return top if self.scores[top] >= self.target else -1
-
-    def winners(self) -> list[int]:
-        w = self.winner()
-        return [w] if w >= 0 else []
-
-    @property
-    def over(self) -> bool:
-        """The game has ended: a seat reached the target, or the hands cap."""
-        return self.winner() >= 0 or self.number >= kernel.MAX_HANDS_PER_GAME
 
     def game_row(self) -> np.ndarray:
         """int32[1, 4]: winner (-1 for a game stopped early), hands, final scores with the game's bonuses."""
@@ -123,26 +88,7 @@ class Game(GameInPlay):
         kernel.game_totals(self.state.rules, self.scores.astype(np.int64), wins, self.winner(), totals)
         return np.array([[self.winner(), self.number, *totals]], dtype=np.int32)
 
-    # ------------------------------------------------------------------ what a seat may see
-    @property
-    def known(self) -> np.ndarray:
-        """uint64[2]: the cards each seat took from the pile this hand and still holds (``M_HELD``)."""
-        return self.state.masks[M_HELD:M_HELD + 2]
-
-    def taken(self) -> dict[int, list[int]]:
-        return {q: cards_of(int(self.known[q])) for q in range(2)}
-
-    def _take_hidden(self, q: int) -> list[int]:
-        """Seat q's cards not known to be held, taken out of its hand (``redeal_hidden``)."""
-        masks = self.state.masks
-        hidden = int(masks[M_HAND + q] & ~self.known[q])
-        masks[M_HAND + q] &= ~np.uint64(hidden)
-        return cards_of(hidden)
-
-    def _give(self, q: int, cards: list[int]) -> None:
-        for c in cards:
-            self.state.masks[M_HAND + q] |= np.uint64(1 << c)
-
+    # ------------------------------------------------------------------ what a seat may see (``MaskedHands``)
     def _check_cards(self) -> None:
         moves.check_cards(self.state)
 
@@ -165,18 +111,3 @@ class Game(GameInPlay):
 
     def heading(self) -> str:
         return f"Gin Rummy, hand {self.number + 1}"
-
-    def goal(self) -> str:
-        return f"first to {self.target}"
-
-    def counters(self, seat: int) -> str:
-        return f"stock {int(self.state.ints[I_STOCK_N])}, pile {int(self.state.ints[I_PILE_N])}"
-
-    def count(self, seat: int) -> int:
-        return int(self.state.masks[M_HAND + seat]).bit_count()
-
-    def hand(self, seat: int) -> dict[int, int]:
-        return dict.fromkeys(cards_of(int(self.state.masks[M_HAND + seat])), 1)
-
-    def seat_note(self, seat: int) -> str:
-        return ""
