@@ -142,3 +142,41 @@ def bin_width(span: float, bars: int = 40) -> int:
     """The smallest of 1, 2, 5, 10, 20, 25, 50, 100, 200, 250, ... that makes at most ``bars`` bars of ``span``."""
     widths = [w * 10 ** e for e in range(9) for w in ((1, 2, 5) if e == 0 else (1, 2, 2.5, 5))]
     return int(next((w for w in widths if w >= span / bars), span))
+
+
+def fig_hand_endings(res: S.SavedResults, endings: pd.DataFrame, title: str = "How hands end",
+                     short: dict[str, str] | None = None) -> Figure:
+    """Share of hands by how they ended (``endings``: a row per ending, and per match in a comparison),
+    with 95% intervals (one bar colour per match); each ending labelled ``short[name]``, else its name
+    in words. Basic Rummy's and Gin Rummy's figure."""
+    short = short or {}
+    groups = list(dict.fromkeys(endings["match"])) if "match" in endings.columns else [None]
+    names = list(dict.fromkeys(endings["ending"]))
+    fig, (ax,) = new_figure(9.5, 1.2 + 0.45 * len(names) * len(groups))
+    height = 0.8 / len(groups)
+    for i, g in enumerate(groups):
+        rows = endings if g is None else endings[endings["match"] == g]
+        y = np.arange(len(names)) + (i - (len(groups) - 1) / 2) * height
+        rate = 100 * rows["rate"].to_numpy()
+        lo, hi = 100 * rows["rate_lo"].to_numpy(), 100 * rows["rate_hi"].to_numpy()
+        ax.barh(y, rate, height=height * 0.9, color=COLORS[i % len(COLORS)], alpha=0.8, label=g,
+                xerr=error_lengths(rate, lo, hi), capsize=3)
+        for yi, r, l, h in zip(y, rate, lo, hi):
+            ax.text(max(h, r) + 1, yi, f"{r:.2f}%  [{l:.2f}, {h:.2f}]", va="center", fontsize=8)
+    ax.set_yticks(range(len(names)), [short.get(n, n.replace("_", " ")) for n in names])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 125)
+    ax.set_xticks(range(0, 101, 20))
+    ax.set_xlabel("share of hands (%)")
+    if groups != [None]:
+        ax.legend(fontsize=8, loc="lower right")
+    set_title(fig, title, res, f"95% intervals ({rate_interval(res)})")
+    return fig
+
+
+def fig_histogram(res: S.SavedResults, dist: pd.DataFrame, what: str, unit: str, xlabel: str) -> Figure:
+    """One distribution as a histogram with its mean and median; ``unit`` names what is counted."""
+    fig, (ax,) = new_figure(8.5, 4.6)
+    cut = histogram(ax, dist, xlabel, f"share of {unit} (%)")
+    set_title(fig, f"{what} ({int(dist['count'].sum()):,} {unit})", res, cut)
+    return fig

@@ -13,7 +13,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ...analysis import stats as S
-from ...report.figures import COLORS, error_lengths, errorbar, even_label, histogram, grouped_bars, new_figure, rate_interval, seat_panel, set_title
+from ...report.figures import (COLORS, errorbar, even_label, fig_hand_endings, fig_histogram, grouped_bars, histogram,
+                               new_figure, rate_interval, seat_panel, set_title)
 
 
 def fig_win_rate_by_seat(res: S.SavedResults, seats: pd.DataFrame) -> Figure:
@@ -27,40 +28,6 @@ def fig_win_rate_by_seat(res: S.SavedResults, seats: pd.DataFrame) -> Figure:
         seat_panel(ax, res, seats, col, ylabel, "seat (the starting seat rotates with the deal)",
                     even_label(res.players))
     set_title(fig, "Win rate by seat", res, f"points: estimate, bars: 95% interval ({rate_interval(res)})")
-    return fig
-
-
-def fig_hand_endings(res: S.SavedResults, endings: pd.DataFrame) -> Figure:
-    """Share of hands by how they ended, with 95% intervals (one bar colour per match)."""
-    groups = list(dict.fromkeys(endings["match"])) if "match" in endings.columns else [None]
-    names = list(dict.fromkeys(endings["ending"]))
-    fig, (ax,) = new_figure(9.5, 1.2 + 0.45 * len(names) * len(groups))
-    height = 0.8 / len(groups)
-    for i, g in enumerate(groups):
-        rows = endings if g is None else endings[endings["match"] == g]
-        y = np.arange(len(names)) + (i - (len(groups) - 1) / 2) * height
-        rate = 100 * rows["rate"].to_numpy()
-        lo, hi = 100 * rows["rate_lo"].to_numpy(), 100 * rows["rate_hi"].to_numpy()
-        ax.barh(y, rate, height=height * 0.9, color=COLORS[i % len(COLORS)], alpha=0.8, label=g,
-                xerr=error_lengths(rate, lo, hi), capsize=3)
-        for yi, r, l, h in zip(y, rate, lo, hi):
-            ax.text(max(h, r) + 1, yi, f"{r:.2f}%  [{l:.2f}, {h:.2f}]", va="center", fontsize=8)
-    ax.set_yticks(range(len(names)), [n.replace("_", " ") for n in names])
-    ax.invert_yaxis()
-    ax.set_xlim(0, 125)
-    ax.set_xticks(range(0, 101, 20))
-    ax.set_xlabel("share of hands (%)")
-    if groups != [None]:
-        ax.legend(fontsize=8, loc="lower right")
-    set_title(fig, "How hands end (went out includes going rummy)", res, f"95% intervals ({rate_interval(res)})")
-    return fig
-
-
-def fig_histogram(res: S.SavedResults, dist: pd.DataFrame, what: str, unit: str, xlabel: str) -> Figure:
-    """One distribution as a histogram with its mean and median; ``unit`` names what is counted."""
-    fig, (ax,) = new_figure(8.5, 4.6)
-    cut = histogram(ax, dist, xlabel, f"share of {unit} (%)")
-    set_title(fig, f"{what} ({int(dist['count'].sum()):,} {unit})", res, cut)
     return fig
 
 
@@ -169,7 +136,8 @@ def sections(page, res: S.SavedResults) -> None:
     page.heading("How hands end")
     endings = S.hand_endings(res)
     page.table("hand_endings", "How hands end", endings)
-    page.figure("hand_endings", fig_hand_endings(res, endings), "How hands end")
+    page.figure("hand_endings", fig_hand_endings(res, endings, "How hands end (went out includes going rummy)"),
+                "How hands end")
     page.heading("The value of going rummy")
     rummy = S.going_rummy(res)
     page.table("going_rummy", "Going rummy per strategy", rummy)

@@ -26,8 +26,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ...analysis import stats as S
-from ...report.figures import (COLORS, error_lengths, even_label, grouped_bars, histogram, new_figure, rate_interval,
-                               seat_panel, set_title)
+from ...report.figures import (even_label, fig_hand_endings, fig_histogram, grouped_bars, histogram, new_figure,
+                               rate_interval, seat_panel, set_title)
 from .summary import ENDINGS, endings_of
 
 #: per seat and hand, summed over blocks: hands, games started, hands won, hands nobody scored, the seat's
@@ -214,32 +214,6 @@ def fig_by_seat(res: S.SavedResults, seats: pd.DataFrame) -> Figure:
     return fig
 
 
-def fig_hand_endings(res: S.SavedResults, endings: pd.DataFrame) -> Figure:
-    """Share of hands by how they ended, with 95% intervals (one bar colour per match)."""
-    groups = list(dict.fromkeys(endings["match"])) if "match" in endings.columns else [None]
-    names = list(dict.fromkeys(endings["ending"]))
-    fig, (ax,) = new_figure(9.5, 1.2 + 0.45 * len(names) * len(groups))
-    height = 0.8 / len(groups)
-    for i, g in enumerate(groups):
-        rows = endings if g is None else endings[endings["match"] == g]
-        y = np.arange(len(names)) + (i - (len(groups) - 1) / 2) * height
-        rate = 100 * rows["rate"].to_numpy()
-        lo, hi = 100 * rows["rate_lo"].to_numpy(), 100 * rows["rate_hi"].to_numpy()
-        ax.barh(y, rate, height=height * 0.9, color=COLORS[i % len(COLORS)], alpha=0.8, label=g,
-                xerr=error_lengths(rate, lo, hi), capsize=3)
-        for yi, r, l, h in zip(y, rate, lo, hi):
-            ax.text(max(h, r) + 1, yi, f"{r:.2f}%  [{l:.2f}, {h:.2f}]", va="center", fontsize=8)
-    ax.set_yticks(range(len(names)), [_SHORT.get(n, n.replace("_", " ")) for n in names])
-    ax.invert_yaxis()
-    ax.set_xlim(0, 125)
-    ax.set_xticks(range(0, 101, 20))
-    ax.set_xlabel("share of hands (%)")
-    if groups != [None]:
-        ax.legend(fontsize=8, loc="lower right")
-    set_title(fig, "How hands end", res, f"95% intervals ({rate_interval(res)})")
-    return fig
-
-
 def fig_knocks(res: S.SavedResults, table: pd.DataFrame) -> Figure:
     """Per strategy: the shares of its knocks that were gin, undercut and won, and the mean deadwood of
     its knocks, with 95% intervals."""
@@ -274,14 +248,6 @@ def fig_deadwood(res: S.SavedResults, knocker: pd.DataFrame, defender: pd.DataFr
     return fig
 
 
-def fig_histogram(res: S.SavedResults, dist: pd.DataFrame, what: str, unit: str, xlabel: str) -> Figure:
-    """One distribution as a histogram with its mean and median; ``unit`` names what is counted."""
-    fig, (ax,) = new_figure(8.5, 4.6)
-    cut = histogram(ax, dist, xlabel, f"share of {unit} (%)")
-    set_title(fig, f"{what} ({int(dist['count'].sum()):,} {unit})", res, cut)
-    return fig
-
-
 # ---------------------------------------------------------------- the sections
 
 def sections(page, res: S.SavedResults) -> None:
@@ -298,7 +264,7 @@ def sections(page, res: S.SavedResults) -> None:
                  "score: at the wall or the upcard limit (4.6).")
     endings = hand_endings(res)
     page.table("hand_endings", "How hands end", endings)
-    page.figure("hand_endings", fig_hand_endings(res, endings), "How hands end")
+    page.figure("hand_endings", fig_hand_endings(res, endings, "How hands end", _SHORT), "How hands end")
     page.heading("Knocks", "Per strategy: how often it knocks, with how much deadwood, and how its knocks end.")
     table = knocks(res)
     page.table("knocks", "Knocks per strategy", table)
