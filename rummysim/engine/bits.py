@@ -24,3 +24,16 @@ def lowest_card(x):
 @njit(cache=True, inline="always")
 def bit(card):
     return U64(1) << U64(card)
+
+
+@njit(cache=True, inline="always")
+def card_index(card):
+    """Card id (16 * suit + rank) -> card index (13 * suit + rank): the action numbers of a 52-card deck
+    without jokers (Basic Rummy's, Gin Rummy's)."""
+    return 13 * (card >> 4) + (card & 15)
+
+
+@njit(cache=True, inline="always")
+def card_of_index(i):
+    """Card index (13 * suit + rank) -> card id (16 * suit + rank)."""
+    return 16 * (i // 13) + i % 13

@@ -47,7 +47,7 @@ discard: by card), which the random bot relies on.
 import numpy as np
 from numba import njit
 
-from ...engine.bits import U64
+from ...engine.bits import U64, card_index, card_of_index  # the encoding (engine.bits), named here too
 from ...engine.events import EV_CARDS, close_event, open_event
 from ...engine.codes import (EV_DISCARD, EV_DRAW_DISCARD, EV_DRAW_STOCK, EV_LAYOFF, EV_MELD, EV_RESHUFFLE,  # noqa: F401
                             OUT_STALEMATE_BLOCKED, OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN)
@@ -99,18 +99,6 @@ EV_WIDTH = 60  # type, player, card, meld index, n cards, cards... (``engine.eve
 
 
 # ------------------------------------------------------------------ encoding
-@njit(cache=True, inline="always")
-def card_index(card):
-    """Card id (16 * suit + rank) -> card index (13 * suit + rank)."""
-    return 13 * (card >> 4) + (card & 15)
-
-
-@njit(cache=True, inline="always")
-def card_of_index(i):
-    """Card index (13 * suit + rank) -> card id (16 * suit + rank)."""
-    return 16 * (i // 13) + i % 13
-
-
 @njit(cache=True, inline="always")
 def meld_index(mask):
     """Index of the card mask ``mask`` in ``MELD_TABLE``, or -1."""

@@ -40,7 +40,8 @@ import numpy as np
 from numba import njit
 
 from ...engine import melds as M
-from ...engine.bits import U64
+from ...engine import bits
+from ...engine.bits import U64, card_of_index
 from ...engine.codes import (EV_DISCARD, EV_DRAW_DISCARD, EV_DRAW_STOCK, EV_KNOCK, EV_LAYOFF, EV_MELD, EV_PASS,
                             OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN)
 from ...engine.events import EV_CARDS, close_event, open_event
@@ -106,16 +107,8 @@ EV_WIDTH = 20  # kind, player, card, meld index, n cards, cards... (``engine.eve
 
 
 # ------------------------------------------------------------------ encoding
-@njit(cache=True, inline="always")
-def card_index(card):
-    """Card id (16 * suit + rank) -> card index (13 * suit + rank)."""
-    return 13 * (card >> 4) + (card & 15)
-
-
-@njit(cache=True, inline="always")
-def card_of_index(i):
-    """Card index (13 * suit + rank) -> card id (16 * suit + rank)."""
-    return 16 * (i // 13) + i % 13
+#: card id -> card index, the action number of a discard (``engine.bits``, as Basic Rummy's)
+card_index = bits.card_index
 
 
 @njit(cache=True)
