@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import card_id, card_name
+from ..cards import RANKS, SUITS, card_id, card_name, cards_of
 from .errors import MoveError
 
 #: words a typed move may hold that name nothing: ``lay off SQ on 2``, ``draw from stock``
@@ -93,3 +93,13 @@ def legal_move_names(state, legal_moves, max_legal: int, move_name) -> list[tupl
     legal = np.empty(max_legal, dtype=np.int64)
     n = legal_moves(state, legal)
     return [(int(a), move_name(state, int(a))) for a in legal[:n]]
+
+
+def hand_by_suit(hand: int) -> str:
+    """A hand's card mask by suit, ``C: A 4 5  H: 3 4 5  S: Q K`` (Basic Rummy's, Gin Rummy's view)."""
+    parts = []
+    for s, suit in enumerate(SUITS):
+        ranks = [RANKS[c % 16] for c in cards_of(hand) if c // 16 == s]
+        if ranks:
+            parts.append(f"{suit}: {' '.join(ranks)}")
+    return "  ".join(parts) or "(empty)"

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cards import RANKS, SUITS, card_name, cards_of
+from ...cards import card_name, cards_of
 from ...base import notation as N
 from ...base.errors import MoveError
-from ...base.notation import card_word as _card, names
+from ...base.notation import card_word as _card, hand_by_suit, names
 from . import bots as B
 from ...engine import melds as M
 from . import moves as MV
@@ -177,16 +177,6 @@ def _why_not(state, verb: str, action: int) -> str:
 
 
 # ------------------------------------------------------------------ the seat's view
-def hand_by_suit(hand: int) -> str:
-    """``C: A 4 5  H: 3 4 5  S: Q K``."""
-    parts = []
-    for s, suit in enumerate(SUITS):
-        ranks = [RANKS[c % 16] for c in cards_of(hand) if c // 16 == s]
-        if ranks:
-            parts.append(f"{suit}: {' '.join(ranks)}")
-    return "  ".join(parts) or "(empty)"
-
-
 def takes(state, k: int) -> list[int]:
     """The cards that would extend table meld ``k`` and may still be laid off on it: not those on the
     table already, in another meld (one deck, docs/rules.md 1.1)."""

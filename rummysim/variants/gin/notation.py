@@ -10,8 +10,8 @@ import numpy as np
 
 from ...base import notation as N
 from ...base.errors import MoveError
-from ...base.notation import card_word as _card, names
-from ...cards import RANKS, SUITS, card_name, cards_of
+from ...base.notation import card_word as _card, hand_by_suit, names
+from ...cards import card_name, cards_of
 from ...engine import melds as M
 from . import moves as MV
 from .state import (
@@ -191,16 +191,6 @@ def _why_not(state, verb: str, action: int) -> str:
 
 
 # ------------------------------------------------------------------ the seat's view
-def hand_by_suit(hand: int) -> str:
-    """``C: A 4 5  H: 3 4 5  S: Q K``."""
-    parts = []
-    for s, suit in enumerate(SUITS):
-        ranks = [RANKS[c % 16] for c in cards_of(hand) if c // 16 == s]
-        if ranks:
-            parts.append(f"{suit}: {' '.join(ranks)}")
-    return "  ".join(parts) or "(empty)"
-
-
 def meld_cards(state, k: int) -> list[int]:
     """The cards of table meld ``k``, in order."""
     return meld_order(cards_of(int(state.t_mask[k])))
