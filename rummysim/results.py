@@ -119,6 +119,18 @@ def seats_table(unit: Column, rows: str, columns: tuple[Column, ...]) -> Table:
     ))
 
 
+def games_table(players: int, winner: str, score: str) -> Table:
+    """The ``games`` table of a variant whose kernel's game rows are int32[g, 2 + players] (winner,
+    hands, final scores: Basic Rummy's, Gin Rummy's): ``winner`` says what the winner column holds,
+    ``score`` what seat {q}'s score does (``score.format(q=q)``)."""
+    return Table("games", "one row per game (`--games` runs)", (
+        Column("game", "int64", "game index"),
+        Column("winner", "int8", winner, 0),
+        Column("hands", "int32", "hands played", 1),
+        *(Column(f"score_{q}", "int32", score.format(q=q), 2 + q) for q in range(players)),
+    ))
+
+
 def kernel_columns(table: Table, *names: str) -> tuple[int, ...]:
     """The kernel column indices of ``names``, checked to be every kernel column in order: how a
     variant's kernel constants (``H_GAME, H_HAND, ... = kernel_columns(HANDS, "game", "hand", ...)``)

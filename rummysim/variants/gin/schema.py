@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ...engine.codes import OUTCOMES
-from ...results import Column, Table, arrow_table, kernel_columns, seats_table, unit_tables
+from ...results import Column, Table, arrow_table, games_table, kernel_columns, seats_table, unit_tables
 
 HANDS = Table("hands", "one row per hand", (
     Column("game", "int64", "game index", 0),
@@ -49,13 +49,8 @@ SEAT_COLS = SEATS.width
 
 def games_schema(players: int) -> Table:
     """``games.parquet`` (``--games`` runs); kernel rows int32[g, 2 + players]."""
-    return Table("games", "one row per game (`--games` runs)", (
-        Column("game", "int64", "game index"),
-        Column("winner", "int8", "the seat that reached the game's target (4.8), -1 if the game hit the hands cap", 0),
-        Column("hands", "int32", "hands played", 1),
-        *(Column(f"score_{q}", "int32", f"seat {q}'s final score, the game's bonuses included (4.8)", 2 + q)
-          for q in range(players)),
-    ))
+    return games_table(players, "the seat that reached the game's target (4.8), -1 if the game hit the hands cap",
+                       "seat {q}'s final score, the game's bonuses included (4.8)")
 
 
 def schemas(players: int, games_mode: bool) -> list[Table]:
