@@ -33,10 +33,10 @@ from ...engine.codes import BOT_RANDOM
 from ...engine.rng import below
 from .moves import (
     BIG_GIN, DRAW_STOCK, DRAW_UPCARD, KNOCK, MELD_BASE, MELD_TABLE, PASS, best_discard_deadwood, card_of_index,
-    deadwood, deadwood_without, legal_moves,
+    deadwood, legal_moves,
 )
 from .state import (
-    I_BEST_DEADWOOD, I_KNOCK_CARD, I_PHASE, I_PILE_N, M_HAND, M_HELD, PH_DISCARD,
+    I_BEST_DEADWOOD, I_KNOCK_CARD, I_LEFT_AFTER, I_PHASE, I_PILE_N, M_HAND, M_HELD, PH_DISCARD,
     PH_DRAW, PH_FIRST_UPCARD, PH_KNOCK_DISCARD, PH_LAYOFF, PH_WALL, I_DISCARDS_SEAT,
 )
 
@@ -100,7 +100,7 @@ def take_upcard(state, params, p, hand):
     up = M.bit(state.pile[state.ints[I_PILE_N] - 1])
     if mode == TAKE_MELD:
         return (M.melded_cards(hand | up, False) & up) != 0
-    gain = deadwood(state, hand) - best_discard_deadwood(state, hand | up, up)
+    gain = deadwood(state, hand) - best_discard_deadwood(state, hand | up, up, False)
     return gain >= params[p, P_TAKE_GAIN]
 
 
@@ -140,8 +140,6 @@ def discard(state, params, p, hand, legal, n, knocking):
     """The card action among ``legal[:n]`` leaving the least deadwood (see the module docstring)."""
     feed = params[p, P_AVOID_FEED]
     theirs = state.masks[M_HELD + 1 - p]
-    melded = M.melded_cards(hand, False)
-    now = deadwood(state, hand)
     best = -1
     best_score = 1e18
     for k in range(n):
@@ -150,8 +148,7 @@ def discard(state, params, p, hand, legal, n, knocking):
             continue
         c = card_of_index(move)
         b = M.bit(c)
-        left = deadwood_without(state, hand, now, melded, c)
-        score = left * 1000.0
+        score = state.ints[I_LEFT_AFTER + move] * 1000.0   # the rules layer's, set on the draw
         if feed > 0 and not knocking and _connects(c, theirs):
             score += feed * 1000.0
         if _connects(c, hand & ~b):

@@ -47,7 +47,7 @@ from ...engine.codes import (EV_DISCARD, EV_DRAW_DISCARD, EV_DRAW_STOCK, EV_KNOC
 from ...engine.events import EV_CARDS, close_event, open_event
 from .state import (
     I_BEST_DEADWOOD, I_BIG_GIN, I_DEALER, I_DISCARDS_SEAT, I_DEFENDER_DEADWOOD, I_DISCARD_DRAWS_SEAT, I_GIN, I_KNOCK_CARD,
-    I_KNOCKER, I_KNOCKER_DEADWOOD, I_LAID_OFF_SEAT, I_MELDS_LAID_SEAT, I_N_KNOCKER_MELDS, I_N_TABLE,
+    I_KNOCKER, I_KNOCKER_DEADWOOD, I_LAID_OFF_SEAT, I_LEFT_AFTER, I_MELDS_LAID_SEAT, I_N_KNOCKER_MELDS, I_N_TABLE,
     I_OUTCOME, I_PASSES, I_PHASE, I_PILE_N, I_POINTS, I_SEAT, I_STOCK_N, I_TAKEN, I_TURN, I_UNDERCUT,
     I_UPCARD_DRAWS, I_WINNER, M_HAND, M_HELD, M_LAYABLE, M_PICKED, M_PILE, M_TABLE, PH_DEFENDER_MELD,
     PH_DISCARD, PH_DRAW, PH_FIRST_UPCARD, PH_KNOCK_DISCARD, PH_KNOCK_MELD, PH_LAYOFF, PH_OVER, PH_WALL,
@@ -147,17 +147,21 @@ def deadwood_without(state, hand, now, melded, card):
 
 
 @njit(cache=True)
-def best_discard_deadwood(state, hand, keep):
-    """The least deadwood ``hand`` (11 cards) can leave by a discard other than the cards of ``keep``."""
+def best_discard_deadwood(state, hand, keep, record):
+    """The least deadwood ``hand`` (11 cards) can leave by a discard other than the cards of ``keep``;
+    with ``record``, each card's (of ``hand``, ``keep``'s too) also into ``ints[I_LEFT_AFTER + card index]``,
+    which the knock's discard list and the bots read instead of searching again."""
     now = deadwood(state, hand)
     melded = M.melded_cards(hand, False)
     best = 1 << 30
-    m = hand & ~keep
+    m = hand
     while m:
         c = M.lowest_card(m)
         m &= m - U64(1)
         d = deadwood_without(state, hand, now, melded, c)
-        if d < best:
+        if record:
+            state.ints[I_LEFT_AFTER + card_index(c)] = d
+        if d < best and not keep & M.bit(c):
             best = d
     return best
 
@@ -247,13 +251,9 @@ def _card_moves(state, cards, knock_limit, out):
     """The card actions of ``cards`` in index order (with ``knock_limit``: only those whose discard
     leaves at most the knock card); returns their count."""
     n = 0
-    hand = state.masks[M_HAND + state.ints[I_SEAT]]
-    now = deadwood(state, hand) if knock_limit else 0
-    melded = M.melded_cards(hand, False)
     for i in range(52):
-        c = card_of_index(i)
-        if cards & M.bit(c):
-            if knock_limit and deadwood_without(state, hand, now, melded, c) > state.ints[I_KNOCK_CARD]:
+        if cards & M.bit(card_of_index(i)):
+            if knock_limit and state.ints[I_LEFT_AFTER + i] > state.ints[I_KNOCK_CARD]:
                 continue
             out[n] = i
             n += 1
@@ -306,7 +306,7 @@ def is_legal(state, move):
             b = M.bit(card_of_index(move))
             ok = (hand & b & ~taken_bit(ints)) != 0
             if ok and phase == PH_KNOCK_DISCARD:
-                ok = deadwood(state, hand & ~b) <= ints[I_KNOCK_CARD]
+                ok = ints[I_LEFT_AFTER + move] <= ints[I_KNOCK_CARD]
         elif phase == PH_DISCARD and move == KNOCK:
             ok = _may_knock(state)
         elif phase == PH_DISCARD and move == BIG_GIN:
@@ -495,7 +495,7 @@ def _take_upcard(state, p):
 def _after_draw(state, p):
     """Seat p holds 11 cards: its discard and whether it may knock (rules 4.4, 4.5)."""
     ints = state.ints
-    ints[I_BEST_DEADWOOD] = best_discard_deadwood(state, state.masks[M_HAND + p], taken_bit(ints))
+    ints[I_BEST_DEADWOOD] = best_discard_deadwood(state, state.masks[M_HAND + p], taken_bit(ints), True)
     ints[I_PHASE] = PH_DISCARD
 
 
@@ -564,7 +564,7 @@ def apply(state, move):
                 ints[I_PHASE] = PH_WALL
                 q = 1 - p
                 up = M.bit(card)
-                ints[I_BEST_DEADWOOD] = best_discard_deadwood(state, state.masks[M_HAND + q] | up, up)
+                ints[I_BEST_DEADWOOD] = best_discard_deadwood(state, state.masks[M_HAND + q] | up, up, True)
             else:
                 ints[I_PHASE] = PH_DRAW
     elif phase == PH_WALL:

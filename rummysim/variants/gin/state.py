@@ -50,7 +50,7 @@ I_TURN = 4             # discards made this hand
 I_TAKEN = 5            # the card taken from the discard pile this turn, or -1 (ruling 3.14)
 I_UPCARD_DRAWS = 6     # takes of the upcard in the draw step (rules 4.6: the 50th ends the hand)
 I_PASSES = 7           # passes of the first upcard (rules 4.3)
-I_BEST_DEADWOOD = 8    # least deadwood after a discard allowed now (set on every draw; rules 4.5)
+I_BEST_DEADWOOD = 8    # least deadwood after a discard allowed now (set on every draw and at the wall; 4.5)
 I_KNOCK_CARD = 9       # the knock card of this hand (rules 4.5, option oklahoma)
 I_KNOCKER = 10         # -1 until a knock
 I_BIG_GIN = 11         # the knocker went big gin (option big_gin_bonus)
@@ -72,7 +72,9 @@ I_DISCARD_DRAWS_SEAT = 26   # + p
 I_MELDS_LAID_SEAT = 28      # + p
 I_LAID_OFF_SEAT = 30        # + p
 I_DISCARDS_SEAT = 32        # + p: the seat's discards this hand (its turns)
-INTS_SIZE = 34
+I_LEFT_AFTER = 34           # + card index i: the deadwood the seat to act keeps by discarding card i
+                            # (set with I_BEST_DEADWOOD on every draw and at the wall; rules 4.5)
+INTS_SIZE = 86
 
 # decision points (rules 4.3-4.7)
 PH_FIRST_UPCARD = 0    # 4.3: take the first upcard or pass; after two passes, draw from the stock
