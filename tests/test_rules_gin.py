@@ -114,6 +114,24 @@ def test_4_2_deadwood_is_the_value_left_by_the_best_set_of_disjoint_melds(hand, 
     assert MV.deadwood(state, np.uint64(mask_of(cards(hand)))) == deadwood
 
 
+def test_4_2_the_deadwood_each_discard_leaves_is_the_best_arrangement_of_the_other_ten():
+    """One search of an 11-card hand gives each card's deadwood after its discard (``I_LEFT_AFTER``):
+    checked against the reference's exhaustive search of the 10 cards left, on hands drawn from few
+    ranks and suits so that they hold many overlapping melds (4-sets, long runs, both at once)."""
+    from reference import best_deadwood
+    rng = np.random.default_rng(42)
+    state = position(KNOCKER, DEFENDER, "H5", "S3 S4")
+    for _ in range(300):
+        ranks = rng.choice(13, size=rng.integers(4, 9), replace=False)
+        pool = [16 * s + r for s in range(4) for r in ranks]
+        hand = [int(c) for c in rng.choice(pool, size=11, replace=False)]
+        keep = hand[0]
+        best = MV.discard_deadwood(state, np.uint64(mask_of(hand)), np.uint64(mask_of([keep])), True)
+        left = {c: best_deadwood(set(hand) - {c}, False) for c in hand}
+        assert {c: int(state.ints[S.I_LEFT_AFTER + (c // 16) * 13 + c % 16]) for c in hand} == left
+        assert best == min(d for c, d in left.items() if c != keep)
+
+
 # ------------------------------------------------------------------ 4.3 the first upcard
 def test_4_3_the_first_upcard_goes_to_the_starter_then_the_dealer_then_the_stock():
     state = position(KNOCKER, DEFENDER, "H5", "S3 S4")

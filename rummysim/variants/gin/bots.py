@@ -18,9 +18,9 @@ The family, one helper per decision:
 * discarding (``discard``): the card leaving the least deadwood; ``P_AVOID_FEED`` points are added to
   a card that connects with a card the opponent took from the pile (its rank, or its suit within two
   ranks); ties go to the card in no partial meld, then the highest value, then the highest index;
-* after a knock (``lay``): the knocker's discard leaves the least deadwood; both seats lay the melds
-  of their best arrangement, longest first; the defender lays off every card whose going lowers its
-  deadwood, the largest saving first.
+* after a knock (``lay_meld``, ``lay_off``): the knocker's discard leaves the least deadwood; both
+  seats lay the melds of their best arrangement, longest first; the defender lays off every card
+  whose going lowers its deadwood, the largest saving first.
 
 *greedy* is take 1, knock 10 (as soon as allowed), avoid_feeding 0.
 """
@@ -28,15 +28,15 @@ The family, one helper per decision:
 from numba import njit
 
 from ...engine import melds as M
-from ...engine.bits import U64
+from ...engine.bits import U64, card_index
 from ...engine.codes import BOT_RANDOM
 from ...engine.rng import below
+from .deadwood import deadwood, discard_deadwood
 from .moves import (
-    BIG_GIN, DRAW_STOCK, DRAW_UPCARD, KNOCK, MELD_BASE, MELD_TABLE, PASS, best_discard_deadwood, card_of_index,
-    deadwood, legal_moves,
+    BIG_GIN, DRAW_STOCK, DRAW_UPCARD, KNOCK, MELD_BASE, PASS, card_of_index, legal_moves, meld_index,
 )
 from .state import (
-    I_BEST_DEADWOOD, I_KNOCK_CARD, I_LEFT_AFTER, I_PHASE, I_PILE_N, M_HAND, M_HELD, PH_DISCARD,
+    I_BEST_DEADWOOD, I_KNOCK_CARD, I_LEFT_AFTER, I_PHASE, I_PILE_N, M_HAND, M_HELD, M_LAYABLE, PH_DISCARD,
     PH_DRAW, PH_FIRST_UPCARD, PH_KNOCK_DISCARD, PH_LAYOFF, PH_WALL, I_DISCARDS_SEAT,
 )
 
@@ -57,7 +57,7 @@ TAKE_GAIN = 2
 LANE = U64(0xFFFF)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose(state, params, p, legal, rngs):
     """Seat p's move at the state's decision (the seat to act). ``params`` float64[2, N_PARAMS];
     ``legal`` int64[MAX_LEGAL] scratch; ``rngs`` uint64[2, 1], seat p's stream at ``rngs[p]``."""
@@ -86,12 +86,11 @@ def choose(state, params, p, legal, rngs):
         n = legal_moves(state, legal)
         return discard(state, params, p, hand, legal, n, True)
     if phase == PH_LAYOFF:
-        return lay_off(state, hand, legal)
-    n = legal_moves(state, legal)
-    return lay_meld(state, hand, legal, n)
+        return lay_off(state, hand)
+    return lay_meld(state, hand)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_upcard(state, params, p, hand):
     """True to take the upcard (rules 4.3, 4.4)."""
     mode = params[p, P_TAKE]
@@ -100,11 +99,11 @@ def take_upcard(state, params, p, hand):
     up = M.bit(state.pile[state.ints[I_PILE_N] - 1])
     if mode == TAKE_MELD:
         return (M.melded_cards(hand | up, False) & up) != 0
-    gain = deadwood(state, hand) - best_discard_deadwood(state, hand | up, up, False)
+    gain = deadwood(state, hand) - discard_deadwood(state, hand | up, up, False)
     return gain >= params[p, P_TAKE_GAIN]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def knocks(state, params, p):
     """True to knock now (the knock is allowed): gin always, else within the seat's threshold."""
     best = state.ints[I_BEST_DEADWOOD]
@@ -118,7 +117,7 @@ def knocks(state, params, p):
     return best <= limit - params[p, P_KNOCK_PER_KNOWN] * known and best <= state.ints[I_KNOCK_CARD]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _connects(card, cards):
     """True when ``card`` makes a pair or a near run (same suit, within two ranks) with one of ``cards``."""
     rank = card & 15
@@ -135,7 +134,7 @@ def _connects(card, cards):
     return (lane & near) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard(state, params, p, hand, legal, n, knocking):
     """The card action among ``legal[:n]`` leaving the least deadwood (see the module docstring)."""
     feed = params[p, P_AVOID_FEED]
@@ -160,37 +159,41 @@ def discard(state, params, p, hand, legal, n, knocking):
     return best
 
 
-@njit(cache=True)
-def lay_off(state, hand, legal):
-    """The defender's next lay-off: the card whose going lowers its deadwood most, else ``PASS``."""
-    n = legal_moves(state, legal)
+@njit(cache=True, _nrt=False)
+def lay_off(state, hand):
+    """The defender's next lay-off: the card whose going lowers its deadwood most, the lowest card
+    index among equals, else ``PASS``."""
     now = deadwood(state, hand)
     best = PASS
     best_gain = 0
-    for k in range(n):
-        move = legal[k]
-        if move >= 52:
-            continue
-        gain = now - deadwood(state, hand & ~M.bit(card_of_index(move)))
+    m = hand & state.masks[M_LAYABLE]
+    while m:   # ascending card index
+        c = M.lowest_card(m)
+        m &= m - U64(1)
+        gain = now - deadwood(state, hand & ~M.bit(c))
         if gain > best_gain:
             best_gain = gain
-            best = move
+            best = card_index(c)
     return best
 
 
-@njit(cache=True)
-def lay_meld(state, hand, legal, n):
-    """The next meld of the seat's best arrangement (the longest that keeps its least deadwood), else
-    ``PASS``."""
+@njit(cache=True, _nrt=False)
+def lay_meld(state, hand):
+    """The next meld of the seat's best arrangement: the longest meld of 3-5 cards that keeps its least
+    deadwood, the lowest action among equals, else ``PASS``. (Every meld it may choose is legal: for
+    the knocker, keeping its least deadwood keeps it within the knock card.)"""
+    melds = state.buf
+    n = M.list_melds(hand, False, melds)
     now = deadwood(state, hand)
     best = PASS
     best_len = 0
     for k in range(n):
-        move = legal[k]
-        if move < MELD_BASE or move >= BIG_GIN:
+        meld = melds[k]
+        length = M.popcount(meld)
+        if length > 5 or length < best_len:
             continue
-        meld = MELD_TABLE[move - MELD_BASE]
-        if deadwood(state, hand & ~meld) == now and M.popcount(meld) > best_len:
-            best_len = M.popcount(meld)
+        move = MELD_BASE + meld_index(meld)
+        if (length > best_len or move < best) and deadwood(state, hand & ~meld) == now:
+            best_len = length
             best = move
     return best

@@ -97,22 +97,22 @@ def new_tables(n, players, rules):
     of ``state.State`` a hand keeps between moves (masks, ints, stock, pile, t_mask, t_kind, t_lay,
     n_ev), then ``rngs`` uint64[n, 2, 1] (the bots' streams, keyed by the deal) and ``scores``
     int64[n, 2] (0: an episode is one hand); ``shared``, the block's rules (a copy), card values, an
-    empty event log and the rules layer's scratch (buf, buf2, stack_r, stack_d, stack_m)."""
+    empty event log and the rules layer's scratch (``state.State``'s fields from ``buf`` on)."""
     one = kernel.new_state(rules.copy(), M.CARD_VALUE.copy(), np.empty((0, moves.EV_WIDTH), dtype=np.int16),
                            np.zeros(1, dtype=np.int64))
     tables = tuple(np.zeros((n, *a.shape), dtype=a.dtype) for a in (*one[:7], one.n_ev)) + (
         np.zeros((n, 2, 1), dtype=np.uint64), np.zeros((n, 2), dtype=np.int64))
-    shared = (one.rules, one.card_value, one.ev, one.buf, one.buf2, one.stack_r, one.stack_d, one.stack_m)
+    shared = (one.rules, one.card_value, one.ev, *one[11:])
     return tables, shared
 
 
 @njit(cache=True, inline="always")
 def _table_state(tables, shared, i):
     masks, ints, stock, pile, t_mask, t_kind, t_lay, n_ev = tables[:8]
-    rules, card_value, ev, buf, buf2, stack_r, stack_d, stack_m = shared
+    rules, card_value, ev, buf, buf2, stack_r, stack_d, stack_m, meld_value, best_without = shared
     return State(row_view(masks, i), row_view(ints, i), row_view(stock, i), row_view(pile, i), row_view(t_mask, i),
                  row_view(t_kind, i), row_view(t_lay, i), rules, card_value, ev, row_view(n_ev, i), buf, buf2,
-                 stack_r, stack_d, stack_m)
+                 stack_r, stack_d, stack_m, meld_value, best_without)
 
 
 @njit(cache=True)

@@ -76,7 +76,7 @@ def new_state(rules, card_value, ev, n_ev):
                  np.empty(64, dtype=np.int64), np.zeros(32, dtype=np.uint64), np.zeros(32, dtype=np.int64),
                  np.zeros(32, dtype=np.uint64), rules, card_value, ev, n_ev, np.empty(64, dtype=np.uint64),
                  np.empty(64, dtype=np.uint64), np.empty(1024, dtype=np.uint64), np.empty(1024, dtype=np.int64),
-                 np.empty(1024, dtype=np.uint64))
+                 np.empty(1024, dtype=np.uint64), np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64))
 
 
 @njit(cache=True)

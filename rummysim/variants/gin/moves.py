@@ -45,6 +45,7 @@ from ...engine.bits import U64, card_of_index
 from ...engine.codes import (EV_DISCARD, EV_DRAW_DISCARD, EV_DRAW_STOCK, EV_KNOCK, EV_LAYOFF, EV_MELD, EV_PASS,
                             OUT_STALEMATE_STOCK, OUT_TURN_LIMIT, OUT_WIN)
 from ...engine.events import EV_CARDS, close_event, open_event
+from .deadwood import deadwood, discard_deadwood
 from .state import (
     I_BEST_DEADWOOD, I_BIG_GIN, I_DEALER, I_DISCARDS_SEAT, I_DEFENDER_DEADWOOD, I_DISCARD_DRAWS_SEAT, I_GIN, I_KNOCK_CARD,
     I_KNOCKER, I_KNOCKER_DEADWOOD, I_LAID_OFF_SEAT, I_LEFT_AFTER, I_MELDS_LAID_SEAT, I_N_KNOCKER_MELDS, I_N_TABLE,
@@ -111,7 +112,7 @@ EV_WIDTH = 20  # kind, player, card, meld index, n cards, cards... (``engine.eve
 card_index = bits.card_index
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_index(mask):
     """The index in ``MELD_TABLE`` of the card mask ``mask``, or -1 (not a meld of 3-5 cards)."""
     lo = 0
@@ -127,62 +128,24 @@ def meld_index(mask):
     return -1
 
 
-# ------------------------------------------------------------------ deadwood
-@njit(cache=True)
-def deadwood(state, hand):
-    """The least deadwood of ``hand`` (rules 4.2): its value less its best set of disjoint melds."""
-    return M.best_partition(hand, False, state.card_value, state.buf2, state.stack_r, state.stack_d,
-                            state.stack_m)[0]
-
-
-@njit(cache=True)
-def deadwood_without(state, hand, now, melded, card):
-    """The least deadwood of ``hand`` less ``card``, given ``now`` (``deadwood(state, hand)``) and ``melded``
-    (``melds.melded_cards(hand)``): a card in no meld is deadwood in every arrangement, so its going
-    saves its value; otherwise the arrangements are searched again."""
-    b = M.bit(card)
-    if melded & b:
-        return deadwood(state, hand & ~b)
-    return now - state.card_value[card]
-
-
-@njit(cache=True)
-def best_discard_deadwood(state, hand, keep, record):
-    """The least deadwood ``hand`` (11 cards) can leave by a discard other than the cards of ``keep``;
-    with ``record``, each card's (of ``hand``, ``keep``'s too) also into ``ints[I_LEFT_AFTER + card index]``,
-    which the knock's discard list and the bots read instead of searching again."""
-    now = deadwood(state, hand)
-    melded = M.melded_cards(hand, False)
-    best = 1 << 30
-    m = hand
-    while m:
-        c = M.lowest_card(m)
-        m &= m - U64(1)
-        d = deadwood_without(state, hand, now, melded, c)
-        if record:
-            state.ints[I_LEFT_AFTER + card_index(c)] = d
-        if d < best and not keep & M.bit(c):
-            best = d
-    return best
-
-
-@njit(cache=True, inline="always")
+# ------------------------------------------------------------------ knocking
+@njit(cache=True, inline="always", _nrt=False)
 def taken_bit(ints):
     """Mask of the card taken from the discard pile this turn (0 if none; ruling 3.14)."""
     return M.bit(ints[I_TAKEN]) if ints[I_TAKEN] >= 0 else U64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _may_knock(state):
     return state.ints[I_BEST_DEADWOOD] <= state.ints[I_KNOCK_CARD]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _may_go_big_gin(state, hand):
     return state.rules[R_BIG_GIN_BONUS] > 0 and deadwood(state, hand) == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def knocker_meld_ok(state, hand, meld):
     """May the knocker lay ``meld``: some set of disjoint melds holding it leaves at most the knock card
     of deadwood (rules 4.5)?"""
@@ -190,7 +153,7 @@ def knocker_meld_ok(state, hand, meld):
 
 
 # ------------------------------------------------------------------ legality
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def forced_move(state):
     """The move that is no choice (after two passes of the first upcard: the stock), else -1."""
     ints = state.ints
@@ -199,7 +162,7 @@ def forced_move(state):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_moves(state, out):
     """Write every legal move at the current decision to ``out`` (int64[>=MAX_LEGAL]), ascending;
     return the count."""
@@ -246,21 +209,23 @@ def legal_moves(state, out):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _card_moves(state, cards, knock_limit, out):
     """The card actions of ``cards`` in index order (with ``knock_limit``: only those whose discard
     leaves at most the knock card); returns their count."""
     n = 0
-    for i in range(52):
-        if cards & M.bit(card_of_index(i)):
-            if knock_limit and state.ints[I_LEFT_AFTER + i] > state.ints[I_KNOCK_CARD]:
-                continue
-            out[n] = i
-            n += 1
+    m = cards
+    while m:   # card ids ascend with their index (13 * suit + rank)
+        i = card_index(M.lowest_card(m))
+        m &= m - U64(1)
+        if knock_limit and state.ints[I_LEFT_AFTER + i] > state.ints[I_KNOCK_CARD]:
+            continue
+        out[n] = i
+        n += 1
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _meld_moves(state, hand, knocker, out):
     """``PASS`` when the seat may stop (the knocker: cards left within the knock card), then the melds
     of 3-5 cards in ``hand`` (the knocker's: only those that keep him within the knock card), all
@@ -290,7 +255,7 @@ def _meld_moves(state, hand, knocker, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_legal(state, move):
     """True when ``move`` is legal at the current decision."""
     ints = state.ints
@@ -325,12 +290,12 @@ def is_legal(state, move):
     return ok
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_over(state):
     return state.ints[I_PHASE] == PH_OVER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def scores(state, out):
     """The points each seat scored this hand into ``out`` int64[2] (the winner's 4.7 score, else 0);
     returns the outcome (``engine.codes`` OUT_*)."""
@@ -343,7 +308,7 @@ def scores(state, out):
 
 
 # ------------------------------------------------------------ bookkeeping
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def log_event(ev, n_ev, kind, player, card, meld, cards_mask):
     """Append one event to ``ev`` when it has room, the cards of ``cards_mask`` lowest first."""
     i = open_event(ev, n_ev, kind, player, card, meld)
@@ -358,7 +323,7 @@ def log_event(ev, n_ev, kind, player, card, meld, cards_mask):
     close_event(ev, n_ev, i, n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_cards(state):
     """Raise unless every card is in exactly one place (a hand, the table, the stock, the pile) and
     every card a seat is known to hold (``M_HELD``) is in its hand."""
@@ -379,7 +344,7 @@ def check_cards(state):
             raise AssertionError("a card known to be held from the discard pile is not in that hand")
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def begin(state, first):
     """Make the position held in ``state`` (hands, stock, the upcard on the pile, ``I_KNOCK_CARD``) a
     hand in play with seat ``first`` offered the first upcard (the dealer is the other seat)."""
@@ -401,7 +366,7 @@ def begin(state, first):
     ints[I_POINTS] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _over(ints, outcome, winner, points):
     ints[I_PHASE] = PH_OVER
     ints[I_OUTCOME] = outcome
@@ -409,7 +374,7 @@ def _over(ints, outcome, winner, points):
     ints[I_POINTS] = points
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _score(state):
     """The defender is done: the hand is scored (rules 4.7, ruling 3.17)."""
     ints = state.ints
@@ -431,7 +396,7 @@ def _score(state):
         _over(ints, OUT_WIN, k, r)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lay_meld(state, p, meld):
     """Seat p lays ``meld`` on the table; the knocker's melds take lay-offs (4.6)."""
     ints, masks = state.ints, state.masks
@@ -452,7 +417,7 @@ def _lay_meld(state, p, meld):
         log_event(state.ev, state.n_ev, EV_MELD, p, -1, k, meld)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lay_off(state, p, card):
     """The defender lays ``card`` off: it extends every one of the knocker's melds it fits (4.6)."""
     ints, masks = state.ints, state.masks
@@ -475,7 +440,7 @@ def _lay_off(state, p, card):
         log_event(state.ev, state.n_ev, EV_LAYOFF, p, card, first, extended)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _take_upcard(state, p):
     ints, masks = state.ints, state.masks
     ints[I_PILE_N] -= 1
@@ -491,15 +456,15 @@ def _take_upcard(state, p):
         log_event(state.ev, state.n_ev, EV_DRAW_DISCARD, p, card, -1, U64(0))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _after_draw(state, p):
     """Seat p holds 11 cards: its discard and whether it may knock (rules 4.4, 4.5)."""
     ints = state.ints
-    ints[I_BEST_DEADWOOD] = best_discard_deadwood(state, state.masks[M_HAND + p], taken_bit(ints), True)
+    ints[I_BEST_DEADWOOD] = discard_deadwood(state, state.masks[M_HAND + p], taken_bit(ints), True)
     ints[I_PHASE] = PH_DISCARD
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _to_pile(state, p, card):
     ints, masks = state.ints, state.masks
     b = M.bit(card)
@@ -511,7 +476,7 @@ def _to_pile(state, p, card):
 
 
 # ------------------------------------------------------------------ apply
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply(state, move):
     """Play the legal ``move`` (check with ``is_legal`` first) for the seat to act, then everything
     that follows automatically, up to the next decision or the end of the hand."""
@@ -564,7 +529,7 @@ def apply(state, move):
                 ints[I_PHASE] = PH_WALL
                 q = 1 - p
                 up = M.bit(card)
-                ints[I_BEST_DEADWOOD] = best_discard_deadwood(state, state.masks[M_HAND + q] | up, up, True)
+                ints[I_BEST_DEADWOOD] = discard_deadwood(state, state.masks[M_HAND + q] | up, up, True)
             else:
                 ints[I_PHASE] = PH_DRAW
     elif phase == PH_WALL:

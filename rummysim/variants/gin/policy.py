@@ -15,7 +15,7 @@ def new_scratch():
     return np.empty(MAX_LEGAL, dtype=np.int64), np.empty((2, 1), dtype=np.uint64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose(state, params, p, scratch):
     """Seat p's move (an action of ``moves``) at the state's decision. ``params`` float64[2, N_PARAMS]."""
     return B.choose(state, params, p, scratch[0], scratch[1])

@@ -20,7 +20,10 @@ self-contained: ``moves.apply`` needs nothing else to play a move and everything
 ``ev``     int16[n, EV_WIDTH] event log, n = 0 when not logging; ``n_ev`` int64[1] events written.
 ``buf``    uint64[64]: the melds of a hand (``melds.list_melds``), ``buf2`` uint64[64] the melds of
            the partition searched inside a loop over ``buf``; ``stack_r``/``stack_m`` uint64[1024]
-           and ``stack_d`` int64[1024]: the partition search's stack (``melds.best_partition``).
+           and ``stack_d`` int64[1024]: the arrangement searches' stack (``melds.best_partition``,
+           ``deadwood.discard_deadwood``); ``meld_value`` int64[64] the value of each meld of ``buf2``,
+           ``best_without`` int64[64] per card id the best melded value leaving it out
+           (``deadwood.discard_deadwood``).
 
 The decision point is ``ints[I_PHASE]`` (``PH_*``) and ``ints[I_SEAT]`` (the seat to act);
 ``I_OUTCOME``/``I_WINNER``/``I_POINTS``/``I_GIN``/``I_UNDERCUT`` hold the result once the phase is
@@ -30,7 +33,7 @@ The decision point is ``ints[I_PHASE]`` (``PH_*``) and ``ints[I_SEAT]`` (the sea
 from collections import namedtuple
 
 State = namedtuple("State", ("masks", "ints", "stock", "pile", "t_mask", "t_kind", "t_lay", "rules",
-                             "card_value", "ev", "n_ev", "buf", "buf2", "stack_r", "stack_d", "stack_m"))
+                             "card_value", "ev", "n_ev", "buf", "buf2", "stack_r", "stack_d", "stack_m", "meld_value", "best_without"))
 
 SEATS = 2
 
