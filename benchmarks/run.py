@@ -260,6 +260,30 @@ def section_shanghai(quick: bool) -> list[str]:
     return shanghai_lines(100 if quick else 300, 3 if quick else 5)
 
 
+def whole_run_hands_per_second(variant: str, strategy: str, hands: int) -> float:
+    """Hands/s of the whole command ``rummysim run --variant ... --hands N --workers 1`` with one Numba
+    thread, process start to exit, results saved (warm compile cache)."""
+    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        subprocess.run(_rummysim("run", "--variant", variant, "--strategy", strategy, "--hands", str(hands),
+                                 "--workers", "1", "--out", out), env=env, capture_output=True, check=True)
+        return hands / (time.perf_counter() - start)
+
+
+def section_gin(quick: bool) -> list[str]:
+    """Gin Rummy greedy against greedy on one core: the kernel alone and the whole command (issue 26's
+    goal: at least 100,000 hands/s, whole process)."""
+    hands, repeats = (50_000, 3) if quick else (200_000, 5)
+    kernel = hands_per_second(2, "greedy", hands, repeats, "gin")
+    whole_hands = 200_000 if quick else 1_000_000
+    runs = sorted(whole_run_hands_per_second("gin", "greedy", whole_hands) for _ in range(3))
+    return ["| Gin Rummy, greedy vs greedy, one core | hands/s |", "|---|---|",
+            f"| kernel only (median of {repeats} x {hands:,} hands) | {kernel:,.0f} |",
+            f"| whole process, `rummysim run --variant gin --hands {whole_hands:,} --workers 1`, one Numba "
+            f"thread, results saved; median [min, max] of 3 | {runs[1]:,.0f} [{runs[0]:,.0f}, {runs[2]:,.0f}] |"]
+
+
 def section_peers(quick: bool) -> list[str]:
     sys.path.insert(0, str(HERE))
     from pure_python import agreement, measure
@@ -301,7 +325,7 @@ def _env_versions() -> str:
 
 
 def section_envs(quick: bool) -> list[str]:
-    """Random-play steps/s of the environments against RLCard's and OpenSpiel's gin rummy, side by side
+    """Random-play steps/s of the environments against OpenSpiel's, RLCard's and PettingZoo's gin rummy, side by side
     (``envs.py``), with the machine's load average before and after."""
     sys.path.insert(0, str(HERE))
     import envs
@@ -531,6 +555,7 @@ SECTIONS = {
     "million": ("A million games", section_million),
     "shanghai": ("Shanghai Rummy", section_shanghai),
     "peers": ("Against peers", section_peers),
+    "gin": ("Gin Rummy", section_gin),
     "envs": ("Environments", section_envs),
     "startup": ("Start-up", section_startup),
     "memory": ("Memory of long runs", section_memory),
@@ -556,7 +581,12 @@ INTRO = [
     "hands with peak RSS under 1 GiB; a warm 1,000-hand run under 3 s from start to last line.",
     "Redesign: no slower, Basic 2-player greedy hands/s and Shanghai 4-player greedy rounds/s on one",
     "core at least 0.95x the last commit before the change, measured side by side in one run. Issue 15:",
-    "the AEC environment at least 20,000 random-play steps/s, `Batch` at least 1,000,000 on 2 cores.", "",
+    "the AEC environment at least 20,000 random-play steps/s, `Batch` at least 1,000,000 on 2 cores.",
+    "Issue 26 (Gin Rummy): `gin_v0` at least as fast as OpenSpiel's `gin_rummy` driven from Python,",
+    "`Batch(\"gin\")` at least 100x; greedy against greedy at least 100,000 hands/s on one core, whole process.",
+    "PettingZoo's `gin_rummy_v4` left PettingZoo after 1.24.3: `envs` times it when `PETTINGZOO_GIN_PYTHON` names",
+    "an interpreter that has it (`python3 -m venv pz && pz/bin/pip install \"pettingzoo[classic]==1.24.3\"`).",
+    "The bots' strength against OpenSpiel's own Gin bot is `benchmarks/gin_openspiel_bot.py` (docs/findings.md).", "",
     "How to compare two versions: `python benchmarks/run.py --versions A B` (default with `--only",
     "versions`: `main` and this tree). A and B are git refs (checked out with `git worktree add",
     "--detach` in a temp dir, removed afterwards) or paths of source trees (their `rummysim/` copied",
