@@ -40,8 +40,8 @@ GOLDEN = Path(__file__).with_name("golden.json")
 # the shipped strategies at 99c9acc; test_every_shipped_strategy_is_covered asks for new ones
 BASIC = ("cautious", "expert", "greedy", "random", "rummy-seeker")
 SHANGHAI = ("buyer", "expert", "greedy", "patient", "random")
-# Gin Rummy's, recorded when the variant was added
-GIN = ("greedy", "random")
+# Gin Rummy's, recorded when the variant was added (expert when it was shipped)
+GIN = ("expert", "greedy", "random")
 # search bots, a few hands each against the rule-based (they cost thousands of playouts a decision)
 SEARCH = {"basic-search-p2-hands": dict(hands=30, players=2, strategies=["search", "expert"], seed=51),
           "basic-search-p3-games": dict(games=1, players=3, strategies=["search", "greedy", "search"], seed=52),
