@@ -213,3 +213,22 @@ def test_options(name, driver):
            {"gin": 1, "undercut": 1, "knock": 150, "(with lay-offs)": 30})
     if name == "hand_size 8, knock_card 2":
         _check(tally, {"3.15 knock (OpenSpiel's count lower)": 5})
+
+
+def test_our_bots_play_openspiels_bot_in_its_engine():
+    """benchmarks/gin_openspiel_bot.py (docs/findings.md): every hand followed to OpenSpiel's end with
+    the mirror's returns equal to OpenSpiel's (checked inside), each pair counted once."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "gin_openspiel_bot.py"
+    spec = importlib.util.spec_from_file_location("gin_openspiel_bot", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    r = bench.match("expert", 40, seed=3)
+    t = r["tally"]
+    left_out = sum(v for k, v in t.items() if k.startswith("pairs left out"))
+    assert r["pairs"] + left_out == 40
+    assert t.get("hands won", 0) + t.get("hands lost", 0) + t.get("hands with no points", 0) == 2 * r["pairs"]
+    share, lo, hi = r["share"]
+    assert 0 <= lo <= share <= hi <= 1
