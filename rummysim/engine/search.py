@@ -49,9 +49,12 @@ def settings(params, p, base):
 @njit(cache=True)
 def rollout_params(params, p, out, bot_slot, base):
     """Every seat of ``out`` float64[players, n] plays seat p's rollout strategy: p's vector with its
-    rollout's bot key (``params[p, base + ROLLOUT_BOT]``, family or random) in its ``bot_slot``."""
+    rollout's bot key (``params[p, base + ROLLOUT_BOT]``, family or random) in its ``bot_slot``.
+    (Element by element: Gin Rummy's search calls it where Numba counts no references, which a
+    slice assignment needs.)"""
     for q in range(out.shape[0]):
-        out[q, :] = params[p, :]
+        for k in range(out.shape[1]):
+            out[q, k] = params[p, k]
         out[q, bot_slot] = params[p, base + ROLLOUT_BOT]
 
 
