@@ -45,6 +45,7 @@ GIN = ("expert", "greedy", "random")
 # search bots, a few hands each against the rule-based (they cost thousands of playouts a decision)
 SEARCH = {"basic-search-p2-hands": dict(hands=30, players=2, strategies=["search", "expert"], seed=51),
           "basic-search-p3-games": dict(games=1, players=3, strategies=["search", "greedy", "search"], seed=52),
+          "gin-search-p2-hands": dict(hands=40, players=2, strategies=["search", "expert"], seed=53),
           "shanghai-search-p4-games": dict(games=1, players=4, strategies=["search", "expert", "buyer", "patient"],
                                            seed=34)}
 

@@ -6,7 +6,9 @@ hand, the discard pile, the cards the opponent took from the pile and still hold
 melds on the table after a knock, the counters; never the other hand nor the stock. Legality is the
 rules layer's (``moves``): the driver checks every move with ``moves.is_legal``.
 
-``P_BOT``: ``BOT_FAMILY`` (below) or ``BOT_RANDOM`` (uniform over the legal moves, a yardstick).
+``P_BOT``: ``BOT_FAMILY`` (below), ``BOT_RANDOM`` (uniform over the legal moves, a yardstick) or
+``BOT_SEARCH`` (``search``: ``policy.choose`` sends the decisions its keys name to ``search``, the
+rest to its rollout strategy's vector).
 The family, one helper per decision:
 
 * the upcard (``take_upcard``; rules 4.3, 4.4): ``P_TAKE`` 0 never, 1 when it goes into a meld with
@@ -29,7 +31,8 @@ from numba import njit
 
 from ...engine import melds as M
 from ...engine.bits import U64, card_index
-from ...engine.codes import BOT_RANDOM
+from ...engine.codes import BOT_FAMILY, BOT_RANDOM, BOT_SEARCH  # noqa: F401  (bots.BOT_*: policy, spec, tests)
+from ...engine.search import SEARCH_SLOTS
 from ...engine.rng import below
 from .deadwood import deadwood, discard_deadwood
 from .moves import (
@@ -48,7 +51,8 @@ P_KNOCK_LATE_TURN = 4
 P_KNOCK_LATE_DEADWOOD = 5
 P_KNOCK_PER_KNOWN = 6
 P_AVOID_FEED = 7
-N_PARAMS = 8
+P_SEARCH = 8              # a search bot's keys, slots P_SEARCH + engine.search.ROLLOUT_BOT ... CONFIDENCE
+N_PARAMS = P_SEARCH + SEARCH_SLOTS
 
 TAKE_NEVER = 0
 TAKE_MELD = 1
@@ -134,25 +138,33 @@ def _connects(card, cards):
     return (lane & near) != 0
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def discard_score(ints, masks, card_value, params, p, hand, move, knocking):
+    """What discarding card action ``move`` costs seat p (lower is better; see the module docstring):
+    the deadwood it leaves (the rules layer's ``I_LEFT_AFTER``, set on the draw), the feeding charge,
+    a penalty for breaking a partial meld, less the card's value and index (the tie-breaks). Takes the
+    state's arrays, not the ``State``: a call passing the whole tuple copies its 18 arrays."""
+    feed = params[p, P_AVOID_FEED]
+    c = card_of_index(move)
+    score = ints[I_LEFT_AFTER + move] * 1000.0
+    if feed > 0 and not knocking and _connects(c, masks[M_HELD + 1 - p]):
+        score += feed * 1000.0
+    if _connects(c, hand & ~M.bit(c)):
+        score += 500.0
+    return score - (card_value[c] * 10.0 + move / 100.0)
+
+
 @njit(cache=True, _nrt=False)
 def discard(state, params, p, hand, legal, n, knocking):
-    """The card action among ``legal[:n]`` leaving the least deadwood (see the module docstring)."""
-    feed = params[p, P_AVOID_FEED]
-    theirs = state.masks[M_HELD + 1 - p]
+    """The card action among ``legal[:n]`` with the lowest ``discard_score``."""
+    ints, masks, card_value = state.ints, state.masks, state.card_value
     best = -1
     best_score = 1e18
     for k in range(n):
         move = legal[k]
         if move >= 52:
             continue
-        c = card_of_index(move)
-        b = M.bit(c)
-        score = state.ints[I_LEFT_AFTER + move] * 1000.0   # the rules layer's, set on the draw
-        if feed > 0 and not knocking and _connects(c, theirs):
-            score += feed * 1000.0
-        if _connects(c, hand & ~b):
-            score += 500.0
-        score -= state.card_value[c] * 10.0 + move / 100.0
+        score = discard_score(ints, masks, card_value, params, p, hand, move, knocking)
         if score < best_score:
             best_score = score
             best = move

@@ -22,6 +22,7 @@ from ...engine.bits import U64
 from ...engine.codes import OUT_WIN
 from ...engine.deck import dealer_of
 from ...engine.rng import KIND_BOT, KIND_DEAL, shuffle, stream_key
+from . import bots as B
 from . import moves as MV
 from . import policy as P
 from .schema import (
@@ -32,8 +33,8 @@ from .schema import (
 from .state import (
     I_BIG_GIN, I_DEALER, I_DEFENDER_DEADWOOD, I_DISCARD_DRAWS_SEAT, I_GAME, I_GIN, I_HAND, I_KNOCK_CARD, I_KNOCKER,
     I_KNOCKER_DEADWOOD, I_LAID_OFF_SEAT, I_MELDS_LAID_SEAT, I_OUTCOME, I_PHASE, I_PILE_N, I_PLAYERS, I_POINTS,
-    I_SEAT, I_SEED, I_STOCK_N, I_TURN, I_UNDERCUT, I_WINNER, INTS_SIZE, M_HAND, M_PILE, MASKS_SIZE, PH_OVER,
-    R_GAME_BONUS, R_GAME_TO, R_HAND_SIZE, R_KNOCK_CARD, R_LINE_BONUS, R_OKLAHOMA, R_SHUTOUT, State,
+    I_SEAT, I_SEED, I_STOCK_N, I_TURN, I_UNDERCUT, I_WINNER, M_HAND, M_PILE, PH_OVER,
+    R_GAME_BONUS, R_GAME_TO, R_HAND_SIZE, R_KNOCK_CARD, R_LINE_BONUS, R_OKLAHOMA, R_SHUTOUT, new_state,
 )
 from .moves import EV_WIDTH
 
@@ -63,20 +64,6 @@ def deal(seed, game, hand, hand_size, hands, stock, deck, rng):
     for k in range(n_stock):
         stock[k] = deck[51 - k]
     return deck[n], n_stock
-
-
-@njit(cache=True)
-def new_state(rules, card_value, ev, n_ev):
-    """An empty ``State``, reused hand after hand (``start_hand`` deals it). ``rules``
-    int64[RULES_SIZE], ``card_value`` int64[64], ``ev`` int16[n, EV_WIDTH] (n = 0: no log), ``n_ev``
-    int64[1]."""
-    ints = np.zeros(INTS_SIZE, dtype=np.int64)
-    ints[I_PLAYERS] = 2
-    return State(np.zeros(MASKS_SIZE, dtype=np.uint64), ints, np.empty(64, dtype=np.int64),
-                 np.empty(64, dtype=np.int64), np.zeros(32, dtype=np.uint64), np.zeros(32, dtype=np.int64),
-                 np.zeros(32, dtype=np.uint64), rules, card_value, ev, n_ev, np.empty(64, dtype=np.uint64),
-                 np.empty(64, dtype=np.uint64), np.empty(1024, dtype=np.uint64), np.empty(1024, dtype=np.int64),
-                 np.empty(1024, dtype=np.uint64), np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -122,10 +109,13 @@ def finish_hand(state, params, scratch, hand_row, seat_rows):
     ``scratch`` from ``policy.new_scratch`` (its streams seeded); ``hand_row`` int32[HAND_COLS];
     ``seat_rows`` int32[2, SEAT_COLS]. Returns ``(outcome, winner, points)``. Raises ValueError on a
     move ``moves.is_legal`` refuses."""
+    search = P.any_search(params)
     while state.ints[I_PHASE] != PH_OVER:
         move = MV.forced_move(state)
-        if move < 0:
+        if move < 0 and search:
             move = P.choose(state, params, state.ints[I_SEAT], scratch)
+        elif move < 0:   # no search seat: the rule-based bots straight (the policy's call costs a fifth)
+            move = B.choose(state, params, state.ints[I_SEAT], scratch[0], scratch[1])
         if not MV.is_legal(state, move):
             raise ValueError("a policy chose an illegal move (see rummysim.variants.gin.moves)")
         MV.apply(state, move)

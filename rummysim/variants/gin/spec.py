@@ -1,13 +1,14 @@
 """The keys of a Gin Rummy strategy file (``rummysim.base.params.Param``): where each lands in the bots'
 parameter vector (``bots.P_*``), its default and what it may be."""
 
-from ...base.params import Param
+from ...base.params import Param, search_spec
 from . import bots as B
 
 #: Every key a Gin Rummy strategy file may set (besides name, variant, description).
 SPEC = (
-    Param("bot", B.P_BOT, "family", ("family", "random"),
-          doc="'random' plays uniformly at random (every other key is then ignored)"),
+    Param("bot", B.P_BOT, "family", ("family", "random", "search"),
+          doc="'random' plays uniformly at random (every other key is then ignored); 'search' searches "
+              "(keys search.*, the rest from its search.rollout strategy)"),
     Param("draw.mode", B.P_TAKE, "meld", ("never", "meld", "gain"),
           doc="take the upcard: never / when it goes into a meld / when it lowers deadwood by min_gain"),
     Param("draw.min_gain", B.P_TAKE_GAIN, 1, low=0, high=100,
@@ -23,4 +24,4 @@ SPEC = (
               "(the risk of an undercut)"),
     Param("discard.avoid_feeding", B.P_AVOID_FEED, 0, low=0, high=100,
           doc="points of deadwood a discard is charged when it connects with a card the opponent took"),
-)
+) + search_spec(B.P_SEARCH, ("upcard", "draw", "discard"), "hand")

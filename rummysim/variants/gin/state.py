@@ -32,6 +32,9 @@ The decision point is ``ints[I_PHASE]`` (``PH_*``) and ``ints[I_SEAT]`` (the sea
 
 from collections import namedtuple
 
+import numpy as np
+from numba import njit
+
 State = namedtuple("State", ("masks", "ints", "stock", "pile", "t_mask", "t_kind", "t_lay", "rules",
                              "card_value", "ev", "n_ev", "buf", "buf2", "stack_r", "stack_d", "stack_m", "meld_value", "best_without"))
 
@@ -108,3 +111,17 @@ RULES_SIZE = 11
 UPCARD_DRAW_LIMIT = 50
 #: the stock at which the wall stops the drawing (rules 4.6)
 WALL = 2
+
+
+@njit(cache=True)
+def new_state(rules, card_value, ev, n_ev):
+    """An empty ``State``, reused hand after hand (``start_hand`` deals it). ``rules``
+    int64[RULES_SIZE], ``card_value`` int64[64], ``ev`` int16[n, EV_WIDTH] (n = 0: no log), ``n_ev``
+    int64[1]."""
+    ints = np.zeros(INTS_SIZE, dtype=np.int64)
+    ints[I_PLAYERS] = 2
+    return State(np.zeros(MASKS_SIZE, dtype=np.uint64), ints, np.empty(64, dtype=np.int64),
+                 np.empty(64, dtype=np.int64), np.zeros(32, dtype=np.uint64), np.zeros(32, dtype=np.int64),
+                 np.zeros(32, dtype=np.uint64), rules, card_value, ev, n_ev, np.empty(64, dtype=np.uint64),
+                 np.empty(64, dtype=np.uint64), np.empty(1024, dtype=np.uint64), np.empty(1024, dtype=np.int64),
+                 np.empty(1024, dtype=np.uint64), np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64))

@@ -1,0 +1,243 @@
+"""The search bot of Gin Rummy (``bot = "search"``): determinized Monte Carlo on the legal-move layer, as
+Basic Rummy's (``variants/basic/search.py``; what every variant's does alike is ``engine.search``).
+
+At a decision its ``search.decisions`` bits name (``upcard``: the first upcard, ``draw``, ``discard``
+with the knock), seat p
+
+1. lists its candidate moves (``candidates``), the rollout strategy's choice first: at the first
+   upcard and a draw, both answers; discarding, at most ``search.candidates``: the rollout's move,
+   the knock when it is allowed, then the cards in the rollout strategy's order of preference
+   (``bots.discard_score``);
+2. ``search.samples`` times deals the cards it has not seen (``determinize``) into the opponent's
+   hand and the stock, consistent with everything it has seen: its own hand, the discard pile, the
+   table and the cards the opponent took from the pile and still holds (``M_HELD``);
+3. for every such deal plays ``search.playouts`` playouts of each candidate (``playout``): the
+   candidate, then both seats by the rollout strategy to the end of the hand, or for
+   ``search.horizon`` turns and then ``static_value``. Every candidate plays the same deals with the
+   same streams (common random numbers);
+4. plays the candidate with the highest mean value (``outcome_value``) if its mean gain over the
+   rollout's favourite, paired deal by deal, is more than ``search.confidence`` tenths of its
+   standard error (``engine.search.pick``); else the favourite.
+
+Every random choice comes from seat p's own stream, so a hand is still a pure function of the seed,
+the game and the hand, whatever the threads or workers; and the search reads nothing seat p may
+not see (the conformance suite redeals the unseen cards and expects the same move).
+
+The search's arrays (``SearchScratch``, viewed on ``new_buffers``' three arrays by ``unpack``): ``sim``
+a ``state.State`` for the hand being simulated (``unpack`` says what it shares with the real hand),
+the deal every playout of a sample starts from (``root_masks`` uint64[MASKS_SIZE], ``root_ints``
+int64[INTS_SIZE], ``root_stock`` int64[64]), the rollout's ``params`` float64[2, N_PARAMS] and
+streams ``rngs`` uint64[2, 1], ``cand`` int64[MAX_LEGAL] the candidates, ``total``/``gain2``/
+``deal_sum``/``score`` float64[MAX_LEGAL] their sums and the discards' scores, ``pool`` int64[64]
+the unseen cards, ``legal`` int64[MAX_LEGAL]. Like the rules layer, it is compiled without
+reference counting (docs/development.md): it allocates nothing and returns no array.
+"""
+
+from collections import namedtuple
+from itertools import accumulate
+
+import numpy as np
+from numba import njit
+
+from ...engine import melds as M
+from ...engine.bits import U64
+from ...engine.rng import next_u64, shuffle
+from ...engine.search import (
+    VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, settings,
+)
+from . import bots as B
+from .deadwood import deadwood
+from .moves import KNOCK, MAX_LEGAL, PASS, apply, forced_move, is_legal, legal_moves
+from .state import (
+    I_N_TABLE, I_PHASE, I_PILE_N, I_POINTS, I_SEAT, I_STOCK_N, I_TURN, I_WINNER, INTS_SIZE, M_HAND, M_HELD,
+    M_PILE, M_TABLE, MASKS_SIZE, PH_DISCARD, PH_OVER, State,
+)
+
+SearchScratch = namedtuple("SearchScratch", (
+    "sim", "root_masks", "root_ints", "root_stock", "params", "rngs", "cand", "total", "gain2", "deal_sum", "score",
+    "pool", "legal"))
+
+U_SIZES = (MASKS_SIZE, 32, 32, MASKS_SIZE, 2)   # sim masks, t_mask, t_lay; root_masks; rngs
+I_SIZES = (INTS_SIZE, 64, 64, 32, 1, INTS_SIZE, 64, MAX_LEGAL, 64, MAX_LEGAL)   # sim ints, stock, pile, t_kind,
+#                                                  n_ev; root_ints, root_stock; cand, pool, legal
+F_SIZES = (MAX_LEGAL, MAX_LEGAL, MAX_LEGAL, MAX_LEGAL, 2 * B.N_PARAMS)   # total, gain2, deal_sum, score; params
+U_AT, I_AT, F_AT = (tuple(accumulate((0,) + sizes)) for sizes in (U_SIZES, I_SIZES, F_SIZES))   # offsets
+
+
+@njit(cache=True)
+def new_buffers():
+    """The search's three flat buffers ``(uint64[...], int64[...], float64[...])``, viewed as a
+    ``SearchScratch`` only when a search runs (``unpack``): every move of every hand passes the
+    policy's scratch, and three arrays cost the rule-based bots nothing where the thirty of a
+    ``SearchScratch`` cost them a third of their speed."""
+    return np.zeros(U_AT[-1], dtype=np.uint64), np.zeros(I_AT[-1], dtype=np.int64), np.zeros(F_AT[-1])
+
+
+@njit(cache=True, _nrt=False)
+def unpack(buffers, state):
+    """The ``SearchScratch`` views of ``new_buffers``' arrays. Its simulated hand ``sim`` has arrays of
+    its own for what a hand keeps between moves, the real hand's rules and card values, an event log
+    of no rows (nothing logged) and the real hand's scratch of the deadwood searches (a search runs
+    between the real hand's moves, never inside one). Compiled code only: without reference counting
+    the views would reach Python as their whole buffer (docs/development.md)."""
+    u, i, f = buffers
+    o, q, r = U_AT, I_AT, F_AT
+    sim = State(u[o[0]:o[1]], i[q[0]:q[1]], i[q[1]:q[2]], i[q[2]:q[3]], u[o[1]:o[2]], i[q[3]:q[4]], u[o[2]:o[3]],
+                state.rules, state.card_value, state.ev[:0], i[q[4]:q[5]], state.buf, state.buf2, state.stack_r,
+                state.stack_d, state.stack_m, state.meld_value, state.best_without)
+    return SearchScratch(
+        sim, u[o[3]:o[4]], i[q[5]:q[6]], i[q[6]:q[7]], f[r[4]:r[5]].reshape(2, B.N_PARAMS),
+        u[o[4]:o[5]].reshape(2, 1), i[q[7]:q[8]], f[r[0]:r[1]], f[r[1]:r[2]], f[r[2]:r[3]], f[r[3]:r[4]],
+        i[q[8]:q[9]], i[q[9]:q[10]])
+
+
+@njit(cache=True, _nrt=False)
+def _copy(dst, src, n):
+    """``dst[:n] = src[:n]`` (a slice assignment needs reference counting)."""
+    for i in range(n):
+        dst[i] = src[i]
+
+
+@njit(cache=True, _nrt=False)
+def search_move(state, params, p, rngs, ss):
+    """Seat p's move at a searched decision (module docstring); ``rngs`` uint64[2, 1] the seats'
+    streams, ``ss`` the search's arrays (``unpack``), ``ss.params`` already the rollout strategy's
+    (``engine.search.rollout_params``, which needs reference counting)."""
+    limit, samples, playouts, horizon, value_mode, z = settings(params, p, B.P_SEARCH)
+    n_cand = candidates(state, ss.params, p, rngs, ss, limit)
+    if n_cand == 1:
+        return ss.cand[0]
+    for c in range(n_cand):
+        ss.total[c] = 0.0
+        ss.gain2[c] = 0.0
+    for _ in range(samples):
+        determinize(state, p, ss.root_masks, ss.root_ints, ss.root_stock, ss.pool, rngs[p])
+        for c in range(n_cand):
+            ss.deal_sum[c] = 0.0
+        for _ in range(playouts):
+            key = next_u64(rngs[p])
+            for c in range(n_cand):
+                start_playout(ss, state, key)
+                ss.deal_sum[c] += playout(ss, p, ss.cand[c], horizon, value_mode)
+        add_deal(ss.total, ss.gain2, ss.deal_sum, n_cand, playouts)
+    return ss.cand[pick(ss.total, ss.gain2, n_cand, samples, z)]
+
+
+@njit(cache=True, _nrt=False)
+def candidates(state, roll, p, rngs, ss, limit):
+    """The moves seat p searches into ``ss.cand``, the rollout strategy's (``roll``) favourite first, at
+    most ``limit`` (at least 1) when discarding; returns their count."""
+    legal, out = ss.legal, ss.cand
+    first = B.choose(state, roll, p, legal, rngs)
+    n_legal = legal_moves(state, legal)
+    if state.ints[I_PHASE] != PH_DISCARD:   # the first upcard or a draw: both answers
+        return list_candidates(first, legal, n_legal, out, limit, False, PASS, False)
+    out[0] = first
+    n = 1
+    knock = False
+    k = 0
+    for i in range(n_legal):
+        if legal[i] == KNOCK:
+            knock = True
+        elif legal[i] < 52 and legal[i] != first:
+            ss.pool[k] = legal[i]
+            ss.score[k] = -B.discard_score(state.ints, state.masks, state.card_value, roll, p, state.masks[M_HAND + p],
+                                           legal[i], False)
+            k += 1
+    if knock and first != KNOCK and n < limit:
+        out[n] = KNOCK
+        n += 1
+    m = best_first(ss.pool, ss.score, k, legal, max(limit - n, 0))   # ``legal`` is free again
+    for i in range(m):
+        out[n + i] = legal[i]
+    return n + m
+
+
+@njit(cache=True, _nrt=False)
+def determinize(state, p, root_masks, root_ints, root_stock, pool, rng):
+    """One deal of the cards seat p has not seen, into ``root_masks``, ``root_ints`` and ``root_stock``
+    (copies of the public state): the opponent keeps the cards it is known to hold (``M_HELD``) and
+    gets the rest of its count from the unseen cards, shuffled by ``rng`` uint64[1] (``pool`` int64[64]
+    scratch); the stock gets what is left, in that shuffled order."""
+    masks, ints = state.masks, state.ints
+    q = 1 - p
+    _copy(root_masks, masks, len(masks))
+    _copy(root_ints, ints, len(ints))
+    seen = masks[M_HAND + p] | masks[M_TABLE] | masks[M_PILE] | masks[M_HELD + q]
+    n = 0
+    unseen = M.FULL_DECK & ~seen
+    while unseen:
+        pool[n] = M.lowest_card(unseen)
+        unseen &= unseen - U64(1)
+        n += 1
+    shuffle(rng, pool, n)
+    hand = masks[M_HELD + q]
+    k = M.popcount(masks[M_HAND + q]) - M.popcount(hand)
+    for i in range(k):
+        hand |= M.bit(pool[i])
+    root_masks[M_HAND + q] = hand
+    for i in range(ints[I_STOCK_N]):
+        root_stock[i] = pool[k + i]
+
+
+@njit(cache=True, _nrt=False)
+def start_playout(ss, state, key):
+    """The simulated hand back at the sample's deal (``root_*``; the pile and the table are the real
+    hand's, public), both seats' streams keyed by ``key``."""
+    sim, ints = ss.sim, state.ints
+    _copy(sim.masks, ss.root_masks, len(sim.masks))
+    _copy(sim.ints, ss.root_ints, len(sim.ints))
+    _copy(sim.stock, ss.root_stock, ints[I_STOCK_N])
+    _copy(sim.pile, state.pile, ints[I_PILE_N])
+    n_table = ints[I_N_TABLE]
+    _copy(sim.t_mask, state.t_mask, n_table)
+    _copy(sim.t_kind, state.t_kind, n_table)
+    _copy(sim.t_lay, state.t_lay, n_table)
+    playout_streams(ss.rngs, key, 2)
+
+
+@njit(cache=True, _nrt=False)
+def playout(ss, p, move, horizon, value_mode):
+    """Play ``move`` in the simulated hand, then both seats by the rollout strategy (``ss.params``,
+    streams ``ss.rngs``) to the end of the hand or ``horizon`` turns (0: no limit); returns what it is
+    worth to seat p (``outcome_value`` or ``static_value``)."""
+    sim = ss.sim
+    ints = sim.ints
+    apply(sim, move)
+    stop_at = ints[I_TURN] + horizon if horizon > 0 else -1
+    while ints[I_PHASE] != PH_OVER:
+        if ints[I_TURN] == stop_at:
+            return static_value(sim, p, value_mode)
+        m = forced_move(sim)
+        if m < 0:
+            m = B.choose(sim, ss.params, ints[I_SEAT], ss.legal, ss.rngs)
+        if not is_legal(sim, m):
+            raise ValueError("a rollout chose an illegal move (see rummysim.variants.gin.moves)")
+        apply(sim, m)
+    return outcome_value(ints, p, value_mode)
+
+
+@njit(cache=True, _nrt=False)
+def outcome_value(ints, p, value_mode):
+    """A finished hand's worth to seat p. ``VALUE_WIN``: 1 won, 0 lost, 1/2 no score (as a comparison's
+    win share counts it); ``VALUE_POINTS``: the hand's points, + won, - lost, 0 no score."""
+    winner = ints[I_WINNER]
+    if value_mode == VALUE_WIN:
+        if winner < 0:
+            return 0.5
+        return 1.0 if winner == p else 0.0
+    if winner < 0:
+        return 0.0
+    return float(ints[I_POINTS]) if winner == p else -float(ints[I_POINTS])
+
+
+@njit(cache=True, _nrt=False)
+def static_value(sim, p, value_mode):
+    """A hand stopped at the horizon, judged by each seat's least deadwood (rules 4.2). ``VALUE_WIN``: as
+    if the seat with less deadwood won (a tie: a half); ``VALUE_POINTS``: the opponent's deadwood
+    minus seat p's."""
+    own = deadwood(sim, sim.masks[M_HAND + p])
+    other = deadwood(sim, sim.masks[M_HAND + 1 - p])
+    if value_mode == VALUE_WIN:
+        return 1.0 if own < other else 0.5 if own == other else 0.0
+    return float(other - own)

@@ -1,0 +1,187 @@
+"""The Gin Rummy search bot (``bot = "search"``, rummysim/variants/gin/search.py): its strategy keys, its
+deals of the unseen cards, its candidates, and over many hands every move legal and blind to the
+cards its seat cannot see."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rummysim.engine import melds as M
+from rummysim.engine import search as ES
+from rummysim.strategy import load_strategy, params_matrix, seat_strategies
+from rummysim.variants import VARIANTS
+from rummysim.variants.gin import bots as B
+from rummysim.variants.gin import kernel as K
+from rummysim.variants.gin import moves as MV
+from rummysim.variants.gin import policy as P
+from rummysim.variants.gin import search as S
+from rummysim.variants.gin import state as ST
+
+GIN = VARIANTS["gin"]
+
+pytestmark = pytest.mark.engine
+
+
+def cheap_search(tmp_path, **keys) -> str:
+    """A search strategy file searching every decision on a small budget (keys override)."""
+    search = {"rollout": '"expert"', "samples": 2, "playouts": 1, "decisions": '["upcard", "draw", "discard"]',
+              "candidates": 3, **keys}
+    text = 'name = "cheap-search"\nvariant = "gin"\ndescription = "test"\nbot = "search"\n[search]\n'
+    text += "".join(f"{k} = {v}\n" for k, v in search.items())
+    path = tmp_path / f"search-{abs(hash(text))}.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_shipped_search_starts_from_its_rollout():
+    search, expert = load_strategy("search", GIN), load_strategy("expert", GIN)
+    for i in range(B.P_SEARCH):
+        if i != B.P_BOT:
+            assert search.params[i] == expert.params[i], i
+    assert search.params[B.P_BOT] == B.BOT_SEARCH
+    assert search.params[B.P_SEARCH + ES.ROLLOUT_BOT] == B.BOT_FAMILY
+    assert search.params[B.P_SEARCH + ES.DECISIONS] == 1 << ST.PH_DRAW   # decisions = ["draw"]
+
+
+def search_arrays(state):
+    """A ``search.SearchScratch`` of numpy arrays for calling the search's parts from Python (its own
+    ``unpack`` is compiled where Numba counts no references, and views it returns to Python would come
+    back as their whole buffer)."""
+    sim = ST.new_state(state.rules, state.card_value, np.zeros((0, MV.EV_WIDTH), np.int16), np.zeros(1, np.int64))
+    n = MV.MAX_LEGAL
+    return S.SearchScratch(sim, np.zeros(ST.MASKS_SIZE, np.uint64), np.zeros(ST.INTS_SIZE, np.int64),
+                           np.zeros(64, np.int64), np.zeros((2, B.N_PARAMS)), np.zeros((2, 1), np.uint64),
+                           np.zeros(n, np.int64), np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n),
+                           np.zeros(64, np.int64), np.zeros(n, np.int64))
+
+
+def _copy_state(state):
+    other = ST.new_state(state.rules, state.card_value, state.ev, state.n_ev.copy())
+    for a, b in zip(state[:7], other[:7]):
+        b[...] = a
+    return other
+
+
+def _redeal_unseen(state, p, rng):
+    """The same position for seat p with the cards it cannot see (the opponent's, bar those it took
+    from the pile, and the stock) dealt again."""
+    masks, ints = state.masks, state.ints
+    q = 1 - p
+    seen = masks[ST.M_HAND + p] | masks[ST.M_TABLE] | masks[ST.M_PILE] | masks[ST.M_HELD + q]
+    unseen = [c for c in range(64) if (int(M.FULL_DECK) >> c) & 1 and not (int(seen) >> c) & 1]
+    rng.shuffle(unseen)
+    k = bin(int(masks[ST.M_HAND + q])).count("1") - bin(int(masks[ST.M_HELD + q])).count("1")
+    hand = int(masks[ST.M_HELD + q])
+    for c in unseen[:k]:
+        hand |= 1 << c
+    masks[ST.M_HAND + q] = np.uint64(hand)
+    n = int(ints[ST.I_STOCK_N])
+    assert len(unseen) == k + n
+    state.stock[:n] = unseen[k:]
+
+
+@pytest.mark.parametrize("horizon, value", [(0, '"win"'), (3, '"points"')])
+def test_search_moves_are_legal_and_blind_to_hidden_cards(tmp_path, horizon, value):
+    """A cheap search of every decision against expert, 25 hands: each move of either seat is legal,
+    and at each of the search seat's decisions the same move comes out of a copy of the position whose
+    unseen cards are dealt again (its streams copied too)."""
+    strategies = [cheap_search(tmp_path, horizon=horizon, value=value), "expert"]
+    params = params_matrix(seat_strategies(strategies, 2, GIN))
+    rules = GIN.rules().to_array(2)
+    state = ST.new_state(rules, M.CARD_VALUE.copy(), np.zeros((0, MV.EV_WIDTH), np.int16), np.zeros(1, np.int64))
+    scratch = P.new_scratch()
+    rng = np.random.default_rng(7)
+    searched = 0
+    for hand in range(25):
+        K.start_hand(state, 5, hand, 0, scratch[1])
+        while state.ints[ST.I_PHASE] != ST.PH_OVER:
+            p = int(state.ints[ST.I_SEAT])
+            move = MV.forced_move(state)
+            if move < 0:
+                if p == 0 and int(state.ints[ST.I_PHASE]) in (ST.PH_FIRST_UPCARD, ST.PH_DRAW, ST.PH_DISCARD):
+                    other = _copy_state(state)
+                    _redeal_unseen(other, p, rng)
+                    other_scratch = P.new_scratch()
+                    other_scratch[1][:] = scratch[1]
+                    again = P.choose(other, params, p, other_scratch)
+                    move = P.choose(state, params, p, scratch)
+                    assert move == again, (hand, int(state.ints[ST.I_PHASE]))
+                    searched += 1
+                else:
+                    move = P.choose(state, params, p, scratch)
+            assert MV.is_legal(state, move), (hand, move)
+            MV.apply(state, move)
+    assert searched > 100
+
+
+def test_determinize_keeps_what_the_seat_has_seen():
+    """The opponent keeps the cards it took from the pile; its count and the stock's are kept; no seen
+    card goes to the opponent or the stock; the deals differ from one draw of the stream to the next."""
+    rules = GIN.rules().to_array(2)
+    state = ST.new_state(rules, M.CARD_VALUE.copy(), np.zeros((0, MV.EV_WIDTH), np.int16), np.zeros(1, np.int64))
+    rngs = np.zeros((2, 1), np.uint64)
+    K.start_hand(state, 3, 0, 0, rngs)
+    params = params_matrix(seat_strategies(["expert", "expert"], 2, GIN))
+    scratch = P.new_scratch()
+    while state.ints[ST.I_TURN] < 6 or state.ints[ST.I_PHASE] != ST.PH_DRAW:   # a few turns in
+        move = MV.forced_move(state)
+        MV.apply(state, move if move >= 0 else P.choose(state, params, int(state.ints[ST.I_SEAT]), scratch))
+        assert state.ints[ST.I_PHASE] != ST.PH_OVER
+    p, q = int(state.ints[ST.I_SEAT]), 1 - int(state.ints[ST.I_SEAT])
+    state.masks[ST.M_HELD + q] |= state.masks[ST.M_HAND + q] & np.uint64(0xF)   # say it took some low clubs
+    ss = search_arrays(state)
+    seen = state.masks[ST.M_HAND + p] | state.masks[ST.M_PILE] | state.masks[ST.M_TABLE]
+    hands = set()
+    rng = np.array([12345], dtype=np.uint64)
+    for _ in range(20):
+        S.determinize(state, p, ss.root_masks, ss.root_ints, ss.root_stock, ss.pool, rng)
+        theirs = ss.root_masks[ST.M_HAND + q]
+        n = int(state.ints[ST.I_STOCK_N])
+        stock = 0
+        for c in ss.root_stock[:n]:
+            stock |= 1 << int(c)
+        assert theirs & state.masks[ST.M_HELD + q] == state.masks[ST.M_HELD + q]
+        assert bin(int(theirs)).count("1") == bin(int(state.masks[ST.M_HAND + q])).count("1")
+        assert not (int(theirs) | stock) & int(seen) and not int(theirs) & stock
+        assert bin(stock).count("1") == n
+        assert ss.root_masks[ST.M_HAND + p] == state.masks[ST.M_HAND + p]
+        hands.add(int(theirs))
+    assert len(hands) > 15
+
+
+def test_discard_candidates_are_the_favourite_the_knock_then_the_rollouts_order():
+    """At a discard with a knock allowed: the rollout's favourite, the knock, then the cards by the
+    rollout's discard score, at most ``search.candidates``."""
+    rules = GIN.rules().to_array(2)
+    state = ST.new_state(rules, M.CARD_VALUE.copy(), np.zeros((0, MV.EV_WIDTH), np.int16), np.zeros(1, np.int64))
+    rngs = np.zeros((2, 1), np.uint64)
+    params = params_matrix(seat_strategies(["expert", "expert"], 2, GIN))
+    scratch = P.new_scratch()
+    for hand in range(200):   # a deal where the seat to act may knock (not with gin) at a discard
+        K.start_hand(state, 9, hand, 0, rngs)
+        while state.ints[ST.I_PHASE] != ST.PH_OVER:
+            if state.ints[ST.I_PHASE] == ST.PH_DISCARD and MV.is_legal(state, MV.KNOCK) \
+                    and state.ints[ST.I_BEST_DEADWOOD] > 0:
+                break
+            move = MV.forced_move(state)
+            MV.apply(state, move if move >= 0 else P.choose(state, params, int(state.ints[ST.I_SEAT]), scratch))
+        if state.ints[ST.I_PHASE] == ST.PH_DISCARD:
+            break
+    p = int(state.ints[ST.I_SEAT])
+    greedy = params_matrix(seat_strategies(["greedy", "greedy"], 2, GIN))   # knocks at once: favourite = knock
+    ss = search_arrays(state)
+    n = S.candidates(state, greedy, p, rngs, ss, 3)
+    legal = np.zeros(MV.MAX_LEGAL, np.int64)
+    cards = [a for a in legal[:MV.legal_moves(state, legal)] if a < 52]
+    hand = state.masks[ST.M_HAND + p]
+    by_score = sorted(cards, key=lambda a: B.discard_score(state.ints, state.masks, state.card_value, greedy, p, hand,
+                                                           a, False))
+    assert list(ss.cand[:n]) == [MV.KNOCK] + by_score[:2]
+    assert state.ints[ST.I_BEST_DEADWOOD] > 0   # not gin: waiting for gin, the favourite is a card
+    wait = params_matrix(seat_strategies([str(Path(__file__).parent.parent / "examples" / "gin-wait-for-gin.toml")] * 2,
+                                         2, GIN))
+    n = S.candidates(state, wait, p, rngs, ss, 3)
+    assert list(ss.cand[:n]) == [by_score[0], MV.KNOCK, by_score[1]]
