@@ -10,8 +10,9 @@ below, starting at the variant's ``base`` slot (``Variant.search_slot``); the he
 import numpy as np
 from numba import njit
 
-from .bits import U64
-from .rng import GOLDEN, mix64
+from .bits import U64, lowest_card
+from .melds import FULL_DECK
+from .rng import GOLDEN, mix64, shuffle
 
 
 #: ``search.value``: the unit won (1) or not (0) / its points
@@ -64,6 +65,21 @@ def playout_streams(rngs, key, players):
     (one draw of the searching seat's stream): every candidate replays them (common random numbers)."""
     for q in range(players):
         rngs[q, 0] = mix64(key ^ (U64(q + 1) * GOLDEN))
+
+
+@njit(cache=True)
+def shuffled_unseen(seen, pool, rng):
+    """The cards of the deck not in the card mask ``seen`` into ``pool`` int64[>=52], lowest first, then
+    shuffled by ``rng`` uint64[1] (a determinization's deal of the cards a seat has not seen);
+    returns their count."""
+    n = 0
+    unseen = FULL_DECK & ~seen
+    while unseen:
+        pool[n] = lowest_card(unseen)
+        unseen &= unseen - U64(1)
+        n += 1
+    shuffle(rng, pool, n)
+    return n
 
 
 @njit(cache=True)

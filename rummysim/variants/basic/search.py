@@ -43,9 +43,10 @@ import numpy as np
 from numba import njit
 
 from ...engine.bits import U64
-from ...engine.rng import next_u64, shuffle
+from ...engine.rng import next_u64
 from ...engine.search import (
     VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, rollout_params, settings,
+    shuffled_unseen,
 )
 from . import bots as B
 from ...engine import melds as M
@@ -149,13 +150,7 @@ def determinize(masks, ints, p, root_masks, root_ints, root_stock, pool, rng):
     for q in range(players):
         if q != p:
             seen |= masks[M_HELD + q]
-    n = 0
-    unseen = M.FULL_DECK & ~seen
-    while unseen:
-        pool[n] = M.lowest_card(unseen)
-        unseen &= unseen - U64(1)
-        n += 1
-    shuffle(rng, pool, n)
+    shuffled_unseen(seen, pool, rng)
     k = 0
     for q in range(players):
         if q == p:

@@ -40,10 +40,9 @@ import numpy as np
 from numba import njit
 
 from ...engine import melds as M
-from ...engine.bits import U64
-from ...engine.rng import next_u64, shuffle
+from ...engine.rng import next_u64
 from ...engine.search import (
-    VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, settings,
+    VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, settings, shuffled_unseen,
 )
 from . import bots as B
 from .deadwood import deadwood
@@ -164,13 +163,7 @@ def determinize(state, p, root_masks, root_ints, root_stock, pool, rng):
     _copy(root_masks, masks, len(masks))
     _copy(root_ints, ints, len(ints))
     seen = masks[M_HAND + p] | masks[M_TABLE] | masks[M_PILE] | masks[M_HELD + q]
-    n = 0
-    unseen = M.FULL_DECK & ~seen
-    while unseen:
-        pool[n] = M.lowest_card(unseen)
-        unseen &= unseen - U64(1)
-        n += 1
-    shuffle(rng, pool, n)
+    shuffled_unseen(seen, pool, rng)
     hand = masks[M_HELD + q]
     k = M.popcount(masks[M_HAND + q]) - M.popcount(hand)
     for i in range(k):
