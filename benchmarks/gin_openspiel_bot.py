@@ -106,7 +106,7 @@ def match(strategy: str, pairs: int, seed: int) -> dict:
     game, ours = os_game(GinRules()), Ours(GinRules())
     ours.rules[S.R_CHECK] = 0
     params = params_matrix(seat_strategies([strategy], 2, GIN))
-    scratch = P.new_scratch()
+    scratch = P.new_scratch(ours.state.rules, ours.state.card_value)
     scratch[1][:, 0] = (seed, seed + 1)     # the bots' streams (a rule-based bot draws none)
     rng = random.Random(seed)
     tally: collections.Counter = collections.Counter()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from positions import search_strategy_file
 
 from rummysim.engine import melds as M
 from rummysim.engine import search as ES
@@ -27,13 +28,7 @@ pytestmark = pytest.mark.engine
 
 def cheap_search(tmp_path, **keys) -> str:
     """A search strategy file searching every decision on a small budget (keys override)."""
-    search = {"rollout": '"expert"', "samples": 2, "playouts": 1, "decisions": '["upcard", "draw", "discard"]',
-              "candidates": 3, **keys}
-    text = 'name = "cheap-search"\nvariant = "gin"\ndescription = "test"\nbot = "search"\n[search]\n'
-    text += "".join(f"{k} = {v}\n" for k, v in search.items())
-    path = tmp_path / f"search-{abs(hash(text))}.toml"
-    path.write_text(text)
-    return str(path)
+    return search_strategy_file(tmp_path, "gin", **{"decisions": '["upcard", "draw", "discard"]', **keys})
 
 
 def test_shipped_search_starts_from_its_rollout():
@@ -44,18 +39,6 @@ def test_shipped_search_starts_from_its_rollout():
     assert search.params[B.P_BOT] == B.BOT_SEARCH
     assert search.params[B.P_SEARCH + ES.ROLLOUT_BOT] == B.BOT_FAMILY
     assert search.params[B.P_SEARCH + ES.DECISIONS] == 1 << ST.PH_DRAW   # decisions = ["draw"]
-
-
-def search_arrays(state):
-    """A ``search.SearchScratch`` of numpy arrays for calling the search's parts from Python (its own
-    ``unpack`` is compiled where Numba counts no references, and views it returns to Python would come
-    back as their whole buffer)."""
-    sim = ST.new_state(state.rules, state.card_value, np.zeros((0, MV.EV_WIDTH), np.int16), np.zeros(1, np.int64))
-    n = MV.MAX_LEGAL
-    return S.SearchScratch(sim, np.zeros(ST.MASKS_SIZE, np.uint64), np.zeros(ST.INTS_SIZE, np.int64),
-                           np.zeros(64, np.int64), np.zeros((2, B.N_PARAMS)), np.zeros((2, 1), np.uint64),
-                           np.zeros(n, np.int64), np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n),
-                           np.zeros(64, np.int64), np.zeros(n, np.int64))
 
 
 def _copy_state(state):
@@ -92,7 +75,7 @@ def test_search_moves_are_legal_and_blind_to_hidden_cards(tmp_path, horizon, val
     params = params_matrix(seat_strategies(strategies, 2, GIN))
     rules = GIN.rules().to_array(2)
     state = ST.new_state(rules, M.CARD_VALUE.copy(), np.zeros((0, MV.EV_WIDTH), np.int16), np.zeros(1, np.int64))
-    scratch = P.new_scratch()
+    scratch = P.new_scratch(state.rules, state.card_value)
     rng = np.random.default_rng(7)
     searched = 0
     for hand in range(25):
@@ -104,7 +87,7 @@ def test_search_moves_are_legal_and_blind_to_hidden_cards(tmp_path, horizon, val
                 if p == 0 and int(state.ints[ST.I_PHASE]) in (ST.PH_FIRST_UPCARD, ST.PH_DRAW, ST.PH_DISCARD):
                     other = _copy_state(state)
                     _redeal_unseen(other, p, rng)
-                    other_scratch = P.new_scratch()
+                    other_scratch = P.new_scratch(other.rules, other.card_value)
                     other_scratch[1][:] = scratch[1]
                     again = P.choose(other, params, p, other_scratch)
                     move = P.choose(state, params, p, scratch)
@@ -125,14 +108,14 @@ def test_determinize_keeps_what_the_seat_has_seen():
     rngs = np.zeros((2, 1), np.uint64)
     K.start_hand(state, 3, 0, 0, rngs)
     params = params_matrix(seat_strategies(["expert", "expert"], 2, GIN))
-    scratch = P.new_scratch()
+    scratch = P.new_scratch(state.rules, state.card_value)
     while state.ints[ST.I_TURN] < 6 or state.ints[ST.I_PHASE] != ST.PH_DRAW:   # a few turns in
         move = MV.forced_move(state)
         MV.apply(state, move if move >= 0 else P.choose(state, params, int(state.ints[ST.I_SEAT]), scratch))
         assert state.ints[ST.I_PHASE] != ST.PH_OVER
     p, q = int(state.ints[ST.I_SEAT]), 1 - int(state.ints[ST.I_SEAT])
     state.masks[ST.M_HELD + q] |= state.masks[ST.M_HAND + q] & np.uint64(0xF)   # say it took some low clubs
-    ss = search_arrays(state)
+    ss = S.new_search(state.rules, state.card_value)
     seen = state.masks[ST.M_HAND + p] | state.masks[ST.M_PILE] | state.masks[ST.M_TABLE]
     hands = set()
     rng = np.array([12345], dtype=np.uint64)
@@ -159,7 +142,7 @@ def test_discard_candidates_are_the_favourite_the_knock_then_the_rollouts_order(
     state = ST.new_state(rules, M.CARD_VALUE.copy(), np.zeros((0, MV.EV_WIDTH), np.int16), np.zeros(1, np.int64))
     rngs = np.zeros((2, 1), np.uint64)
     params = params_matrix(seat_strategies(["expert", "expert"], 2, GIN))
-    scratch = P.new_scratch()
+    scratch = P.new_scratch(state.rules, state.card_value)
     for hand in range(200):   # a deal where the seat to act may knock (not with gin) at a discard
         K.start_hand(state, 9, hand, 0, rngs)
         while state.ints[ST.I_PHASE] != ST.PH_OVER:
@@ -172,7 +155,7 @@ def test_discard_candidates_are_the_favourite_the_knock_then_the_rollouts_order(
             break
     p = int(state.ints[ST.I_SEAT])
     greedy = params_matrix(seat_strategies(["greedy", "greedy"], 2, GIN))   # knocks at once: favourite = knock
-    ss = search_arrays(state)
+    ss = S.new_search(state.rules, state.card_value)
     n = S.candidates(state, greedy, p, rngs, ss, 3)
     legal = np.zeros(MV.MAX_LEGAL, np.int64)
     cards = [a for a in legal[:MV.legal_moves(state, legal)] if a < 52]

@@ -76,8 +76,7 @@ def discard_deadwood(state, hand, keep, record):
     """The least deadwood ``hand`` (11 cards after a draw; any size) can leave by a discard other than
     the cards of ``keep``;
     with ``record``, each card's (``keep``'s too) also into ``ints[I_LEFT_AFTER + card index]``, which
-    the knock's discard list, ``moves.is_legal`` and the bots read instead of searching again.
-    (Every field is read once: a field read of the ``State`` tuple costs two reference-count updates.)"""
+    the knock's discard list, ``moves.is_legal`` and the bots read instead of searching again."""
     ints, card_value, melds, without = state.ints, state.card_value, state.buf2, state.best_without
     n = M.list_melds(hand, False, melds)
     total = M.mask_value(hand, card_value)

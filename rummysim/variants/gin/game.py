@@ -58,7 +58,7 @@ class Game(MaskedHands, GameInPlay):
         self.players, self.log = players, log
         ev = np.zeros((EV_ROWS if log else 0, moves.EV_WIDTH), dtype=np.int16)
         self.state = kernel.new_state(rules.copy(), melds.CARD_VALUE.copy(), ev, np.zeros(1, dtype=np.int64))
-        self.scratch = policy.new_scratch()
+        self.scratch = policy.new_scratch(self.state.rules, self.state.card_value)
         self.legal_buf = np.empty(moves.MAX_LEGAL, dtype=np.int64)
         self.n_legal = 0
         self.scores = np.zeros(players, dtype=np.int64)

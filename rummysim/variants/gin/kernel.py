@@ -190,7 +190,7 @@ def play_games(seed, games, rules, params, card_value, single_hand, capacity, ha
     n_blocks = min(n_games, 64)  # contiguous blocks: scratch allocated once per block, not per game
     for b in prange(n_blocks):
         state = new_state(rules, card_value, np.empty((0, EV_WIDTH), dtype=np.int16), np.zeros(1, dtype=np.int64))
-        scratch = P.new_scratch()
+        scratch = P.new_scratch(rules, card_value)
         points = np.zeros(2, dtype=np.int64)
         wins = np.zeros(2, dtype=np.int64)
         totals = np.zeros(2, dtype=np.int64)

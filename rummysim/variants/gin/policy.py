@@ -16,11 +16,11 @@ from .state import I_PHASE
 
 
 @njit(cache=True)
-def new_scratch():
+def new_scratch(rules, card_value):
     """The policies' scratch: ``(legal int64[MAX_LEGAL], rngs uint64[2, 1], search)``; ``rngs[p]`` is seat
-    p's stream (seeded per hand by ``kernel.start_hand``), ``search`` the search bot's three flat
-    buffers (``search.new_buffers``)."""
-    return np.empty(MAX_LEGAL, dtype=np.int64), np.empty((2, 1), dtype=np.uint64), S.new_buffers()
+    p's stream (seeded per hand by ``kernel.start_hand``), ``search`` the search bot's arrays
+    (``search.new_search`` on the hand's ``rules`` and ``card_value``)."""
+    return np.empty(MAX_LEGAL, dtype=np.int64), np.empty((2, 1), dtype=np.uint64), S.new_search(rules, card_value)
 
 
 @njit(cache=True, _nrt=False)
@@ -39,9 +39,8 @@ def choose(state, params, p, scratch):
 
 
 @njit(cache=True, _nrt=False)
-def _search_seat(state, params, p, legal, rngs, search):
+def _search_seat(state, params, p, legal, rngs, ss):
     """A search bot's move: searched, or its rollout strategy's at a decision it does not search."""
-    ss = S.unpack(search, state)
     rollout_params(params, p, ss.params, B.P_BOT, B.P_SEARCH)
     if searches(params, p, state.ints[I_PHASE], B.P_SEARCH):
         return S.search_move(state, params, p, rngs, ss)

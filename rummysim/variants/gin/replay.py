@@ -119,7 +119,7 @@ def trace_hand(seed: int, game: int, hand: int, players: int, rules_array: np.nd
     rows = LOG_ROWS
     while True:   # a log that fills up is played again with room to spare
         state = _new_state(rules_array, rows)
-        scratch = P.new_scratch()
+        scratch = P.new_scratch(state.rules, state.card_value)
         first = K.start_hand(state, seed, game, hand, scratch[1])
         deal = deal_event(state, SEATS, 1 - first)
         hand_row = np.zeros(S.HAND_COLS, dtype=np.int32)

@@ -21,10 +21,10 @@ with the knock), seat p
 
 Every random choice comes from seat p's own stream, so a hand is still a pure function of the seed,
 the game and the hand, whatever the threads or workers; and the search reads nothing seat p may
-not see (the conformance suite redeals the unseen cards and expects the same move).
+not see (tests/test_search_gin.py deals the unseen cards again and expects the same move).
 
-The search's arrays (``SearchScratch``, viewed on ``new_buffers``' three arrays by ``unpack``): ``sim``
-a ``state.State`` for the hand being simulated (``unpack`` says what it shares with the real hand),
+The search's arrays (``SearchScratch``, ``new_search``): ``sim`` a ``state.State`` of its own for the
+hand being simulated (the real hand's rules and card values, no event log),
 the deal every playout of a sample starts from (``root_masks`` uint64[MASKS_SIZE], ``root_ints``
 int64[INTS_SIZE], ``root_stock`` int64[64]), the rollout's ``params`` float64[2, N_PARAMS] and
 streams ``rngs`` uint64[2, 1], ``cand`` int64[MAX_LEGAL] the candidates, ``total``/``gain2``/
@@ -34,7 +34,6 @@ reference counting (docs/development.md): it allocates nothing and returns no ar
 """
 
 from collections import namedtuple
-from itertools import accumulate
 
 import numpy as np
 from numba import njit
@@ -46,48 +45,26 @@ from ...engine.search import (
 )
 from . import bots as B
 from .deadwood import deadwood
-from .moves import KNOCK, MAX_LEGAL, PASS, apply, forced_move, is_legal, legal_moves
+from .moves import EV_WIDTH, KNOCK, MAX_LEGAL, PASS, apply, forced_move, is_legal, legal_moves
 from .state import (
     I_N_TABLE, I_PHASE, I_PILE_N, I_POINTS, I_SEAT, I_STOCK_N, I_TURN, I_WINNER, INTS_SIZE, M_HAND, M_HELD,
-    M_PILE, M_TABLE, MASKS_SIZE, PH_DISCARD, PH_OVER, State,
+    M_PILE, M_TABLE, MASKS_SIZE, PH_DISCARD, PH_OVER, new_state,
 )
 
 SearchScratch = namedtuple("SearchScratch", (
     "sim", "root_masks", "root_ints", "root_stock", "params", "rngs", "cand", "total", "gain2", "deal_sum", "score",
     "pool", "legal"))
 
-U_SIZES = (MASKS_SIZE, 32, 32, MASKS_SIZE, 2)   # sim masks, t_mask, t_lay; root_masks; rngs
-I_SIZES = (INTS_SIZE, 64, 64, 32, 1, INTS_SIZE, 64, MAX_LEGAL, 64, MAX_LEGAL)   # sim ints, stock, pile, t_kind,
-#                                                  n_ev; root_ints, root_stock; cand, pool, legal
-F_SIZES = (MAX_LEGAL, MAX_LEGAL, MAX_LEGAL, MAX_LEGAL, 2 * B.N_PARAMS)   # total, gain2, deal_sum, score; params
-U_AT, I_AT, F_AT = (tuple(accumulate((0,) + sizes)) for sizes in (U_SIZES, I_SIZES, F_SIZES))   # offsets
-
-
 @njit(cache=True)
-def new_buffers():
-    """The search's three flat buffers ``(uint64[...], int64[...], float64[...])``, viewed as a
-    ``SearchScratch`` only when a search runs (``unpack``): every move of every hand passes the
-    policy's scratch, and three arrays cost the rule-based bots nothing where the thirty of a
-    ``SearchScratch`` cost them a third of their speed."""
-    return np.zeros(U_AT[-1], dtype=np.uint64), np.zeros(I_AT[-1], dtype=np.int64), np.zeros(F_AT[-1])
-
-
-@njit(cache=True, _nrt=False)
-def unpack(buffers, state):
-    """The ``SearchScratch`` views of ``new_buffers``' arrays. Its simulated hand ``sim`` has arrays of
-    its own for what a hand keeps between moves, the real hand's rules and card values, an event log
-    of no rows (nothing logged) and the real hand's scratch of the deadwood searches (a search runs
-    between the real hand's moves, never inside one). Compiled code only: without reference counting
-    the views would reach Python as their whole buffer (docs/development.md)."""
-    u, i, f = buffers
-    o, q, r = U_AT, I_AT, F_AT
-    sim = State(u[o[0]:o[1]], i[q[0]:q[1]], i[q[1]:q[2]], i[q[2]:q[3]], u[o[1]:o[2]], i[q[3]:q[4]], u[o[2]:o[3]],
-                state.rules, state.card_value, state.ev[:0], i[q[4]:q[5]], state.buf, state.buf2, state.stack_r,
-                state.stack_d, state.stack_m, state.meld_value, state.best_without)
+def new_search(rules, card_value):
+    """The search's arrays (module docstring), its simulated hand on the real hand's ``rules``
+    int64[RULES_SIZE] and ``card_value`` int64[64], with an event log of no rows (nothing logged)."""
+    n = MAX_LEGAL
     return SearchScratch(
-        sim, u[o[3]:o[4]], i[q[5]:q[6]], i[q[6]:q[7]], f[r[4]:r[5]].reshape(2, B.N_PARAMS),
-        u[o[4]:o[5]].reshape(2, 1), i[q[7]:q[8]], f[r[0]:r[1]], f[r[1]:r[2]], f[r[2]:r[3]], f[r[3]:r[4]],
-        i[q[8]:q[9]], i[q[9]:q[10]])
+        new_state(rules, card_value, np.zeros((0, EV_WIDTH), dtype=np.int16), np.zeros(1, dtype=np.int64)),
+        np.zeros(MASKS_SIZE, dtype=np.uint64), np.zeros(INTS_SIZE, dtype=np.int64), np.zeros(64, dtype=np.int64),
+        np.zeros((2, B.N_PARAMS)), np.zeros((2, 1), dtype=np.uint64), np.zeros(n, dtype=np.int64), np.zeros(n),
+        np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(64, dtype=np.int64), np.zeros(n, dtype=np.int64))
 
 
 @njit(cache=True, _nrt=False)
@@ -100,7 +77,7 @@ def _copy(dst, src, n):
 @njit(cache=True, _nrt=False)
 def search_move(state, params, p, rngs, ss):
     """Seat p's move at a searched decision (module docstring); ``rngs`` uint64[2, 1] the seats'
-    streams, ``ss`` the search's arrays (``unpack``), ``ss.params`` already the rollout strategy's
+    streams, ``ss`` the search's arrays (``new_search``), ``ss.params`` already the rollout strategy's
     (``engine.search.rollout_params``, which needs reference counting)."""
     limit, samples, playouts, horizon, value_mode, z = settings(params, p, B.P_SEARCH)
     n_cand = candidates(state, ss.params, p, rngs, ss, limit)
