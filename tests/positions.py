@@ -1,4 +1,4 @@
-"""Helpers shared by the hand-built position tests (Basic Rummy and Shanghai)."""
+"""Helpers shared by the hand-built position tests (Basic Rummy, Shanghai, Gin Rummy)."""
 
 
 def moves(result: dict) -> list[str]:
@@ -27,3 +27,14 @@ def moves(result: dict) -> list[str]:
         elif kind == "reshuffle":
             out.append(" ".join(["reshuffle", *e["stock"]]))
     return out
+
+
+def search_strategy_file(tmp_path, variant: str, rollout: str = "expert", **keys) -> str:
+    """A search strategy file of ``variant`` on a small budget (2 deals, 1 playout, 3 candidates);
+    ``keys`` override or add ``search.*`` keys (``decisions`` as a TOML list)."""
+    search = {"rollout": f'"{rollout}"', "samples": 2, "playouts": 1, "candidates": 3, **keys}
+    text = f'name = "cheap-search"\nvariant = "{variant}"\ndescription = "test"\nbot = "search"\n[search]\n'
+    text += "".join(f"{k} = {v}\n" for k, v in search.items())
+    path = tmp_path / f"search-{abs(hash(text))}.toml"
+    path.write_text(text)
+    return str(path)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from numba import njit
+from positions import search_strategy_file
 
 from rummysim.cards import card_id, card_name, cards_of, mask_of
 from rummysim.engine.codes import OUT_WIN
@@ -262,13 +263,7 @@ def test_every_bot_move_is_legal_and_blind_to_hidden_cards(players):
 
 def cheap_search(tmp_path, rollout: str = "expert", **keys) -> str:
     """A search strategy file searching every decision on a small budget (keys override)."""
-    search = {"rollout": f'"{rollout}"', "samples": 2, "playouts": 1, "decisions": '["draw", "play", "discard"]',
-              "candidates": 3, **keys}
-    text = 'name = "cheap-search"\nvariant = "basic"\ndescription = "test"\nbot = "search"\n[search]\n'
-    text += "".join(f"{k} = {v}\n" for k, v in search.items())
-    path = tmp_path / f"search-{abs(hash(text))}.toml"
-    path.write_text(text)
-    return str(path)
+    return search_strategy_file(tmp_path, "basic", rollout, **{"decisions": '["draw", "play", "discard"]', **keys})
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
