@@ -121,8 +121,7 @@ class Ours:
     def __init__(self, gin_rules: GinRules):
         self.rules = gin_rules.to_array(2)
         self.rules[S.R_CHECK] = 1
-        self.state = K.new_state(self.rules, EM.CARD_VALUE, np.zeros((0, MV.EV_WIDTH), np.int16),
-                                 np.zeros(1, np.int64))
+        self.state = K.new_state(self.rules, EM.CARD_VALUE, np.zeros((0, MV.EV_WIDTH), np.int16))
         self.out = np.zeros(MV.MAX_LEGAL, np.int64)
         self.buf = np.zeros(64, np.uint64)
         self.first = 0
@@ -137,10 +136,10 @@ class Ours:
         st.masks[S.M_HAND + first] = id_mask(starter_cards)
         st.masks[S.M_HAND + 1 - first] = id_mask(dealer_cards)
         for k, c in enumerate(stock):
-            st.stock[k] = id_of_os_card(c)
+            S.stock_view(st)[k] = id_of_os_card(c)
         st.ints[S.I_STOCK_N] = len(stock)
         up = id_of_os_card(upcard)
-        st.pile[0] = up
+        S.pile_view(st)[0] = up
         st.ints[S.I_PILE_N] = 1
         st.masks[S.M_PILE] = np.uint64(1 << up)
         st.ints[S.I_KNOCK_CARD] = K.knock_card_of(self.rules, up)
@@ -158,17 +157,17 @@ class Ours:
         st = self.state
         n = int(st.ints[S.I_STOCK_N])
         return (os_cards(st.masks[S.M_HAND + self.first]) + os_cards(st.masks[S.M_HAND + 1 - self.first])
-                + [os_card_of_id(int(st.pile[0]))] + [os_card_of_id(int(st.stock[k])) for k in range(n - 1, -1, -1)])
+                + [os_card_of_id(int(S.pile_view(st)[0]))] + [os_card_of_id(int(S.stock_view(st)[k])) for k in range(n - 1, -1, -1)])
 
     def stock_top_to(self, c):
         """Put OpenSpiel card ``c`` (still in the stock) on top: the order of unseen cards is free."""
         st, n, card = self.state, int(self.state.ints[S.I_STOCK_N]), id_of_os_card(c)
-        k = [int(st.stock[i]) for i in range(n)].index(card)
-        st.stock[k], st.stock[n - 1] = st.stock[n - 1], st.stock[k]
+        k = [int(S.stock_view(st)[i]) for i in range(n)].index(card)
+        S.stock_view(st)[k], S.stock_view(st)[n - 1] = S.stock_view(st)[n - 1], S.stock_view(st)[k]
 
     def stock_os(self):
         st = self.state
-        return sorted(os_card_of_id(int(st.stock[k])) for k in range(int(st.ints[S.I_STOCK_N])))
+        return sorted(os_card_of_id(int(S.stock_view(st)[k])) for k in range(int(st.ints[S.I_STOCK_N])))
 
     def legal(self):
         n = MV.legal_moves(self.state, self.out)
@@ -192,7 +191,7 @@ class Ours:
 
     def upcard(self):
         st = self.state
-        return os_card_of_id(int(st.pile[int(st.ints[S.I_PILE_N]) - 1]))
+        return os_card_of_id(int(S.pile_view(st)[int(st.ints[S.I_PILE_N]) - 1]))
 
     def returns(self):
         """OpenSpiel's returns of this finished hand: the winner + points, the loser - points (a
@@ -511,7 +510,7 @@ def play_hand(game, ours, driver, policy, rng, tally, tag, deal=None, script=(),
             if outcomes != ours.stock_os():
                 fail(f"OpenSpiel's stock {outcomes} is not rummysim's {ours.stock_os()}")
             if driver == "rummysim":
-                c = os_card_of_id(int(ours.state.stock[int(ints[S.I_STOCK_N]) - 1]))
+                c = os_card_of_id(int(S.stock_view(ours.state)[int(ints[S.I_STOCK_N]) - 1]))
             else:
                 c = rng.choice(outcomes)
                 ours.stock_top_to(c)

@@ -34,16 +34,16 @@ def position(starter: str, dealer: str, upcard: str, stock: str, first: int = 0,
     stock of only the cards named). Every move is followed by the card-conservation check."""
     rules = GinRules(**options).to_array(2)
     rules[S.R_CHECK] = 1
-    state = K.new_state(rules, M.CARD_VALUE.copy(), np.zeros((64, MV.EV_WIDTH), np.int16), np.zeros(1, np.int64))
+    state = K.new_state(rules, M.CARD_VALUE.copy(), np.zeros((64, MV.EV_WIDTH), np.int16))
     named = cards(starter) + cards(dealer) + cards(upcard) + cards(stock)
     assert len(set(named)) == len(named), "a card named twice"
     others = [c for c in (16 * s + r for s in range(4) for r in range(13)) if c not in named]
     under_stock = others if rest == "stock" else []
     pile = (others if rest == "pile" else []) + [card_id(upcard)]
     top_last = under_stock + cards(stock)[::-1]
-    state.stock[:len(top_last)] = top_last
+    S.stock_view(state)[:len(top_last)] = top_last
     state.ints[S.I_STOCK_N] = len(top_last)
-    state.pile[:len(pile)] = pile
+    S.pile_view(state)[:len(pile)] = pile
     state.ints[S.I_PILE_N] = len(pile)
     state.masks[S.M_PILE] = np.uint64(mask_of(pile))
     state.ints[S.I_PLAYERS] = 2
@@ -145,7 +145,7 @@ def test_4_3_the_first_upcard_goes_to_the_starter_then_the_dealer_then_the_stock
     assert state.ints[S.I_PHASE] == S.PH_DISCARD and int(state.masks[S.M_HAND]) >> card_id("S3") & 1
     # the upcard nobody took stays under the next discard
     play(state, "discard S3")
-    assert [int(c) for c in state.pile[:2]] == cards("H5 S3")
+    assert [int(c) for c in S.pile_view(state)[:2]] == cards("H5 S3")
 
 
 def test_4_3_the_dealer_may_take_the_first_upcard_the_starter_passed():
@@ -357,8 +357,7 @@ def test_4_9_big_gin_keeps_eleven_melded_cards():
 
 # ------------------------------------------------------------------ ruling 3.18 the deal alternates
 def test_ruling_3_18_the_seats_deal_in_turn():
-    state = K.new_state(GinRules().to_array(2), M.CARD_VALUE.copy(), np.zeros((0, MV.EV_WIDTH), np.int16),
-                        np.zeros(1, np.int64))
+    state = K.new_state(GinRules().to_array(2), M.CARD_VALUE.copy(), np.zeros((0, MV.EV_WIDTH), np.int16))
     rngs = np.zeros((2, 1), np.uint64)
     firsts = [K.start_hand(state, 5, 0, h, rngs) for h in range(4)]
     assert firsts == [0, 1, 0, 1]

@@ -42,9 +42,9 @@ def test_shipped_search_starts_from_its_rollout():
 
 
 def _copy_state(state):
-    other = ST.new_state(state.rules, state.card_value, state.ev, state.n_ev.copy())
-    for a, b in zip(state[:7], other[:7]):
-        b[...] = a
+    other = ST.new_state(state.rules, state.card_value, state.ev)
+    other.masks[:] = state.masks
+    other.ints[:] = state.ints
     return other
 
 
@@ -63,7 +63,7 @@ def _redeal_unseen(state, p, rng):
     masks[ST.M_HAND + q] = np.uint64(hand)
     n = int(ints[ST.I_STOCK_N])
     assert len(unseen) == k + n
-    state.stock[:n] = unseen[k:]
+    ST.stock_view(state)[:n] = unseen[k:]
 
 
 @pytest.mark.parametrize("horizon, value", [(0, '"win"'), (3, '"points"')])
@@ -74,7 +74,7 @@ def test_search_moves_are_legal_and_blind_to_hidden_cards(tmp_path, horizon, val
     strategies = [cheap_search(tmp_path, horizon=horizon, value=value), "expert"]
     params = params_matrix(seat_strategies(strategies, 2, GIN))
     rules = GIN.rules().to_array(2)
-    state = ST.new_state(rules, M.CARD_VALUE.copy(), np.zeros((0, MV.EV_WIDTH), np.int16), np.zeros(1, np.int64))
+    state = ST.new_state(rules, M.CARD_VALUE.copy(), np.zeros((0, MV.EV_WIDTH), np.int16))
     scratch = P.new_scratch(state.rules, state.card_value)
     rng = np.random.default_rng(7)
     searched = 0
@@ -104,7 +104,7 @@ def test_determinize_keeps_what_the_seat_has_seen():
     """The opponent keeps the cards it took from the pile; its count and the stock's are kept; no seen
     card goes to the opponent or the stock; the deals differ from one draw of the stream to the next."""
     rules = GIN.rules().to_array(2)
-    state = ST.new_state(rules, M.CARD_VALUE.copy(), np.zeros((0, MV.EV_WIDTH), np.int16), np.zeros(1, np.int64))
+    state = ST.new_state(rules, M.CARD_VALUE.copy(), np.zeros((0, MV.EV_WIDTH), np.int16))
     rngs = np.zeros((2, 1), np.uint64)
     K.start_hand(state, 3, 0, 0, rngs)
     params = params_matrix(seat_strategies(["expert", "expert"], 2, GIN))
@@ -120,11 +120,11 @@ def test_determinize_keeps_what_the_seat_has_seen():
     hands = set()
     rng = np.array([12345], dtype=np.uint64)
     for _ in range(20):
-        S.determinize(state, p, ss.root_masks, ss.root_ints, ss.root_stock, ss.pool, rng)
+        S.determinize(state, p, ss.root_masks, ss.root_ints, ss.pool, rng)
         theirs = ss.root_masks[ST.M_HAND + q]
         n = int(state.ints[ST.I_STOCK_N])
         stock = 0
-        for c in ss.root_stock[:n]:
+        for c in ss.root_ints[ST.I_STOCK:ST.I_STOCK + n]:
             stock |= 1 << int(c)
         assert theirs & state.masks[ST.M_HELD + q] == state.masks[ST.M_HELD + q]
         assert bin(int(theirs)).count("1") == bin(int(state.masks[ST.M_HAND + q])).count("1")
@@ -139,7 +139,7 @@ def test_discard_candidates_are_the_favourite_the_knock_then_the_rollouts_order(
     """At a discard with a knock allowed: the rollout's favourite, the knock, then the cards by the
     rollout's discard score, at most ``search.candidates``."""
     rules = GIN.rules().to_array(2)
-    state = ST.new_state(rules, M.CARD_VALUE.copy(), np.zeros((0, MV.EV_WIDTH), np.int16), np.zeros(1, np.int64))
+    state = ST.new_state(rules, M.CARD_VALUE.copy(), np.zeros((0, MV.EV_WIDTH), np.int16))
     rngs = np.zeros((2, 1), np.uint64)
     params = params_matrix(seat_strategies(["expert", "expert"], 2, GIN))
     scratch = P.new_scratch(state.rules, state.card_value)
@@ -160,8 +160,9 @@ def test_discard_candidates_are_the_favourite_the_knock_then_the_rollouts_order(
     legal = np.zeros(MV.MAX_LEGAL, np.int64)
     cards = [a for a in legal[:MV.legal_moves(state, legal)] if a < 52]
     hand = state.masks[ST.M_HAND + p]
-    by_score = sorted(cards, key=lambda a: B.discard_score(state.ints, state.masks, state.card_value, greedy, p, hand,
-                                                           a, False))
+    near_own, near_held = B.near_cards(hand), B.near_cards(state.masks[ST.M_HELD + 1 - p])
+    by_score = sorted(cards, key=lambda a: B.discard_score(state.ints, state.card_value, greedy, p, a, False, near_own,
+                                                           near_held))
     assert list(ss.cand[:n]) == [MV.KNOCK] + by_score[:2]
     assert state.ints[ST.I_BEST_DEADWOOD] > 0   # not gin: waiting for gin, the favourite is a card
     wait = params_matrix(seat_strategies([str(Path(__file__).parent.parent / "examples" / "gin-wait-for-gin.toml")] * 2,

@@ -65,8 +65,16 @@ class GameInPlay:
         if not self.log:
             return NO_EVENTS
         events = self._events()
-        self.state.n_ev[0] = 0
+        self._clear_events()
         return events
+
+    def _clear_events(self) -> None:
+        """Empty the state's event log (its count of rows written)."""
+        self.state.n_ev[0] = 0
+
+    def _stock(self) -> np.ndarray:
+        """The state's stock slots (a view), the top at ``ints[I_STOCK_N] - 1``."""
+        return self.state.stock
 
     def finish(self) -> np.ndarray:
         """The hand (round) is over: its result rows kept, its points (int64[players]) added to the
@@ -115,7 +123,7 @@ class GameInPlay:
         """Deal again, with ``rng``, the cards ``seat`` cannot see: the other hands less what each is
         known to hold (``known``), and the stock in its order; every hand and the stock keep their sizes."""
         taken = {q: self._take_hidden(q) for q in range(self.players) if q != seat}
-        stock, n_stock = self.state.stock, int(self.state.ints[self.I_STOCK_N])
+        stock, n_stock = self._stock(), int(self.state.ints[self.I_STOCK_N])
         pool = [c for cards in taken.values() for c in cards] + stock[:n_stock].tolist()
         rng.shuffle(pool)
         for q, cards in taken.items():

@@ -39,8 +39,8 @@ from .moves import (
     BIG_GIN, DRAW_STOCK, DRAW_UPCARD, KNOCK, MELD_BASE, PASS, card_of_index, legal_moves, meld_index,
 )
 from .state import (
-    I_BEST_DEADWOOD, I_KNOCK_CARD, I_LEFT_AFTER, I_PHASE, I_PILE_N, M_HAND, M_HELD, M_LAYABLE, PH_DISCARD,
-    PH_DRAW, PH_FIRST_UPCARD, PH_KNOCK_DISCARD, PH_LAYOFF, PH_WALL, I_DISCARDS_SEAT,
+    I_BEST_DEADWOOD, I_KNOCK_CARD, I_LEFT_AFTER, I_PHASE, I_PILE, I_PILE_N, M_HAND, M_HELD, M_LAYABLE, PH_DISCARD,
+    PH_DRAW, PH_FIRST_UPCARD, PH_KNOCK_DISCARD, PH_LAYOFF, PH_WALL, I_DISCARDS_SEAT, W_BUF,
 )
 
 P_BOT = 0
@@ -57,9 +57,6 @@ N_PARAMS = P_SEARCH + SEARCH_SLOTS
 TAKE_NEVER = 0
 TAKE_MELD = 1
 TAKE_GAIN = 2
-
-LANE = U64(0xFFFF)
-
 
 @njit(cache=True, _nrt=False)
 def choose(state, params, p, legal, rngs):
@@ -100,7 +97,7 @@ def take_upcard(state, params, p, hand):
     mode = params[p, P_TAKE]
     if mode == TAKE_NEVER:
         return False
-    up = M.bit(state.pile[state.ints[I_PILE_N] - 1])
+    up = M.bit(state.ints[I_PILE + state.ints[I_PILE_N] - 1])
     if mode == TAKE_MELD:
         return (M.melded_cards(hand | up, False) & up) != 0
     gain = deadwood(state, hand) - discard_deadwood(state, hand | up, up, False)
@@ -122,34 +119,31 @@ def knocks(state, params, p):
 
 
 @njit(cache=True, _nrt=False)
-def _connects(card, cards):
-    """True when ``card`` makes a pair or a near run (same suit, within two ranks) with one of ``cards``."""
-    rank = card & 15
-    same_rank = (cards >> U64(rank)) & U64(0x0001000100010001)
-    if same_rank:
-        return True
-    lane = (cards >> U64(card & 48)) & LANE
-    near = U64(0)
-    for d in (1, 2):
-        if rank >= d:
-            near |= U64(1) << U64(rank - d)
-        if rank + d <= 12:
-            near |= U64(1) << U64(rank + d)
-    return (lane & near) != 0
+def near_cards(cards):
+    """The cards that make a pair or a near run (same suit, within two ranks) with one of ``cards``
+    (card masks): the other suits' cards of their ranks, and the cards one or two ranks away in their
+    suit. Ranks 13-15 of each suit's 16 bits hold no card, so a shift past an ace or a king lands on
+    no card."""
+    same_rank = cards << U64(16) | cards >> U64(16) | cards << U64(32) | cards >> U64(32) | cards << U64(48) \
+        | cards >> U64(48)
+    near = cards << U64(1) | cards >> U64(1) | cards << U64(2) | cards >> U64(2)
+    return (same_rank | near) & M.FULL_DECK
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def discard_score(ints, masks, card_value, params, p, hand, move, knocking):
+def discard_score(ints, card_value, params, p, move, knocking, near_own, near_held):
     """What discarding card action ``move`` costs seat p (lower is better; see the module docstring):
-    the deadwood it leaves (the rules layer's ``I_LEFT_AFTER``, set on the draw), the feeding charge,
-    a penalty for breaking a partial meld, less the card's value and index (the tie-breaks). Takes the
-    state's arrays, not the ``State``: a call passing the whole tuple copies its 18 arrays."""
+    the deadwood it leaves (the rules layer's ``I_LEFT_AFTER``, set on the draw), the feeding charge
+    when the card is among ``near_held`` (``near_cards`` of the cards the opponent took from the pile
+    and holds), a penalty for breaking a partial meld (the card among ``near_own``, ``near_cards`` of
+    the hand), less the card's value and index (the tie-breaks)."""
     feed = params[p, P_AVOID_FEED]
     c = card_of_index(move)
+    b = M.bit(c)
     score = ints[I_LEFT_AFTER + move] * 1000.0
-    if feed > 0 and not knocking and _connects(c, masks[M_HELD + 1 - p]):
+    if feed > 0 and not knocking and near_held & b:
         score += feed * 1000.0
-    if _connects(c, hand & ~M.bit(c)):
+    if near_own & b:
         score += 500.0
     return score - (card_value[c] * 10.0 + move / 100.0)
 
@@ -157,14 +151,15 @@ def discard_score(ints, masks, card_value, params, p, hand, move, knocking):
 @njit(cache=True, _nrt=False)
 def discard(state, params, p, hand, legal, n, knocking):
     """The card action among ``legal[:n]`` with the lowest ``discard_score``."""
-    ints, masks, card_value = state.ints, state.masks, state.card_value
+    ints, card_value = state.ints, state.card_value
+    near_own, near_held = near_cards(hand), near_cards(state.masks[M_HELD + 1 - p])
     best = -1
     best_score = 1e18
     for k in range(n):
         move = legal[k]
         if move >= 52:
             continue
-        score = discard_score(ints, masks, card_value, params, p, hand, move, knocking)
+        score = discard_score(ints, card_value, params, p, move, knocking, near_own, near_held)
         if score < best_score:
             best_score = score
             best = move
@@ -194,7 +189,7 @@ def lay_meld(state, hand):
     """The next meld of the seat's best arrangement: the longest meld of 3-5 cards that keeps its least
     deadwood, the lowest action among equals, else ``PASS``. (Every meld it may choose is legal: for
     the knocker, keeping its least deadwood keeps it within the knock card.)"""
-    melds = state.buf
+    melds = state.work[W_BUF:W_BUF + 64]
     n = M.list_melds(hand, False, melds)
     now = deadwood(state, hand)
     best = PASS

@@ -32,8 +32,8 @@ from ...engine.views import row_view, set_mask
 from . import kernel, moves
 from .moves import card_index
 from .state import (
-    I_KNOCK_CARD, I_KNOCKER, I_N_KNOCKER_MELDS, I_N_TABLE, I_PHASE, I_PILE_N, I_POINTS, I_SEAT, I_STOCK_N,
-    I_WINNER, M_HAND, M_HELD, M_PILE, PH_OVER, State,
+    I_KNOCK_CARD, I_KNOCKER, I_N_KNOCKER_MELDS, I_N_TABLE, I_PHASE, I_PILE, I_PILE_N, I_POINTS, I_SEAT,
+    I_STOCK_N, I_WINNER, M_HAND, M_HELD, M_PILE, M_T_MASK, PH_OVER, State,
 )
 
 #: the action encoding and the most legal moves at one decision (``moves``), what ``Batch`` sizes its arrays by
@@ -60,17 +60,17 @@ def _cards(mask, out, base):
 
 
 @njit(cache=True)
-def observe_in(masks, ints, pile, t_mask, scores, p, out):
+def observe_in(masks, ints, scores, p, out):
     """Seat ``p``'s observation into ``out`` float32[obs_size] (layout: module docstring). Reads only
     what seat p may see: its hand, the table, the pile, the counts, the cards the opponent took from the
     pile and still holds (``M_HELD``) and ``scores`` int64[2] (game points)."""
     out[:] = 0.0
     _cards(masks[M_HAND + p], out, 0)
     for k in range(ints[I_N_TABLE]):
-        _cards(t_mask[k], out, 52 if k < ints[I_N_KNOCKER_MELDS] else 104)
+        _cards(masks[M_T_MASK + k], out, 52 if k < ints[I_N_KNOCKER_MELDS] else 104)
     _cards(masks[M_PILE], out, 156)
     if ints[I_PILE_N] > 0:
-        out[208 + card_index(pile[ints[I_PILE_N] - 1])] = 1.0
+        out[208 + card_index(ints[I_PILE + ints[I_PILE_N] - 1])] = 1.0
     _cards(masks[M_HELD + 1 - p], out, 260)
     o = 312
     for r in range(2):
@@ -88,38 +88,34 @@ def observe_in(masks, ints, pile, t_mask, scores, p, out):
 def observe_game(game, seat, out):
     """Seat ``seat``'s observation of ``game`` (a ``variants.gin.game.Game``) into ``out``."""
     s = game.state
-    observe_in(s.masks, s.ints, s.pile, s.t_mask, game.scores, seat, out)
+    observe_in(s.masks, s.ints, game.scores, seat, out)
 
 
 # --------------------------------------------------------------------------- many tables
 def new_tables(n, players, rules):
     """The arrays of ``n`` tables (``Batch``): ``tables``, stacked per table (row i: table i), the fields
-    of ``state.State`` a hand keeps between moves (masks, ints, stock, pile, t_mask, t_kind, t_lay,
-    n_ev), then ``rngs`` uint64[n, 2, 1] (the bots' streams, keyed by the deal) and ``scores``
-    int64[n, 2] (0: an episode is one hand); ``shared``, the block's rules (a copy), card values, an
-    empty event log and the rules layer's scratch (``state.State``'s fields from ``buf`` on)."""
-    one = kernel.new_state(rules.copy(), M.CARD_VALUE.copy(), np.empty((0, moves.EV_WIDTH), dtype=np.int16),
-                           np.zeros(1, dtype=np.int64))
-    tables = tuple(np.zeros((n, *a.shape), dtype=a.dtype) for a in (*one[:7], one.n_ev)) + (
-        np.zeros((n, 2, 1), dtype=np.uint64), np.zeros((n, 2), dtype=np.int64))
-    shared = (one.rules, one.card_value, one.ev, *one[11:])
+    of ``state.State`` a hand keeps between moves (masks, ints), then ``rngs`` uint64[n, 2, 1] (the
+    bots' streams, keyed by the deal) and ``scores`` int64[n, 2] (0: an episode is one hand);
+    ``shared``, the block's rules (a copy), card values, an empty event log and the rules layer's
+    scratch (``state.State``'s ``work`` and ``iwork``)."""
+    one = kernel.new_state(rules.copy(), M.CARD_VALUE.copy(), np.empty((0, moves.EV_WIDTH), dtype=np.int16))
+    tables = (np.zeros((n, *one.masks.shape), dtype=np.uint64), np.zeros((n, *one.ints.shape), dtype=np.int64),
+              np.zeros((n, 2, 1), dtype=np.uint64), np.zeros((n, 2), dtype=np.int64))
+    shared = (one.rules, one.card_value, one.ev, one.work, one.iwork)
     return tables, shared
 
 
 @njit(cache=True, inline="always")
 def _table_state(tables, shared, i):
-    masks, ints, stock, pile, t_mask, t_kind, t_lay, n_ev = tables[:8]
-    rules, card_value, ev, buf, buf2, stack_r, stack_d, stack_m, meld_value, best_without = shared
-    return State(row_view(masks, i), row_view(ints, i), row_view(stock, i), row_view(pile, i), row_view(t_mask, i),
-                 row_view(t_kind, i), row_view(t_lay, i), rules, card_value, ev, row_view(n_ev, i), buf, buf2,
-                 stack_r, stack_d, stack_m, meld_value, best_without)
+    rules, card_value, ev, work, iwork = shared
+    return State(row_view(tables[0], i), row_view(tables[1], i), rules, card_value, ev, work, iwork)
 
 
 @njit(cache=True)
 def _deal_next(tables, shared, i, seed, number, legal):
     """Table i's hand: hand 0 of game ``number``; its legal moves into ``legal``, returns their count."""
     state = _table_state(tables, shared, i)
-    kernel.start_hand(state, seed, number, 0, tables[8][i])
+    kernel.start_hand(state, seed, number, 0, tables[2][i])
     return moves.legal_moves(state, legal)
 
 
@@ -164,7 +160,6 @@ def batch_step(tables, shared, seed, first, n_all, episodes, actions, win_reward
 @njit(cache=True, nogil=True)
 def batch_observe(tables, out):
     """Each table's observation for its seat to act into ``out`` float32[n, obs_size]."""
-    masks, ints, pile, t_mask, scores = tables[0], tables[1], tables[3], tables[4], tables[9]
+    masks, ints, scores = tables[0], tables[1], tables[3]
     for i in range(out.shape[0]):
-        observe_in(row_view(masks, i), row_view(ints, i), row_view(pile, i), row_view(t_mask, i),
-                   row_view(scores, i), ints[i, I_SEAT], row_view(out, i))
+        observe_in(row_view(masks, i), row_view(ints, i), row_view(scores, i), ints[i, I_SEAT], row_view(out, i))

@@ -16,7 +16,8 @@ from numba import njit
 from ...base.game import GameInPlay, MaskedHands
 from ...engine import melds
 from . import hints, kernel, moves, notation, policy, replay
-from .state import I_PHASE, I_PILE_N, I_SEAT, I_STOCK_N, I_WINNER, M_HAND, M_HELD, PH_OVER, R_GAME_TO
+from .state import (I_N_EV, I_PHASE, I_PILE_N, I_SEAT, I_STOCK_N, I_WINNER, M_HAND, M_HELD, PH_OVER, R_GAME_TO,
+                    stock_view)
 
 #: event log rows between two reads (a move logs one)
 EV_ROWS = 64
@@ -57,7 +58,7 @@ class Game(MaskedHands, GameInPlay):
     def __init__(self, players: int, rules: np.ndarray, log: bool = False):
         self.players, self.log = players, log
         ev = np.zeros((EV_ROWS if log else 0, moves.EV_WIDTH), dtype=np.int16)
-        self.state = kernel.new_state(rules.copy(), melds.CARD_VALUE.copy(), ev, np.zeros(1, dtype=np.int64))
+        self.state = kernel.new_state(rules.copy(), melds.CARD_VALUE.copy(), ev)
         self.scratch = policy.new_scratch(self.state.rules, self.state.card_value)
         self.legal_buf = np.empty(moves.MAX_LEGAL, dtype=np.int64)
         self.n_legal = 0
@@ -73,7 +74,13 @@ class Game(MaskedHands, GameInPlay):
         return int(step(self.state, move, self.legal_buf))
 
     def _events(self) -> list[dict]:
-        return replay.decode_events(self.state.ev, int(self.state.n_ev[0]))
+        return replay.decode_events(self.state.ev, int(self.state.ints[I_N_EV]))
+
+    def _clear_events(self) -> None:
+        self.state.ints[I_N_EV] = 0
+
+    def _stock(self) -> np.ndarray:
+        return stock_view(self.state)
 
     def _result_rows(self, row: np.ndarray, seats: np.ndarray) -> None:
         kernel.result_rows(self.state, row, seats)

@@ -32,8 +32,8 @@ from .schema import (
 )
 from .state import (
     I_BIG_GIN, I_DEALER, I_DEFENDER_DEADWOOD, I_DISCARD_DRAWS_SEAT, I_GAME, I_GIN, I_HAND, I_KNOCK_CARD, I_KNOCKER,
-    I_KNOCKER_DEADWOOD, I_LAID_OFF_SEAT, I_MELDS_LAID_SEAT, I_OUTCOME, I_PHASE, I_PILE_N, I_PLAYERS, I_POINTS,
-    I_SEAT, I_SEED, I_STOCK_N, I_TURN, I_UNDERCUT, I_WINNER, M_HAND, M_PILE, PH_OVER,
+    I_KNOCKER_DEADWOOD, I_LAID_OFF_SEAT, I_MELDS_LAID_SEAT, I_N_EV, I_OUTCOME, I_PHASE, I_PILE, I_PILE_N, I_PLAYERS, I_POINTS,
+    I_SEAT, I_SEED, I_STOCK, I_STOCK_N, I_TURN, I_UNDERCUT, I_WINNER, M_HAND, M_PILE, PH_OVER,
     R_GAME_BONUS, R_GAME_TO, R_HAND_SIZE, R_KNOCK_CARD, R_LINE_BONUS, R_OKLAHOMA, R_SHUTOUT, new_state,
 )
 from .moves import EV_WIDTH
@@ -81,8 +81,10 @@ def start_hand(state, seed, game, hand, rngs):
     uint64[2, 1]; returns the starting seat (offered the first upcard)."""
     masks = state.masks
     ints = state.ints
+    n_ev = ints[I_N_EV]   # the event log runs on over the hands of a game
     masks[:] = 0
     ints[:] = 0
+    ints[I_N_EV] = n_ev
     ints[I_PLAYERS] = 2
     ints[I_SEED] = seed
     ints[I_GAME] = game
@@ -90,9 +92,9 @@ def start_hand(state, seed, game, hand, rngs):
     for p in range(2):
         rngs[p, 0] = stream_key(seed, game, hand, KIND_BOT, p)
     rng = np.empty(1, dtype=np.uint64)
-    upcard, n_stock = deal(seed, game, hand, state.rules[R_HAND_SIZE], masks[M_HAND:M_HAND + 2], state.stock,
-                           state.pile, rng)
-    state.pile[0] = upcard
+    upcard, n_stock = deal(seed, game, hand, state.rules[R_HAND_SIZE], masks[M_HAND:M_HAND + 2],
+                           ints[I_STOCK:I_STOCK + 64], ints[I_PILE:I_PILE + 64], rng)
+    ints[I_PILE] = upcard
     ints[I_PILE_N] = 1
     masks[M_PILE] = M.bit(upcard)
     ints[I_STOCK_N] = n_stock
@@ -109,17 +111,35 @@ def finish_hand(state, params, scratch, hand_row, seat_rows):
     ``scratch`` from ``policy.new_scratch`` (its streams seeded); ``hand_row`` int32[HAND_COLS];
     ``seat_rows`` int32[2, SEAT_COLS]. Returns ``(outcome, winner, points)``. Raises ValueError on a
     move ``moves.is_legal`` refuses."""
-    search = P.any_search(params)
+    if not P.any_search(params):
+        ok = _play_rule_based(state, params, scratch[0], scratch[1])
+    else:
+        ok = True
+        while ok and state.ints[I_PHASE] != PH_OVER:
+            move = MV.forced_move(state)
+            if move < 0:
+                move = P.choose(state, params, state.ints[I_SEAT], scratch)
+            ok = MV.is_legal(state, move)
+            if ok:
+                MV.apply(state, move)
+    if not ok:
+        raise ValueError("a policy chose an illegal move (see rummysim.variants.gin.moves)")
+    return result_rows(state, hand_row, seat_rows)
+
+
+@njit(cache=True, _nrt=False)
+def _play_rule_based(state, params, legal, rngs):
+    """``finish_hand``'s loop when no seat searches: the rule-based bots called straight, compiled
+    without reference counting (through the policy, or with a reference count per call, greedy lost
+    a fifth). Returns False, the hand unfinished, at a move ``moves.is_legal`` refuses."""
     while state.ints[I_PHASE] != PH_OVER:
         move = MV.forced_move(state)
-        if move < 0 and search:
-            move = P.choose(state, params, state.ints[I_SEAT], scratch)
-        elif move < 0:   # no search seat: the rule-based bots straight (the policy's call costs a fifth)
-            move = B.choose(state, params, state.ints[I_SEAT], scratch[0], scratch[1])
+        if move < 0:
+            move = B.choose(state, params, state.ints[I_SEAT], legal, rngs)
         if not MV.is_legal(state, move):
-            raise ValueError("a policy chose an illegal move (see rummysim.variants.gin.moves)")
+            return False
         MV.apply(state, move)
-    return result_rows(state, hand_row, seat_rows)
+    return True
 
 
 @njit(cache=True)
@@ -189,7 +209,7 @@ def play_games(seed, games, rules, params, card_value, single_hand, capacity, ha
     n_games = games.shape[0]
     n_blocks = min(n_games, 64)  # contiguous blocks: scratch allocated once per block, not per game
     for b in prange(n_blocks):
-        state = new_state(rules, card_value, np.empty((0, EV_WIDTH), dtype=np.int16), np.zeros(1, dtype=np.int64))
+        state = new_state(rules, card_value, np.empty((0, EV_WIDTH), dtype=np.int16))
         scratch = P.new_scratch(rules, card_value)
         points = np.zeros(2, dtype=np.int64)
         wins = np.zeros(2, dtype=np.int64)

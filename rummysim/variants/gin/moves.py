@@ -51,6 +51,7 @@ from .state import (
     I_KNOCKER, I_KNOCKER_DEADWOOD, I_LAID_OFF_SEAT, I_LEFT_AFTER, I_MELDS_LAID_SEAT, I_N_KNOCKER_MELDS, I_N_TABLE,
     I_OUTCOME, I_PASSES, I_PHASE, I_PILE_N, I_POINTS, I_SEAT, I_STOCK_N, I_TAKEN, I_TURN, I_UNDERCUT,
     I_UPCARD_DRAWS, I_WINNER, M_HAND, M_HELD, M_LAYABLE, M_PICKED, M_PILE, M_TABLE, PH_DEFENDER_MELD,
+    I_N_EV, I_PILE, I_STOCK, I_T_KIND, M_T_LAY, M_T_MASK, MAX_TABLE, W_BUF,
     PH_DISCARD, PH_DRAW, PH_FIRST_UPCARD, PH_KNOCK_DISCARD, PH_KNOCK_MELD, PH_LAYOFF, PH_OVER, PH_WALL,
     R_BIG_GIN_BONUS, R_CHECK, R_GIN_BONUS, R_UNDERCUT_BONUS, UPCARD_DRAW_LIMIT, WALL,
 )
@@ -153,7 +154,7 @@ def knocker_meld_ok(state, hand, meld):
 
 
 # ------------------------------------------------------------------ legality
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def forced_move(state):
     """The move that is no choice (after two passes of the first upcard: the stock), else -1."""
     ints = state.ints
@@ -230,14 +231,15 @@ def _meld_moves(state, hand, knocker, out):
     """``PASS`` when the seat may stop (the knocker: cards left within the knock card), then the melds
     of 3-5 cards in ``hand`` (the knocker's: only those that keep him within the knock card), all
     ascending; returns the count."""
-    nm = M.list_melds(hand, False, state.buf)
+    melds = state.work[W_BUF:W_BUF + 64]
+    nm = M.list_melds(hand, False, melds)
     n = 0
     if not knocker or M.mask_value(hand, state.card_value) <= state.ints[I_KNOCK_CARD]:
         out[0] = PASS
         n = 1
     first = n
     for k in range(nm):
-        meld = state.buf[k]
+        meld = melds[k]
         if M.popcount(meld) > 5:
             continue
         if knocker and not knocker_meld_ok(state, hand, meld):
@@ -309,8 +311,10 @@ def scores(state, out):
 
 # ------------------------------------------------------------ bookkeeping
 @njit(cache=True, _nrt=False)
-def log_event(ev, n_ev, kind, player, card, meld, cards_mask):
-    """Append one event to ``ev`` when it has room, the cards of ``cards_mask`` lowest first."""
+def log_event(ev, ints, kind, player, card, meld, cards_mask):
+    """Append one event to ``ev`` when it has room (``ints[I_N_EV]`` rows written), the cards of
+    ``cards_mask`` lowest first."""
+    n_ev = ints[I_N_EV:I_N_EV + 1]
     i = open_event(ev, n_ev, kind, player, card, meld)
     if i < 0:
         return
@@ -332,9 +336,9 @@ def check_cards(state):
     total = M.popcount(masks[M_HAND]) + M.popcount(masks[M_HAND + 1]) + M.popcount(masks[M_TABLE])
     pile_mask = U64(0)
     for k in range(ints[I_PILE_N]):
-        pile_mask |= M.bit(state.pile[k])
+        pile_mask |= M.bit(ints[I_PILE + k])
     for k in range(ints[I_STOCK_N]):
-        seen |= M.bit(state.stock[k])
+        seen |= M.bit(ints[I_STOCK + k])
     seen |= pile_mask
     total += ints[I_PILE_N] + ints[I_STOCK_N]
     if seen != M.FULL_DECK or total != 52 or pile_mask != masks[M_PILE]:
@@ -397,14 +401,20 @@ def _score(state):
 
 
 @njit(cache=True, _nrt=False)
+def _layable(masks, ints, n):
+    """The cards that would extend one of the first ``n`` table melds."""
+    return M.table_layoffs(masks[M_T_MASK:M_T_MASK + MAX_TABLE], ints[I_T_KIND:I_T_KIND + MAX_TABLE], n, False)
+
+
+@njit(cache=True, _nrt=False)
 def _lay_meld(state, p, meld):
     """Seat p lays ``meld`` on the table; the knocker's melds take lay-offs (4.6)."""
     ints, masks = state.ints, state.masks
     k = ints[I_N_TABLE]
     kind, stored = M.table_meld_of(meld, False)
-    state.t_kind[k] = kind
-    state.t_mask[k] = stored
-    state.t_lay[k] = M.layoff_cards(stored, kind, False)
+    ints[I_T_KIND + k] = kind
+    masks[M_T_MASK + k] = stored
+    masks[M_T_LAY + k] = M.layoff_cards(stored, kind, False)
     ints[I_N_TABLE] = k + 1
     masks[M_HAND + p] &= ~meld
     masks[M_HELD + p] &= ~meld
@@ -412,9 +422,9 @@ def _lay_meld(state, p, meld):
     ints[I_MELDS_LAID_SEAT + p] += 1
     if ints[I_PHASE] == PH_KNOCK_MELD:
         ints[I_N_KNOCKER_MELDS] = k + 1
-        masks[M_LAYABLE] = M.table_layoffs(state.t_mask, state.t_kind, k + 1, False)
+        masks[M_LAYABLE] = _layable(masks, ints, k + 1)
     if state.ev.shape[0] > 0:
-        log_event(state.ev, state.n_ev, EV_MELD, p, -1, k, meld)
+        log_event(state.ev, state.ints, EV_MELD, p, -1, k, meld)
 
 
 @njit(cache=True, _nrt=False)
@@ -425,26 +435,26 @@ def _lay_off(state, p, card):
     first = -1
     extended = U64(0)   # bit k: knocker meld k took the card (the event lists them)
     for k in range(ints[I_N_KNOCKER_MELDS]):
-        if state.t_lay[k] & b:
-            state.t_mask[k] = M.grow_meld(state.t_mask[k], state.t_kind[k], card, False)
-            state.t_lay[k] = M.layoff_cards(state.t_mask[k], state.t_kind[k], False)
+        if masks[M_T_LAY + k] & b:
+            masks[M_T_MASK + k] = M.grow_meld(masks[M_T_MASK + k], ints[I_T_KIND + k], card, False)
+            masks[M_T_LAY + k] = M.layoff_cards(masks[M_T_MASK + k], ints[I_T_KIND + k], False)
             extended |= U64(1) << U64(k)
             if first < 0:
                 first = k
-    masks[M_LAYABLE] = M.table_layoffs(state.t_mask, state.t_kind, ints[I_N_KNOCKER_MELDS], False)
+    masks[M_LAYABLE] = _layable(masks, ints, ints[I_N_KNOCKER_MELDS])
     masks[M_HAND + p] &= ~b
     masks[M_HELD + p] &= ~b
     masks[M_TABLE] |= b
     ints[I_LAID_OFF_SEAT + p] += 1
     if state.ev.shape[0] > 0:
-        log_event(state.ev, state.n_ev, EV_LAYOFF, p, card, first, extended)
+        log_event(state.ev, state.ints, EV_LAYOFF, p, card, first, extended)
 
 
 @njit(cache=True, _nrt=False)
 def _take_upcard(state, p):
     ints, masks = state.ints, state.masks
     ints[I_PILE_N] -= 1
-    card = state.pile[ints[I_PILE_N]]
+    card = ints[I_PILE + ints[I_PILE_N]]
     b = M.bit(card)
     masks[M_PILE] &= ~b
     masks[M_HAND + p] |= b
@@ -453,7 +463,7 @@ def _take_upcard(state, p):
     ints[I_TAKEN] = card
     ints[I_DISCARD_DRAWS_SEAT + p] += 1
     if state.ev.shape[0] > 0:
-        log_event(state.ev, state.n_ev, EV_DRAW_DISCARD, p, card, -1, U64(0))
+        log_event(state.ev, state.ints, EV_DRAW_DISCARD, p, card, -1, U64(0))
 
 
 @njit(cache=True, _nrt=False)
@@ -470,7 +480,7 @@ def _to_pile(state, p, card):
     b = M.bit(card)
     masks[M_HAND + p] &= ~b
     masks[M_HELD + p] &= ~b
-    state.pile[ints[I_PILE_N]] = card
+    ints[I_PILE + ints[I_PILE_N]] = card
     ints[I_PILE_N] += 1
     masks[M_PILE] |= b
 
@@ -489,7 +499,7 @@ def apply(state, move):
             ints[I_PASSES] += 1
             ints[I_SEAT] = 1 - p
             if logging:
-                log_event(state.ev, state.n_ev, EV_PASS, p, -1, phase, U64(0))
+                log_event(state.ev, state.ints, EV_PASS, p, -1, phase, U64(0))
         elif move == DRAW_UPCARD:
             if phase == PH_DRAW:
                 ints[I_UPCARD_DRAWS] += 1
@@ -500,17 +510,17 @@ def apply(state, move):
             _after_draw(state, p)
         else:
             ints[I_STOCK_N] -= 1
-            card = state.stock[ints[I_STOCK_N]]
+            card = ints[I_STOCK + ints[I_STOCK_N]]
             state.masks[M_HAND + p] |= M.bit(card)
             ints[I_TAKEN] = -1
             if logging:
-                log_event(state.ev, state.n_ev, EV_DRAW_STOCK, p, card, -1, U64(0))
+                log_event(state.ev, state.ints, EV_DRAW_STOCK, p, card, -1, U64(0))
             _after_draw(state, p)
     elif phase == PH_DISCARD:
         if move == KNOCK or move == BIG_GIN:
             ints[I_KNOCKER] = p
             if logging:
-                log_event(state.ev, state.n_ev, EV_KNOCK, p, -1, -1, U64(0))
+                log_event(state.ev, state.ints, EV_KNOCK, p, -1, -1, U64(0))
             if move == BIG_GIN:
                 ints[I_BIG_GIN] = 1
                 ints[I_PHASE] = PH_KNOCK_MELD
@@ -520,7 +530,7 @@ def apply(state, move):
             card = card_of_index(move)
             _to_pile(state, p, card)
             if logging:
-                log_event(state.ev, state.n_ev, EV_DISCARD, p, card, -1, U64(0))
+                log_event(state.ev, state.ints, EV_DISCARD, p, card, -1, U64(0))
             ints[I_TURN] += 1
             ints[I_DISCARDS_SEAT + p] += 1
             ints[I_TAKEN] = -1
@@ -535,24 +545,24 @@ def apply(state, move):
     elif phase == PH_WALL:
         if move == PASS:
             if logging:
-                log_event(state.ev, state.n_ev, EV_PASS, p, -1, phase, U64(0))
+                log_event(state.ev, state.ints, EV_PASS, p, -1, phase, U64(0))
             _over(ints, OUT_STALEMATE_STOCK, -1, 0)
             return
         ints[I_KNOCKER] = p
         _take_upcard(state, p)
         if logging:
-            log_event(state.ev, state.n_ev, EV_KNOCK, p, -1, -1, U64(0))
+            log_event(state.ev, state.ints, EV_KNOCK, p, -1, -1, U64(0))
         ints[I_PHASE] = PH_KNOCK_DISCARD
     elif phase == PH_KNOCK_DISCARD:
         card = card_of_index(move)
         _to_pile(state, p, card)
         if logging:
-            log_event(state.ev, state.n_ev, EV_DISCARD, p, card, -1, U64(0))
+            log_event(state.ev, state.ints, EV_DISCARD, p, card, -1, U64(0))
         ints[I_PHASE] = PH_KNOCK_MELD
     elif phase == PH_KNOCK_MELD or phase == PH_DEFENDER_MELD:
         if move == PASS:
             if logging:
-                log_event(state.ev, state.n_ev, EV_PASS, p, -1, phase, U64(0))
+                log_event(state.ev, state.ints, EV_PASS, p, -1, phase, U64(0))
             if phase == PH_DEFENDER_MELD:
                 _score(state)
             else:
@@ -564,7 +574,7 @@ def apply(state, move):
     elif phase == PH_LAYOFF:
         if move == PASS:
             if logging:
-                log_event(state.ev, state.n_ev, EV_PASS, p, -1, phase, U64(0))
+                log_event(state.ev, state.ints, EV_PASS, p, -1, phase, U64(0))
             ints[I_PHASE] = PH_DEFENDER_MELD
         else:
             _lay_off(state, p, card_of_index(move))

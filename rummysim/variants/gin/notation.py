@@ -15,8 +15,8 @@ from ...cards import card_name, cards_of
 from ...engine import melds as M
 from . import moves as MV
 from .state import (
-    I_BEST_DEADWOOD, I_KNOCK_CARD, I_N_KNOCKER_MELDS, I_N_TABLE, I_PASSES, I_PHASE, I_PILE_N, I_SEAT, I_STOCK_N,
-    I_TAKEN, M_HAND, M_LAYABLE, PH_DEFENDER_MELD, PH_DISCARD, PH_DRAW, PH_FIRST_UPCARD, PH_KNOCK_DISCARD,
+    I_BEST_DEADWOOD, I_KNOCK_CARD, I_N_KNOCKER_MELDS, I_N_TABLE, I_PASSES, I_PHASE, I_PILE, I_PILE_N, I_SEAT,
+    I_STOCK_N, I_TAKEN, M_HAND, M_LAYABLE, M_T_MASK, PH_DEFENDER_MELD, PH_DISCARD, PH_DRAW, PH_FIRST_UPCARD, PH_KNOCK_DISCARD,
     PH_KNOCK_MELD, PH_LAYOFF, PH_OVER, PH_WALL, R_BIG_GIN_BONUS, R_GAME_TO, State,
 )
 
@@ -77,7 +77,7 @@ def legal_move_names(state: State) -> list[tuple[int, str]]:
 def upcard(state: State) -> int:
     """The discard pile's top card, or -1."""
     n = int(state.ints[I_PILE_N])
-    return int(state.pile[n - 1]) if n else -1
+    return int(state.ints[I_PILE + n - 1]) if n else -1
 
 
 # ------------------------------------------------------------------ parsing
@@ -193,7 +193,7 @@ def _why_not(state, verb: str, action: int) -> str:
 # ------------------------------------------------------------------ the seat's view
 def meld_cards(state, k: int) -> list[int]:
     """The cards of table meld ``k``, in order."""
-    return meld_order(cards_of(int(state.t_mask[k])))
+    return meld_order(cards_of(int(state.masks[M_T_MASK + k])))
 
 
 def table_lines(state) -> list[str]:

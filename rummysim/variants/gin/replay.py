@@ -39,8 +39,8 @@ from . import kernel as K
 from . import moves as MV
 from . import policy as P
 from . import schema as S
-from .state import (I_KNOCK_CARD, I_PILE_N, I_STOCK_N, M_HAND, PH_DEFENDER_MELD, PH_FIRST_UPCARD, PH_KNOCK_MELD,
-                    PH_LAYOFF, PH_WALL, SEATS)
+from .state import (I_KNOCK_CARD, I_N_EV, I_PILE, I_PILE_N, I_STOCK, I_STOCK_N, M_HAND, PH_DEFENDER_MELD,
+                    PH_FIRST_UPCARD, PH_KNOCK_MELD, PH_LAYOFF, PH_WALL, SEATS)
 
 #: what a pass passes on, by the phase it was made in (the ``meld`` column of its event row)
 PASSED = {PH_FIRST_UPCARD: "first_upcard", PH_WALL: "wall", PH_KNOCK_MELD: "melds", PH_DEFENDER_MELD: "melds",
@@ -51,14 +51,15 @@ LOG_ROWS = 1024
 
 def deal_event(state, players: int, dealer: int) -> dict:
     """The ``deal`` event of the hand just dealt into ``state``."""
-    masks, ints, stock, pile = state.masks, state.ints, state.stock, state.pile
+    masks, ints = state.masks, state.ints
     n_stock, n_pile = int(ints[I_STOCK_N]), int(ints[I_PILE_N])
+    stock, pile = ints[I_STOCK:I_STOCK + n_stock], ints[I_PILE:I_PILE + n_pile]
     return {
         "event": "deal",
         "dealer": dealer,
         "hands": [card_names(cards_of(masks[M_HAND + p])) for p in range(players)],
         "upcard": card_name(int(pile[n_pile - 1])) if n_pile else None,
-        "stock": card_names(stock[:n_stock][::-1]),
+        "stock": card_names(stock[::-1]),
         "knock_card": int(ints[I_KNOCK_CARD]),
     }
 
@@ -108,7 +109,7 @@ def end_event(hand_row: np.ndarray, masks: np.ndarray, players: int = SEATS) -> 
 
 def _new_state(rules_array: np.ndarray, rows: int):
     return K.new_state(np.ascontiguousarray(rules_array, dtype=np.int64), M.CARD_VALUE,
-                       np.zeros((rows, MV.EV_WIDTH), dtype=np.int16), np.zeros(1, dtype=np.int64))
+                       np.zeros((rows, MV.EV_WIDTH), dtype=np.int16))
 
 
 def trace_hand(seed: int, game: int, hand: int, players: int, rules_array: np.ndarray,
@@ -124,10 +125,10 @@ def trace_hand(seed: int, game: int, hand: int, players: int, rules_array: np.nd
         deal = deal_event(state, SEATS, 1 - first)
         hand_row = np.zeros(S.HAND_COLS, dtype=np.int32)
         K.finish_hand(state, params, scratch, hand_row, np.zeros((SEATS, S.SEAT_COLS), dtype=np.int32))
-        if state.n_ev[0] < rows:
+        if state.ints[I_N_EV] < rows:
             break
         rows *= 4
-    return [deal, *decode_events(state.ev, int(state.n_ev[0])), end_event(hand_row, state.masks, SEATS)]
+    return [deal, *decode_events(state.ev, int(state.ints[I_N_EV])), end_event(hand_row, state.masks, SEATS)]
 
 
 def hands_in_game(seed: int, game: int, players: int, rules_array: np.ndarray, params: np.ndarray) -> int:

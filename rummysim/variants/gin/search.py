@@ -26,7 +26,7 @@ not see (tests/test_search_gin.py deals the unseen cards again and expects the s
 The search's arrays (``SearchScratch``, ``new_search``): ``sim`` a ``state.State`` of its own for the
 hand being simulated (the real hand's rules and card values, no event log),
 the deal every playout of a sample starts from (``root_masks`` uint64[MASKS_SIZE], ``root_ints``
-int64[INTS_SIZE], ``root_stock`` int64[64]), the rollout's ``params`` float64[2, N_PARAMS] and
+int64[INTS_SIZE], the stock in it), the rollout's ``params`` float64[2, N_PARAMS] and
 streams ``rngs`` uint64[2, 1], ``cand`` int64[MAX_LEGAL] the candidates, ``total``/``gain2``/
 ``deal_sum``/``score`` float64[MAX_LEGAL] their sums and the discards' scores, ``pool`` int64[64]
 the unseen cards, ``legal`` int64[MAX_LEGAL]. Like the rules layer, it is compiled without
@@ -47,12 +47,12 @@ from . import bots as B
 from .deadwood import deadwood
 from .moves import EV_WIDTH, KNOCK, MAX_LEGAL, PASS, apply, forced_move, is_legal, legal_moves
 from .state import (
-    I_N_TABLE, I_PHASE, I_PILE_N, I_POINTS, I_SEAT, I_STOCK_N, I_TURN, I_WINNER, INTS_SIZE, M_HAND, M_HELD,
-    M_PILE, M_TABLE, MASKS_SIZE, PH_DISCARD, PH_OVER, new_state,
+    I_PHASE, I_POINTS, I_SEAT, I_STOCK, I_STOCK_N, I_TURN, I_WINNER, INTS_SIZE, M_HAND, M_HELD, M_PILE, M_TABLE,
+    MASKS_SIZE, PH_DISCARD, PH_OVER, new_state,
 )
 
 SearchScratch = namedtuple("SearchScratch", (
-    "sim", "root_masks", "root_ints", "root_stock", "params", "rngs", "cand", "total", "gain2", "deal_sum", "score",
+    "sim", "root_masks", "root_ints", "params", "rngs", "cand", "total", "gain2", "deal_sum", "score",
     "pool", "legal"))
 
 @njit(cache=True)
@@ -61,8 +61,8 @@ def new_search(rules, card_value):
     int64[RULES_SIZE] and ``card_value`` int64[64], with an event log of no rows (nothing logged)."""
     n = MAX_LEGAL
     return SearchScratch(
-        new_state(rules, card_value, np.zeros((0, EV_WIDTH), dtype=np.int16), np.zeros(1, dtype=np.int64)),
-        np.zeros(MASKS_SIZE, dtype=np.uint64), np.zeros(INTS_SIZE, dtype=np.int64), np.zeros(64, dtype=np.int64),
+        new_state(rules, card_value, np.zeros((0, EV_WIDTH), dtype=np.int16)),
+        np.zeros(MASKS_SIZE, dtype=np.uint64), np.zeros(INTS_SIZE, dtype=np.int64),
         np.zeros((2, B.N_PARAMS)), np.zeros((2, 1), dtype=np.uint64), np.zeros(n, dtype=np.int64), np.zeros(n),
         np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(64, dtype=np.int64), np.zeros(n, dtype=np.int64))
 
@@ -87,13 +87,13 @@ def search_move(state, params, p, rngs, ss):
         ss.total[c] = 0.0
         ss.gain2[c] = 0.0
     for _ in range(samples):
-        determinize(state, p, ss.root_masks, ss.root_ints, ss.root_stock, ss.pool, rngs[p])
+        determinize(state, p, ss.root_masks, ss.root_ints, ss.pool, rngs[p])
         for c in range(n_cand):
             ss.deal_sum[c] = 0.0
         for _ in range(playouts):
             key = next_u64(rngs[p])
             for c in range(n_cand):
-                start_playout(ss, state, key)
+                start_playout(ss, key)
                 ss.deal_sum[c] += playout(ss, p, ss.cand[c], horizon, value_mode)
         add_deal(ss.total, ss.gain2, ss.deal_sum, n_cand, playouts)
     return ss.cand[pick(ss.total, ss.gain2, n_cand, samples, z)]
@@ -112,13 +112,13 @@ def candidates(state, roll, p, rngs, ss, limit):
     n = 1
     knock = False
     k = 0
+    near_own, near_held = B.near_cards(state.masks[M_HAND + p]), B.near_cards(state.masks[M_HELD + 1 - p])
     for i in range(n_legal):
         if legal[i] == KNOCK:
             knock = True
         elif legal[i] < 52 and legal[i] != first:
             ss.pool[k] = legal[i]
-            ss.score[k] = -B.discard_score(state.ints, state.masks, state.card_value, roll, p, state.masks[M_HAND + p],
-                                           legal[i], False)
+            ss.score[k] = -B.discard_score(state.ints, state.card_value, roll, p, legal[i], False, near_own, near_held)
             k += 1
     if knock and first != KNOCK and n < limit:
         out[n] = KNOCK
@@ -130,9 +130,9 @@ def candidates(state, roll, p, rngs, ss, limit):
 
 
 @njit(cache=True, _nrt=False)
-def determinize(state, p, root_masks, root_ints, root_stock, pool, rng):
-    """One deal of the cards seat p has not seen, into ``root_masks``, ``root_ints`` and ``root_stock``
-    (copies of the public state): the opponent keeps the cards it is known to hold (``M_HELD``) and
+def determinize(state, p, root_masks, root_ints, pool, rng):
+    """One deal of the cards seat p has not seen, into ``root_masks`` and ``root_ints`` (copies of the
+    public state): the opponent keeps the cards it is known to hold (``M_HELD``) and
     gets the rest of its count from the unseen cards, shuffled by ``rng`` uint64[1] (``pool`` int64[64]
     scratch); the stock gets what is left, in that shuffled order."""
     masks, ints = state.masks, state.ints
@@ -147,22 +147,15 @@ def determinize(state, p, root_masks, root_ints, root_stock, pool, rng):
         hand |= M.bit(pool[i])
     root_masks[M_HAND + q] = hand
     for i in range(ints[I_STOCK_N]):
-        root_stock[i] = pool[k + i]
+        root_ints[I_STOCK + i] = pool[k + i]
 
 
 @njit(cache=True, _nrt=False)
-def start_playout(ss, state, key):
-    """The simulated hand back at the sample's deal (``root_*``; the pile and the table are the real
-    hand's, public), both seats' streams keyed by ``key``."""
-    sim, ints = ss.sim, state.ints
+def start_playout(ss, key):
+    """The simulated hand back at the sample's deal (``root_*``), both seats' streams keyed by ``key``."""
+    sim = ss.sim
     _copy(sim.masks, ss.root_masks, len(sim.masks))
     _copy(sim.ints, ss.root_ints, len(sim.ints))
-    _copy(sim.stock, ss.root_stock, ints[I_STOCK_N])
-    _copy(sim.pile, state.pile, ints[I_PILE_N])
-    n_table = ints[I_N_TABLE]
-    _copy(sim.t_mask, state.t_mask, n_table)
-    _copy(sim.t_kind, state.t_kind, n_table)
-    _copy(sim.t_lay, state.t_lay, n_table)
     playout_streams(ss.rngs, key, 2)
 
 

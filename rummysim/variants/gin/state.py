@@ -8,22 +8,27 @@ self-contained: ``moves.apply`` needs nothing else to play a move and everything
     ``M_HAND + p``: seat p's hand; ``M_TABLE``: every card laid on the table after a knock;
     ``M_PILE``: the cards of the discard pile; ``M_LAYABLE``: the cards that would extend one of the
     knocker's melds; ``M_PICKED + p``: the cards seat p took from the discard pile this hand;
-    ``M_HELD + p``: those it still holds (both public knowledge).
-``ints``   int64[INTS_SIZE]: the counters of the hand (``I_*``) and per seat (``I_*_SEAT + p``).
-``stock``  int64[64], the top at ``stock[ints[I_STOCK_N] - 1]``.
-``pile``   int64[64], the top (the upcard) at ``pile[ints[I_PILE_N] - 1]``; only the top may be taken.
-``t_mask`` uint64[32], ``t_kind`` int64[32], ``t_lay`` uint64[32]
-    the melds laid after a knock, in the order laid (the knocker's first, ``I_N_KNOCKER_MELDS`` of
-    them), as ``rummysim.engine.melds`` keeps table melds, and the cards that would extend each.
+    ``M_HELD + p``: those it still holds (both public knowledge); ``M_T_MASK + k`` and ``M_T_LAY + k``
+    (k < 32): the melds laid after a knock, in the order laid (the knocker's first,
+    ``I_N_KNOCKER_MELDS`` of them), as ``rummysim.engine.melds`` keeps table melds, and the cards that
+    would extend each.
+``ints``   int64[INTS_SIZE]: the counters of the hand (``I_*``) and per seat (``I_*_SEAT + p``); the
+    stock at ``I_STOCK`` (64 slots, the top at ``I_STOCK + ints[I_STOCK_N] - 1``), the discard pile at
+    ``I_PILE`` (64 slots, the top, the upcard, at ``I_PILE + ints[I_PILE_N] - 1``; only the top may be
+    taken), each table meld's kind at ``I_T_KIND + k``, the events logged at ``I_N_EV``.
 ``rules``  int64[RULES_SIZE], indexed by ``R_*`` (built by ``rules.py``).
 ``card_value`` int64[64]: the points of each card id (rules 4.1).
-``ev``     int16[n, EV_WIDTH] event log, n = 0 when not logging; ``n_ev`` int64[1] events written.
-``buf``    uint64[64]: the melds of a hand (``melds.list_melds``), ``buf2`` uint64[64] the melds of
-           the partition searched inside a loop over ``buf``; ``stack_r``/``stack_m`` uint64[1024]
-           and ``stack_d`` int64[1024]: the arrangement searches' stack (``melds.best_partition``,
-           ``deadwood.discard_deadwood``); ``meld_value`` int64[64] the value of each meld of ``buf2``,
-           ``best_without`` int64[64] per card id the best melded value leaving it out
-           (``deadwood.discard_deadwood``).
+``ev``     int16[n, EV_WIDTH] event log, n = 0 when not logging.
+``work``   uint64[WORK_SIZE], the rules layer's scratch: at ``W_BUF`` (64) the melds of a hand
+           (``melds.list_melds``), at ``W_BUF2`` (64) the melds of the arrangement searched inside a
+           loop over those, at ``W_STACK_R``/``W_STACK_M`` (1024 each) the arrangement searches' stack
+           (``melds.best_partition``, ``deadwood.discard_deadwood``).
+``iwork``  int64[IWORK_SIZE], its int64 twin: at ``X_STACK_D`` (1024) that stack's values, at
+           ``X_MELD_VALUE`` (64) the value of each meld at ``W_BUF2``, at ``X_BEST_WITHOUT`` (64) per
+           card id the best melded value leaving it out (``deadwood.discard_deadwood``).
+
+A hand is these few flat arrays, not one array per field, because every compiled call passes the
+tuple's arrays one by one: with 18 arrays a call pushed some 130 values (docs/development.md).
 
 The decision point is ``ints[I_PHASE]`` (``PH_*``) and ``ints[I_SEAT]`` (the seat to act);
 ``I_OUTCOME``/``I_WINNER``/``I_POINTS``/``I_GIN``/``I_UNDERCUT`` hold the result once the phase is
@@ -35,8 +40,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-State = namedtuple("State", ("masks", "ints", "stock", "pile", "t_mask", "t_kind", "t_lay", "rules",
-                             "card_value", "ev", "n_ev", "buf", "buf2", "stack_r", "stack_d", "stack_m", "meld_value", "best_without"))
+State = namedtuple("State", ("masks", "ints", "rules", "card_value", "ev", "work", "iwork"))
 
 SEATS = 2
 
@@ -46,7 +50,10 @@ M_PILE = 3
 M_LAYABLE = 4
 M_PICKED = 5
 M_HELD = 7
-MASKS_SIZE = 9
+M_T_MASK = 9           # + k: table meld k
+M_T_LAY = 41           # + k: the cards that would extend table meld k
+MAX_TABLE = 32
+MASKS_SIZE = 73
 
 I_STOCK_N = 0
 I_PILE_N = 1
@@ -80,7 +87,23 @@ I_LAID_OFF_SEAT = 30        # + p
 I_DISCARDS_SEAT = 32        # + p: the seat's discards this hand (its turns)
 I_LEFT_AFTER = 34           # + card index i: the deadwood the seat to act keeps by discarding card i
                             # (set with I_BEST_DEADWOOD on every draw and at the wall; rules 4.5)
-INTS_SIZE = 86
+I_N_EV = 86                 # events logged (``ev`` rows written)
+I_STOCK = 87                # + k: the stock, the top last
+I_PILE = 151                # + k: the discard pile, the top last
+I_T_KIND = 215              # + k: table meld k's kind (engine.melds)
+INTS_SIZE = 247
+
+W_BUF = 0
+W_BUF2 = 64
+W_STACK_R = 128
+W_STACK_M = 1152
+WORK_SIZE = 2176
+STACK = 1024                # the arrangement searches' stack depth
+
+X_STACK_D = 0
+X_MELD_VALUE = 1024
+X_BEST_WITHOUT = 1088
+IWORK_SIZE = 1152
 
 # decision points (rules 4.3-4.7)
 PH_FIRST_UPCARD = 0    # 4.3: take the first upcard or pass; after two passes, draw from the stock
@@ -114,14 +137,21 @@ WALL = 2
 
 
 @njit(cache=True)
-def new_state(rules, card_value, ev, n_ev):
+def new_state(rules, card_value, ev):
     """An empty ``State``, reused hand after hand (``start_hand`` deals it). ``rules``
-    int64[RULES_SIZE], ``card_value`` int64[64], ``ev`` int16[n, EV_WIDTH] (n = 0: no log), ``n_ev``
-    int64[1]."""
+    int64[RULES_SIZE], ``card_value`` int64[64], ``ev`` int16[n, EV_WIDTH] (n = 0: no log)."""
     ints = np.zeros(INTS_SIZE, dtype=np.int64)
     ints[I_PLAYERS] = 2
-    return State(np.zeros(MASKS_SIZE, dtype=np.uint64), ints, np.empty(64, dtype=np.int64),
-                 np.empty(64, dtype=np.int64), np.zeros(32, dtype=np.uint64), np.zeros(32, dtype=np.int64),
-                 np.zeros(32, dtype=np.uint64), rules, card_value, ev, n_ev, np.empty(64, dtype=np.uint64),
-                 np.empty(64, dtype=np.uint64), np.empty(1024, dtype=np.uint64), np.empty(1024, dtype=np.int64),
-                 np.empty(1024, dtype=np.uint64), np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64))
+    return State(np.zeros(MASKS_SIZE, dtype=np.uint64), ints, rules, card_value, ev,
+                 np.zeros(WORK_SIZE, dtype=np.uint64), np.zeros(IWORK_SIZE, dtype=np.int64))
+
+
+def stock_view(state):
+    """``state``'s stock slots, int64[64] (a view; the top at ``ints[I_STOCK_N] - 1``), for Python callers."""
+    return state.ints[I_STOCK:I_STOCK + 64]
+
+
+def pile_view(state):
+    """``state``'s discard pile slots, int64[64] (a view; the top at ``ints[I_PILE_N] - 1``), for Python
+    callers."""
+    return state.ints[I_PILE:I_PILE + 64]
