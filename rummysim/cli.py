@@ -26,6 +26,7 @@ from .base.rules import parse_rule_options, rule_flags, rules_from_mapping
 from .play import human_strategy, play_game
 from .play.save import saved_events
 from .replay_html import check_page_path, replay_page, write_page
+from .report import prepare_report_dir, write_report
 from .results import ChunkError, json_safe, results_dir
 from .run import MAX_COUNT, RunSpec, max_chunk_size, resume_run, run_to_dir
 from .strategy import is_search, load_strategy, params_matrix, seat_strategies, with_override
@@ -240,13 +241,11 @@ class _dask_client:
 def _report_dir(report_dir):
     """Check a --report directory before playing, so a bad one fails at once."""
     if report_dir is not None:
-        from .report import prepare_report_dir   # matplotlib: loaded only by the commands that draw
         prepare_report_dir(report_dir)
 
 
 def _write_report(results, report_dir, console):
     """Write the report of ``results``; say which results were used if chosen among several, and where."""
-    from .report import write_report
     written = write_report(results, report_dir)
     if written.note:
         console.print(written.note)

@@ -25,12 +25,10 @@ import shutil
 import time
 from importlib import import_module
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import pandas as pd
-from matplotlib.colors import TwoSlopeNorm
-from matplotlib.figure import Figure
 
 from ..analysis import rating as RL
 from ..analysis import stats as S
@@ -42,6 +40,9 @@ from ..replay_html import replay_page
 from ..run import ResumeError, rules_of_record, strategies_of_record
 from ..strategy import BUILTIN_DIR, params_matrix
 from .figures import COLORS, DPI, errorbar, even_label, new_figure, scope, set_title
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 
@@ -258,6 +259,7 @@ def fig_crosstable(res: S.SavedResults) -> Figure:
                 grid[i, j] = 100 * cell["estimate"]
     fig, (ax,) = new_figure(1.6 + 1.5 * m, 2.0 + 1.2 * m)
     fair = 100 / res.players
+    from matplotlib.colors import TwoSlopeNorm   # as report.figures: matplotlib loads when drawing
     norm = TwoSlopeNorm(vcenter=fair, vmin=0, vmax=100)
     image = ax.imshow(grid, cmap="RdBu", norm=norm)
     for i, row in enumerate(ct["win_share"]):

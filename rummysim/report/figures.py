@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import math
 import textwrap
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from ..analysis import stats as S
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 DPI = 110
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -39,6 +41,8 @@ def scope(res: S.SavedResults) -> str:
 def new_figure(width: float = 9.0, height: float = 4.8, cols: int = 1, rows: int = 1,
                sharex: bool = False) -> tuple[Figure, list]:
     """A figure and its axes, row by row."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg   # matplotlib loads when a figure is drawn, not
+    from matplotlib.figure import Figure                          # with every command that imports the report
     fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(rows, cols, sharex=sharex)
