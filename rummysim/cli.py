@@ -490,7 +490,8 @@ match_options = [
     click.option("--games", type=int, callback=_positive, help="Full games per seating."),
     click.option("--hands", type=int, callback=_positive, help="Deals, each played once per seat rotation."),
     click.option("--players", type=int, default=None, help=f"Players at the table: {PLAYERS_WORDS}."),
-    click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True),
+    click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+                 help="Master seed: the same seed and options play the same deals, whatever the threads."),
     click.option("--workers", type=int, callback=_positive, help="Threads. Default: all cores."),
     click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
                  help="Where to save results. Default: results/<command>-<time>-seed<seed>."),
@@ -516,8 +517,10 @@ def with_match_options(f):
 @click.option("--elo-model", type=click.Choice(["logistic", "normalized"]), default="logistic", show_default=True,
               help="The Elo scale of --sprt: logistic, or normalized Elo (score - 0.5 over the per-game standard "
                    "deviation, times 800 / ln 10, as fishtest defines it).")
-@click.option("--alpha", type=click.FloatRange(0, 0.5, min_open=True), default=0.05, show_default=True)
-@click.option("--beta", type=click.FloatRange(0, 0.5, min_open=True), default=0.05, show_default=True)
+@click.option("--alpha", type=click.FloatRange(0, 0.5, min_open=True), default=0.05, show_default=True,
+              help="With --sprt: the chance of accepting ELO1 when ELO0 is true.")
+@click.option("--beta", type=click.FloatRange(0, 0.5, min_open=True), default=0.05, show_default=True,
+              help="With --sprt: the chance of accepting ELO0 when ELO1 is true.")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole result as one JSON object.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               help="Also write the report (as rummysim report) into this directory.")
@@ -613,7 +616,7 @@ def report(results, out_dir):
 @click.option("--baseline", default="greedy", show_default=True, help="Strategy every value plays against.")
 @variant_option
 @with_match_options
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the sweep's result as one JSON object instead of tables.")
 def sweep(strategy_file, key, values, baseline, variant, games, hands, players, seed, workers, out_dir, overwrite,
           chunk_size, rule_pairs, rules_file, as_json):
     """Play each value of one strategy key against a baseline: where does it stop paying?"""

@@ -20,7 +20,7 @@ from .base.errors import StrategyError
 from .base.params import ROLLOUT_KEY, SEARCH
 from .base.variant import Variant
 from .engine.search import ROLLOUT_BOT
-from .variants import NAMES
+from .variants import NAMES, VARIANTS
 
 BUILTIN_DIR = Path(__file__).parent / "strategies"
 #: the keys every strategy file has, besides its variant's ``Variant.spec``
@@ -133,6 +133,15 @@ def builtin_names(variant: Variant) -> list[str]:
     return sorted(p.stem for p in builtin_dir(variant).glob("*.toml"))
 
 
+def _shipped_elsewhere(name: str, variant: Variant) -> str:
+    """`` (a Shanghai Rummy strategy: --variant shanghai)`` when other variants ship ``name``, else ``""``."""
+    others = [v for v in VARIANTS.values() if v is not variant and name in builtin_names(v)]
+    if not others:
+        return ""
+    return (f" (a {' and '.join(v.title for v in others)} strategy: "
+            f"{' or '.join(f'--variant {v.name}' for v in others)})")
+
+
 def load_strategy(name_or_path: str, variant: Variant) -> Strategy:
     """A strategy by shipped name (``greedy``) or by file path (``my/bot.toml``)."""
     path = Path(name_or_path)
@@ -140,8 +149,9 @@ def load_strategy(name_or_path: str, variant: Variant) -> Strategy:
     if path.suffix != ".toml" and path.parent == Path("."):
         path = shipped / f"{name_or_path}.toml"
         if not path.exists():
-            raise StrategyError(f"unknown strategy {name_or_path!r}; shipped for {variant.title}: "
-                                f"{', '.join(builtin_names(variant))}, or give a .toml file")
+            raise StrategyError(f"unknown strategy {name_or_path!r}{_shipped_elsewhere(name_or_path, variant)}; "
+                                f"shipped for {variant.title}: {', '.join(builtin_names(variant))}, or give a "
+                                f".toml file")
     try:
         raw = path.read_bytes()
     except OSError as e:

@@ -9,7 +9,7 @@ import types
 import pandas as pd
 import pytest
 
-from rummysim.cli import main
+from rummysim.cli import cli, main
 from rummysim.results import prepare_out_dir, read_results_table
 from rummysim.run import RunSpec, run_to_dir
 from rummysim.strategy import seat_strategies
@@ -199,3 +199,19 @@ def test_shanghai_run_then_replay_reproduces_its_rounds(capsys, tmp_path):
         expect = seats[(seats.game == game) & (seats["round"] == round_no)].sort_values("seat").score.tolist()
         assert end["scores"] == expect
         assert sum(e["event"] == "buy" for e in events) == row.buys
+
+
+def _commands(group, path=()):
+    import click
+    for name, cmd in group.commands.items():
+        yield (*path, name), cmd
+        if isinstance(cmd, click.Group):
+            yield from _commands(cmd, (*path, name))
+
+
+def test_every_option_of_every_command_says_what_it_does():
+    """``--help`` explains every option (issue 27: ``compare --seed`` and ``sweep --json`` had no text)."""
+    import click
+    bare = [f"{' '.join(path)} {p.opts[0]}" for path, cmd in _commands(cli) for p in cmd.params
+            if isinstance(p, click.Option) and not p.hidden and not (p.help or "").strip()]
+    assert not bare, f"options without help: {bare}"

@@ -65,6 +65,14 @@ def test_unreadable_and_unknown(tmp_path):
         load_strategy(str(tmp_path / "missing.toml"), BASIC)
     with pytest.raises(StrategyError, match="unknown strategy .nope.; shipped for Basic Rummy: .*greedy"):
         load_strategy("nope", BASIC)
+    # a name another variant ships says which (issue 27: `unknown strategy 'buyer'` alone sent users guessing)
+    with pytest.raises(StrategyError) as e:
+        load_strategy("buyer", BASIC)
+    assert str(e.value).startswith("unknown strategy 'buyer' (a Shanghai Rummy strategy: --variant shanghai); "
+                                   "shipped for Basic Rummy: ")
+    with pytest.raises(StrategyError) as e:
+        load_strategy("cautious", VARIANTS["gin"])
+    assert "(a Basic Rummy strategy: --variant basic)" in str(e.value)
     binary = tmp_path / "b.toml"
     binary.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(StrategyError, match="not UTF-8"):
