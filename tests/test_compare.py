@@ -186,8 +186,9 @@ def test_compare_cli_json_and_saved_results(capsys, tmp_path):
         assert e.code == 0
     result = json.loads(capsys.readouterr().out)
     assert result["win_share"]["estimate"] > 0.8  # greedy crushes random
-    assert result["reproduce"].startswith("rummysim compare strategies/greedy.toml strategies/random.toml")
-    assert "| rummysim 0.1.0 |" in result["reproduce"]
+    assert result["reproduce"] == ("rummysim compare strategies/greedy.toml strategies/random.toml --players 2 "
+                                   "--hands 2000 --seed 0 --variant basic")
+    assert result["provenance"].startswith("rummysim 0.1.0 | rules ")
     assert (out / "compare.json").exists() and (out / "hands.parquet").exists()
     import pandas as pd
 
@@ -618,3 +619,33 @@ def test_points_at_three_players_say_whose_mean_they_subtract():
     text = _printed({"players": 3, "variant": "basic", "mode": "hands", "reproduce": "r",
                      "pairs": [{"a": "A", "b": "B", **s}]})
     assert "points per hand, A minus the mean of B's 2 seats" in " ".join(text.split())
+
+
+def test_the_reproduce_line_stays_one_line_a_shell_accepts_at_80_columns(capsys, tmp_path):
+    """Issue 27: piped at 80 columns the reproduce line wrapped over 4 lines with `` | `` separators and
+    could not be pasted back. It is the command alone, unwrapped; what it ran with is the next line."""
+    import io
+    import shlex
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from rummysim.analysis.compare import render
+    from rummysim.cli import main
+
+    odd = tmp_path / "my bots" / "greedy copy.toml"   # a path a shell must have quoted
+    odd.parent.mkdir()
+    odd.write_text((Path(__file__).parent.parent / "strategies" / "greedy.toml").read_text())
+    main(["compare", str(odd), "random", "--hands", "200", "--seed", "3", "--workers", "1", "--json",
+          "--out", str(tmp_path / "cmp")])
+    result = json.loads(capsys.readouterr().out)
+    out = io.StringIO()
+    render(result, Console(file=out, width=80))
+    lines = out.getvalue().splitlines()
+    [line] = [x for x in lines if x.startswith("reproduce: ")]
+    argv = shlex.split(line.removeprefix("reproduce: "))
+    assert argv[:4] == ["rummysim", "compare", str(odd), "random"]
+    assert argv[argv.index("--seed") + 1] == "3" and argv[argv.index("--hands") + 1] == "200"
+    assert len(line) > 80   # longer than the width, and still one line
+    [ran] = [x for x in lines if x.startswith("ran with: ")]
+    assert ran.startswith("ran with: rummysim ") and " | 400 hands | " in ran

@@ -129,7 +129,7 @@ def test_compare_report_has_forest_plot_crosstable_and_rating_list(capsys, tmp_p
                                                                             sample_rows(tmp_path / "cmp"))
     check_replays(tmp_path / "rep", tmp_path / "cmp")
     page = check_self_contained(tmp_path / "rep", figures)
-    assert "rummysim compare" in page and "| rummysim 0.1.0 |" in page and "greedy vs random" in page
+    assert "rummysim compare" in page and "rummysim 0.1.0 | rules " in page and "greedy vs random" in page
     assert "Who starts" in page
     head = (tmp_path / "rep" / "headline.csv").read_text().splitlines()[0].split(",")
     assert "hand_share_of_a_when_a_starts" in head and not any("seat" in c for c in head)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import shlex
 import time
 from pathlib import Path
 from typing import Callable
@@ -496,6 +497,7 @@ def _compare(variant: Variant, result: dict, strategies: list[Strategy], rules, 
     if len(strategies) >= 3 and "no_difference" not in result:   # identical play rates nothing
         result["rating"] = rating.rating_list([s.name for s in strategies], matches, players, result["seed"])
     result["reproduce"] = reproduce_line(result)
+    result["provenance"] = provenance_line(result)
     if out_dir is not None:
         write_json_atomic(out_dir / "compare.json", result)
         if "rating" in result:
@@ -590,13 +592,12 @@ def _crosstable(strategies: list[Strategy], pairs: list[dict], players: int) -> 
 
 
 def reproduce_line(result: dict) -> str:
-    """One line to reproduce a comparison: the command (non-default rules included), rule and strategy
-    hashes, hands played and wall time."""
-    files = " ".join(s["source"] for s in result["strategies"])
-    hashes = ", ".join(f"{s['name']} {s['sha256']}" for s in result["strategies"])
+    """The command that reproduces a comparison (non-default rules included), one line a shell accepts
+    (paths quoted as needed); what it ran with is ``provenance_line``."""
+    files = " ".join(shlex.quote(s["source"]) for s in result["strategies"])
     variant = variant_of(result)
-    rules = f" --variant {variant.name}" + "".join(f" {flag}" for flag in rule_flags(variant, result["rules"],
-                                                                                      result["players"]))
+    rules = f" --variant {variant.name}" + "".join(f" {shlex.quote(flag)}"
+                                                   for flag in rule_flags(variant, result["rules"], result["players"]))
     sprt = next((p["sprt"] for p in result["pairs"] if "sprt" in p), None)
     if sprt:
         rules += f" --sprt {sprt['elo0']:g} {sprt['elo1']:g} --alpha {sprt['alpha']:g} --beta {sprt['beta']:g}"
@@ -605,9 +606,15 @@ def reproduce_line(result: dict) -> str:
         if result.get("chunk_size"):
             rules += f" --chunk-size {result['chunk_size']}"
     return (f"rummysim compare {files} --players {result['players']} "
-            f"--{result['mode']} {result['count']} --seed {result['seed']}{rules} | rummysim {result['rummysim_version']} | "
-            f"rules {result['rule_hash']} | strategies {hashes} | {sum(p['hands'] for p in result['pairs']):,} "
-            f"{variant.table} | "
+            f"--{result['mode']} {result['count']} --seed {result['seed']}{rules}")
+
+
+def provenance_line(result: dict) -> str:
+    """What a comparison ran with: the rummysim version, rule and strategy hashes, hands played and wall
+    time (a rerun of ``reproduce_line`` with other hashes plays other rules or strategies)."""
+    hashes = ", ".join(f"{s['name']} {s['sha256']}" for s in result["strategies"])
+    return (f"rummysim {result['rummysim_version']} | rules {result['rule_hash']} | strategies {hashes} | "
+            f"{sum(p['hands'] for p in result['pairs']):,} {variant_of(result).table} | "
             f"{result['wall_seconds']:.1f} s")
 
 
@@ -690,7 +697,9 @@ def render(result: dict, console) -> None:
         _render_crosstable(result, console)
     if "rating" in result:
         rating.render(result["rating"], console)
-    console.print(f"reproduce: {result['reproduce']}")
+    console.print(f"reproduce: {result['reproduce']}", soft_wrap=True, markup=False, highlight=False)
+    if "provenance" in result:
+        console.print(f"ran with: {result['provenance']}", soft_wrap=True, markup=False, highlight=False)
 
 
 def _render_crosstable(result: dict, console) -> None:

@@ -68,8 +68,8 @@ def reproduce_line(res: S.SavedResults) -> str:
     options that differ from the defaults as ``--rule`` flags.
     """
     m = res.meta
-    if res.kind == "compare":
-        return m["reproduce"]
+    if res.kind == "compare":   # the command; what it ran with below it (older results: one line of both)
+        return "\n".join(m[k] for k in ("reproduce", "provenance") if k in m)
     args = [_strategy_arg(s) for s in m["strategies"]]
     if len(set(args)) == 1:
         args = args[:1]
