@@ -131,6 +131,7 @@ def test_compare_report_has_forest_plot_crosstable_and_rating_list(capsys, tmp_p
     page = check_self_contained(tmp_path / "rep", figures)
     assert "rummysim compare" in page and "rummysim 0.1.0 | rules " in page and "greedy vs random" in page
     assert "Who starts" in page
+    assert "t for points). Each of the 3 intervals" in page   # issue 27: the caption ran two sentences together
     head = (tmp_path / "rep" / "headline.csv").read_text().splitlines()[0].split(",")
     assert "hand_share_of_a_when_a_starts" in head and not any("seat" in c for c in head)
 
@@ -220,3 +221,34 @@ def test_a_sweep_read_back_from_json_keeps_its_unbounded_elo(tmp_path):
     assert _unbounded({"estimate": None, "ci95": [177.5, None], "unbounded": "above"}) == (
         float("inf"), 177.5, float("inf"))
     assert _unbounded({"estimate": 12.0, "ci95": [1.0, 20.0]}) == (12.0, 1.0, 20.0)
+
+
+def test_a_histogram_cut_says_how_far_the_values_it_leaves_out_go():
+    """Issue 27: ``14 above 64 not shown`` read as a gap when the largest value was 65; the caption says
+    where the values it leaves out end."""
+    from rummysim.report.figures import histogram, new_figure
+
+    dist = pd.DataFrame({"value": [*range(1, 11), 100], "count": [1000] * 10 + [1]})
+    _, (ax,) = new_figure()
+    assert histogram(ax, dist, "turns", "share (%)") == "1 above 10 (up to 100) not shown"
+    whole = pd.DataFrame({"value": [1, 2], "count": [5, 5]})
+    _, (ax,) = new_figure()
+    assert histogram(ax, whole, "turns", "share (%)") == "all values shown"
+
+
+def test_figure_subtitles_count_the_play_once(capsys, tmp_path):
+    """Issue 27: every figure's subtitle said ``300 hands (300 hands)``; a count that is the units played
+    is said once, games still with their hands."""
+    from rummysim.analysis.stats import open_results
+    from rummysim.report.figures import scope
+
+    for mode, count in (("--hands", "300"), ("--games", "3")):
+        out = tmp_path / mode.strip("-")
+        code, _, err = run_cli(["run", mode, count, "--out", out], capsys)
+        assert code == 0, err
+        res = open_results(out)
+        words = scope(res)
+        if mode == "--hands":
+            assert "players, 300 hands, seed 0" in words
+        else:
+            assert f"players, 3 games ({res.hands_played():,} hands), seed 0" in words

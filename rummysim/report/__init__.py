@@ -422,7 +422,7 @@ def _compare_sections(page: _Page, res: S.SavedResults) -> None:
     several = (f" Each of the {matches} intervals is its match's own 95% interval, not adjusted for the {matches} "
                "comparisons; the verdicts' p-values are Holm-adjusted." if matches > 1 else "")
     page.figure("forest", fig_forest(res, head), "Forest plot of each candidate against its opponent: estimates "
-                "with 95% intervals over duplicate blocks (the share interval for the win share, t for points)" + several)
+                "with 95% intervals over duplicate blocks (the share interval for the win share, t for points)." + several)
     page.figure("position_split", fig_position_split(res), "Who starts: A's share by its position after the dealer")
     cross = S.crosstable(res)
     if len(cross):

@@ -35,7 +35,9 @@ def scope(res: S.SavedResults) -> str:
         names = [s["name"] for s in m["strategies"]]
         what = f"{names[0]} in every seat" if len(set(names)) == 1 else " vs ".join(names)
     count = f"{m['count']:,} {m['mode']}" + (" per rotation" if res.kind == "compare" else "")
-    return f"{what}, {res.players} players, {count} ({hands:,} {res.unit}s), seed {m['seed']}"
+    if f"{m['count']:,} {m['mode']}" != f"{hands:,} {res.unit}s":   # not "20,000 hands (20,000 hands)"
+        count += f" ({hands:,} {res.unit}s)"
+    return f"{what}, {res.players} players, {count}, seed {m['seed']}"
 
 
 def new_figure(width: float = 9.0, height: float = 4.8, cols: int = 1, rows: int = 1,
@@ -127,7 +129,7 @@ def histogram(ax, dist: pd.DataFrame, xlabel: str, ylabel: str, bin_width: int =
     ax.set_ylabel(ylabel)
     ax.legend(fontsize=8)
     left = counts[~shown].sum()
-    return f"{left:,} above {cut} not shown" if left else "all values shown"
+    return f"{left:,} above {cut} (up to {values.max()}) not shown" if left else "all values shown"
 
 
 def grouped_bars(ax, x, series: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]], fmt: str) -> None:
