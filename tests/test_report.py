@@ -252,3 +252,24 @@ def test_figure_subtitles_count_the_play_once(capsys, tmp_path):
             assert "players, 300 hands, seed 0" in words
         else:
             assert f"players, 3 games ({res.hands_played():,} hands), seed 0" in words
+
+
+def test_the_crosstable_colours_span_its_cells_around_the_fair_share(capsys, tmp_path):
+    """Issue 27: the heatmap's scale ran 0-100% while its cells were 46-54%, so every cell was white.
+    The scale is centred on the fair share and reaches the cell farthest from it, no farther."""
+    from rummysim.analysis.stats import open_results
+    from rummysim.report import CROSSTABLE_MIN_SPREAD, fig_crosstable
+
+    code, _, err = run_cli(["compare", "greedy", "expert", "cautious", "--hands", "200", "--out", tmp_path / "cmp"],
+                           capsys)
+    assert code == 0, err
+    res = open_results(tmp_path / "cmp")
+    fig = fig_crosstable(res)
+    image = fig.axes[0].images[0]
+    cells = image.get_array().compressed()
+    fair = 50.0
+    far = max(abs(cells - fair).max(), CROSSTABLE_MIN_SPREAD)
+    assert image.norm.vcenter == fair
+    assert (image.norm.vmin, image.norm.vmax) == pytest.approx((fair - far, fair + far))
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert sum(t.endswith("]") for t in texts) == 6 and texts.count("") == 3   # 6 matches' cells, the diagonal

@@ -247,6 +247,10 @@ def _unadjusted(matches: int) -> str:
     return f", each match's own: not adjusted for the {matches} comparisons" if matches > 1 else ""
 
 
+#: the least the crosstable's colour scale spans on each side of the fair share, in percentage points
+CROSSTABLE_MIN_SPREAD = 2.0
+
+
 def fig_crosstable(res: S.SavedResults) -> Figure:
     """Heatmap of the crosstable: win share of the row strategy against the column strategy."""
     ct = res.meta["crosstable"]
@@ -260,12 +264,16 @@ def fig_crosstable(res: S.SavedResults) -> Figure:
     fig, (ax,) = new_figure(1.6 + 1.5 * m, 2.0 + 1.2 * m)
     fair = 100 / res.players
     from matplotlib.colors import TwoSlopeNorm   # as report.figures: matplotlib loads when drawing
-    norm = TwoSlopeNorm(vcenter=fair, vmin=0, vmax=100)
+    # centred on the fair share and scaled to the cells (at least +-2 pp): on 0-100% shares of 46-54%
+    # were all white
+    played = grid[~np.isnan(grid)]
+    spread = max(float(np.abs(played - fair).max()) if played.size else 0.0, CROSSTABLE_MIN_SPREAD)
+    norm = TwoSlopeNorm(vcenter=fair, vmin=max(fair - spread, 0.0), vmax=min(fair + spread, 100.0))
     image = ax.imshow(grid, cmap="RdBu", norm=norm)
     for i, row in enumerate(ct["win_share"]):
         for j, cell in enumerate(row):
-            text = "-" if cell is None else (f"{100 * cell['estimate']:.1f}%\n"
-                                             f"[{100 * cell['ci95'][0]:.1f}, {100 * cell['ci95'][1]:.1f}]")
+            text = ("" if i == j else "not played") if cell is None else (
+                f"{100 * cell['estimate']:.1f}%\n[{100 * cell['ci95'][0]:.1f}, {100 * cell['ci95'][1]:.1f}]")
             dark = cell is not None and abs(norm(100 * cell["estimate"]) - 0.5) > 0.3
             ax.text(j, i, text, ha="center", va="center", fontsize=8, color="white" if dark else "black")
     ax.set_xticks(range(m), names, rotation=20, ha="right")
@@ -274,7 +282,7 @@ def fig_crosstable(res: S.SavedResults) -> Figure:
     ax.set_ylabel("strategy (row)")
     # the label on two short lines: one long line ran past the colour bar into the title
     fig.colorbar(image, ax=ax, label=f"win share of the row (%)\nfair share {fair:.1f}%", shrink=0.8)
-    field = "" if res.players == 2 else f"\n(row in one seat, column in the other {res.players - 1}; - : not played)"
+    field = "" if res.players == 2 else f"\n(row in one seat, column in the other {res.players - 1})"
     won = "games" if res.mode == "games" else f"{res.unit}s"
     set_title(fig, f"Crosstable: share of {won} won by row against column{field}", res,
            f"95% intervals{_unadjusted(len(res.meta['pairs']))} (the verdicts are Holm-adjusted)")
