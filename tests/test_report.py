@@ -273,3 +273,26 @@ def test_the_crosstable_colours_span_its_cells_around_the_fair_share(capsys, tmp
     assert (image.norm.vmin, image.norm.vmax) == pytest.approx((fair - far, fair + far))
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert sum(t.endswith("]") for t in texts) == 6 and texts.count("") == 3   # 6 matches' cells, the diagonal
+
+
+def test_the_seat_panels_legend_covers_no_whisker_or_label(capsys, tmp_path):
+    """Issue 27: in a comparison's ``win_rate_by_seat.png`` the legend covered expert's seat-0 whisker.
+    Drawn, the legend's box meets no interval bar, point or value label of any panel."""
+    from rummysim.analysis.stats import by_seat, open_results
+    from matplotlib.transforms import Bbox
+
+    from rummysim.variants.basic.report import fig_win_rate_by_seat
+
+    code, _, err = run_cli(["compare", "expert", "greedy", "--games", "20", "--out", tmp_path / "cmp"], capsys)
+    assert code == 0, err
+    res = open_results(tmp_path / "cmp")
+    fig = fig_win_rate_by_seat(res, by_seat(res))
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        box = ax.get_legend().get_window_extent(renderer)
+        data = [Bbox(ax.transData.transform(seg)) for c in ax.collections for seg in c.get_segments()]   # whiskers
+        data += [line.get_window_extent(renderer) for line in ax.lines if len(line.get_xdata())
+                 and line.get_linestyle() == "None"]                                      # the points
+        data += [t.get_window_extent(renderer) for t in ax.texts]                        # the values
+        assert data and not any(box.overlaps(d) for d in data), ax.get_ylabel()

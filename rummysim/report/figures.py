@@ -101,7 +101,8 @@ def seat_panel(ax, res: S.SavedResults, seats: pd.DataFrame, col: str, ylabel: s
     ax.set_xlim(-0.6, res.players - 0.4)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.legend(fontsize=8, loc="best")
+    # under the panel, not on it: "best" avoids the points only, and it covered a seat's whisker
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
 
 
 def histogram(ax, dist: pd.DataFrame, xlabel: str, ylabel: str, bin_width: int = 1) -> str:
