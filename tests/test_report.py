@@ -296,3 +296,17 @@ def test_the_seat_panels_legend_covers_no_whisker_or_label(capsys, tmp_path):
                  and line.get_linestyle() == "None"]                                      # the points
         data += [t.get_window_extent(renderer) for t in ax.texts]                        # the values
         assert data and not any(box.overlaps(d) for d in data), ax.get_ylabel()
+
+
+def test_the_page_tables_put_text_left_and_numbers_right():
+    """Issue 27: every column of the page's tables was right-aligned, text too (only the first column was
+    not). A column is left-aligned exactly when one of its cells is not a number, as in the Markdown."""
+    from rummysim.report import _html_table, _STYLE
+
+    d = pd.DataFrame({"strategy": ["greedy", "expert"], "seat": ["0", "1"], "win rate": ["51.2%", "48.8%"],
+                      "ending": ["rummy", "stalemate"]})
+    page = _html_table(d)
+    assert page.startswith('<table><thead><tr><th class="text">strategy</th><th>seat</th><th>win rate</th>'
+                           '<th class="text">ending</th></tr></thead>')
+    assert '<td class="text">greedy</td><td>0</td><td>51.2%</td><td class="text">rummy</td>' in page
+    assert "td.text, th.text { text-align: left; }" in _STYLE and "text-align: right" in _STYLE

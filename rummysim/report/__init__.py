@@ -152,12 +152,17 @@ def display(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def _numeric_columns(d: pd.DataFrame) -> list[str]:
+    """The columns of a displayed table whose every cell is a number (they align right, text left)."""
+    return [c for c in d.columns if d[c].str.match(r"^[-+]?[\d,.]+(%|e)?").all()]
+
+
 def markdown(df: pd.DataFrame) -> str:
     """A GitHub Markdown table of the displayed table (text left, numbers right)."""
     d = display(df)
     if d.empty:
         return "(no rows)\n"
-    numeric = [c for c in d.columns if d[c].str.match(r"^[-+]?[\d,.]+(%|e)?").all()]
+    numeric = _numeric_columns(d)
     cell = lambda x: str(x).replace("|", "\\|")  # noqa: E731
     lines = ["| " + " | ".join(d.columns) + " |",
              "|" + "|".join("---:" if c in numeric else ":---" for c in d.columns) + "|"]
@@ -299,11 +304,21 @@ body { font-family: sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1em; }
 th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; } th { background: #f3f3f3; }
-td:first-child, th:first-child { text-align: left; }
+td.text, th.text { text-align: left; }
 pre { background: #f6f6f6; padding: 0.6em; white-space: pre-wrap; word-break: break-all; font-size: 0.85em; }
 img { max-width: 100%; } figure { margin: 1em 0; } figcaption { font-size: 0.85em; color: #555; }
 .note { color: #8a4b00; }
 """
+
+
+def _html_table(d: pd.DataFrame) -> str:
+    """The displayed table as HTML, numbers right-aligned and text left (as ``markdown``)."""
+    numeric = set(_numeric_columns(d)) if len(d) else set()
+    cls = {c: "" if c in numeric else ' class="text"' for c in d.columns}
+    head = "".join(f"<th{cls[c]}>{html.escape(str(c))}</th>" for c in d.columns)
+    rows = "".join("<tr>" + "".join(f"<td{cls[c]}>{html.escape(str(x))}</td>" for c, x in zip(d.columns, row))
+                   + "</tr>" for row in d.itertuples(index=False))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
 class _Page:
@@ -332,7 +347,7 @@ class _Page:
         """Write ``name``.csv and ``name``.md and show the table (folded away if ``collapsed``)."""
         self._write(f"{name}.csv", df.to_csv(index=False))
         self._write(f"{name}.md", f"### {title}\n\n{markdown(df)}")
-        body = display(df).to_html(index=False, border=0, escape=True)
+        body = _html_table(display(df))
         caption = f"{html.escape(title)} <small>({name}.csv, {name}.md)</small>"
         if collapsed:
             self.parts.append(f"<details><summary>{caption}</summary>{body}</details>")
