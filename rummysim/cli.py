@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -29,7 +30,7 @@ from .replay_html import check_page_path, replay_page, write_page
 from .report import prepare_report_dir, write_report
 from .results import ChunkError, json_safe, results_dir
 from .run import MAX_COUNT, RunSpec, max_chunk_size, resume_run, run_to_dir
-from .strategy import is_search, load_strategy, params_matrix, seat_strategies, with_override
+from .strategy import builtin_dir, builtin_names, is_search, load_strategy, params_matrix, seat_strategies, with_override
 from .variants import DEFAULT_VARIANT, NAMES, VARIANTS, variant_named, variant_of
 
 EXIT_USAGE = 2
@@ -691,6 +692,41 @@ def tune(strategy_file, knobs, against, trials, out_file, name, overwrite, repor
     digest = T.write_strategy(result, base, out, name or out.stem)
     console.print(T.description(result))
     console.print(f"wrote {out} ({digest}); history, effects and trials in {where}")
+
+
+@cli.group()
+def strategies():
+    """The shipped strategies: list them, or print one as a file to edit.
+
+    rummysim strategies show expert > mine.toml  (then: rummysim compare mine.toml expert)
+    """
+
+
+@strategies.command("list")
+@click.option("--variant", type=VariantChoice(), default=None, help="Only this variant's. Default: every variant's.")
+def strategies_list(variant):
+    """One line each: the variant, the name (what --strategy and compare take), the first sentence of its
+    description."""
+    width = shutil.get_terminal_size().columns
+    for v in VARIANTS.values() if variant is None else (variant,):
+        for name in builtin_names(v):
+            words = " ".join(load_strategy(name, v).description.split()).split(". ")[0].rstrip(".") + "."
+            line = f"{v.name:<9} {name:<13} {words}"
+            click.echo(line if len(line) <= width else line[:width - 3] + "...")
+
+
+@strategies.command("show")
+@click.argument("name")
+@variant_option
+def strategies_show(name, variant):
+    """Print the file of shipped strategy NAME as it is, to save and edit: rummysim strategies show expert >
+    mine.toml"""
+    if name not in builtin_names(variant):
+        if Path(name).suffix or Path(name).parent != Path("."):
+            raise StrategyError(f"strategies show {name}: it shows a shipped strategy by name "
+                                f"({', '.join(builtin_names(variant))}); a file of yours is yours to edit")
+        load_strategy(name, variant)   # an unknown name: one line naming what is shipped
+    click.echo((builtin_dir(variant) / f"{name}.toml").read_text(encoding="utf-8"), nl=False)
 
 
 def main(argv=None):

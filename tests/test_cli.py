@@ -215,3 +215,26 @@ def test_every_option_of_every_command_says_what_it_does():
     bare = [f"{' '.join(path)} {p.opts[0]}" for path, cmd in _commands(cli) for p in cmd.params
             if isinstance(p, click.Option) and not p.hidden and not (p.help or "").strip()]
     assert not bare, f"options without help: {bare}"
+
+
+def test_strategies_list_one_line_each_and_show_writes_a_file_to_edit(capsys, tmp_path, monkeypatch):
+    """Issue 27 item 2: a user who installed with pip has no strategies/ directory; ``strategies list``
+    names what is shipped, a line each within the terminal's width, and ``strategies show NAME`` prints the
+    file, which saved and loaded is that strategy (run from a directory outside the checkout)."""
+    from rummysim.strategy import builtin_names, load_strategy
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "80")
+    main(["strategies", "list"])
+    lines = capsys.readouterr().out.splitlines()
+    expected = [(v.name, n) for v in VARIANTS.values() for n in builtin_names(v)]
+    assert [tuple(line.split()[:2]) for line in lines] == expected
+    assert all(len(line) <= 80 for line in lines)
+    for v in VARIANTS.values():
+        main(["strategies", "show", "expert", "--variant", v.name])
+        mine = tmp_path / f"mine-{v.name}.toml"
+        mine.write_text(capsys.readouterr().out)
+        assert load_strategy(str(mine), v).params == load_strategy("expert", v).params
+    with pytest.raises(SystemExit) as e:
+        main(["strategies", "show", "mine-basic.toml"])
+    assert e.value.code == 2 and "shipped strategy by name" in capsys.readouterr().err
