@@ -97,8 +97,8 @@ def test_every_kind_of_wrong_input_gets_one_line_and_the_question_again(tmp_path
     moves = next_question(child)
     assert moves[0] == "draw stock" and moves[1].startswith("take ")
     upcard = moves[1].split()[1]
-    answer(child, "7", r"^no move 7: choose 1 to 2 ")
-    answer(child, "0", r"^no move 0: choose 1 to 2 ")
+    answer(child, "7", r"^no move 7: choose a number from 1 to 2 ")
+    answer(child, "0", r"^no move 0: choose a number from 1 to 2 ")
     answer(child, "xyzzy plugh", r"^unknown move 'xyzzy': now draw: draw stock, or take the upcard ")
     answer(child, "take ZZ", r"^not a card: 'ZZ' \(write suit C/D/H/S")
     answer(child, "discard H5", r"^no discard now: draw: draw stock, or take the upcard ")
@@ -360,3 +360,17 @@ def test_view_never_names_a_card_drawn_again_unseen():
     assert int(state.masks[M_HAND + a]) >> x & 1 and int(state.masks[M_PICKED + a]) >> x & 1
     assert game.taken()[a] == []
     assert card_name(x) not in _view(game, b).split("Your hand")[0].split("Upcard")[1]
+
+
+def test_a_number_that_is_no_move_says_which_numbers_are():
+    """Issue 27: ``no move 7: choose 1 to 1`` at a decision with one move; it says the only move, and
+    otherwise the range in words."""
+    from rummysim.base.errors import MoveError
+    from rummysim.play.game import Decision, chosen
+
+    one = Decision(moves=[(54, "stop")], hint=54, hint_name="greedy", reason="", kept=None)
+    with pytest.raises(MoveError, match="^no move 7: the only move is 1$"):
+        chosen(None, one, "7")
+    three = Decision(moves=[(1, "a"), (2, "b"), (3, "c")], hint=1, hint_name="greedy", reason="", kept=None)
+    with pytest.raises(MoveError, match="^no move 0: choose a number from 1 to 3$"):
+        chosen(None, three, "0")

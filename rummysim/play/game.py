@@ -82,7 +82,8 @@ def chosen(game, d: Decision, text: str) -> int:
     if text.isdigit():
         i = int(text)
         if not 1 <= i <= len(d.moves):
-            raise MoveError(f"no move {i}: choose 1 to {len(d.moves)}")
+            n = len(d.moves)
+            raise MoveError(f"no move {i}: " + ("the only move is 1" if n == 1 else f"choose a number from 1 to {n}"))
         text = d.moves[i - 1][1]
     return game.notation.parse_move(game.state, text)
 
