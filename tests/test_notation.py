@@ -406,3 +406,21 @@ def test_a_replay_lines_meld_number_is_the_one_play_takes(variant, players, opti
             if not game.over:
                 game.next_unit()
     assert seen["layoff"] > 20 and (seen["swap"] > 0) == (variant == "shanghai")
+
+
+@pytest.mark.parametrize("swap, before, after", [
+    (True, "lay down your contract, or stop", "lay off, swap a joker, or stop"),
+    ("anyone", "lay down your contract, swap a joker, or stop", "lay off, swap a joker, or stop"),
+    (False, "lay down your contract, or stop", "lay off, or stop")])
+def test_the_shanghai_play_step_offers_what_the_seat_may_do(swap, before, after):
+    """Issue 27: the prompt said ``lay down your contract`` to a seat already down. Before its contract a
+    seat may lay it down (and swap a joker only with joker_swap=anyone, rules 3.8); once down, lay off
+    and swap (rules 2.5, 2.8)."""
+    from rummysim.variants.shanghai.notation import describe
+
+    state = shanghai_state(rules=ShanghaiRules(joker_swap=swap))
+    seat = int(state.ints[S_SEAT])
+    state.ints[S_PHASE] = S_PLAY
+    assert f"Now: {before}\n" in describe(state, seat)
+    state.ints[SI_DOWN_TURN_SEAT + seat] = 1
+    assert f"Now: {after}\n" in describe(state, seat)

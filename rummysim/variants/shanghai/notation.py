@@ -402,6 +402,15 @@ def hand_by_suit(counts) -> str:
     return "  ".join(parts) or "(empty)"
 
 
+def play_step(state, seat: int) -> str:
+    """What ``seat`` may do in its play step, in words: its contract until it is down (and a joker swap
+    only with joker_swap=anyone, 3.8), then lay-offs and joker swaps (docs/rules.md 2.5, 2.8)."""
+    swap = int(state.rules[SR_JOKER_SWAP])
+    if state.ints[SI_DOWN_TURN_SEAT + seat] == 0:
+        return "lay down your contract, " + ("swap a joker, " if swap == JOKER_SWAP_ANYONE else "") + "or stop"
+    return "lay off, " + ("swap a joker, " if swap else "") + "or stop"
+
+
 def table_lines(state) -> list[str]:
     """One line per table meld: its number (from 1), its cards, whose it is and what fits it."""
     out = []
@@ -419,7 +428,7 @@ def describe(state: State, seat: int, totals=None, taken=None) -> str:
     up = upcard(state)
     to_act = int(ints[I_SEAT])
     phase = int(ints[I_PHASE])
-    step = STEPS[phase] if to_act == seat else f"seat {to_act} to play"
+    step = f"seat {to_act} to play" if to_act != seat else play_step(state, seat) if phase == PH_PLAY else STEPS[phase]
     max_buys = int(state.rules[SR_MAX_BUYS])
     counts = state.hands[seat]
     drawn = int(ints[SI_DRAWN])
