@@ -35,7 +35,7 @@ def scope(res: S.SavedResults) -> str:
         names = [s["name"] for s in m["strategies"]]
         what = f"{names[0]} in every seat" if len(set(names)) == 1 else " vs ".join(names)
     count = f"{m['count']:,} {m['mode']}" + (" per rotation" if res.kind == "compare" else "")
-    if f"{m['count']:,} {m['mode']}" != f"{hands:,} {res.unit}s":   # not "20,000 hands (20,000 hands)"
+    if (m["count"], m["mode"]) != (hands, f"{res.unit}s"):   # not "20,000 hands (20,000 hands)"
         count += f" ({hands:,} {res.unit}s)"
     return f"{what}, {res.players} players, {count}, seed {m['seed']}"
 

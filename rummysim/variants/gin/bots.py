@@ -40,7 +40,7 @@ from .moves import (
 )
 from .state import (
     I_BEST_DEADWOOD, I_KNOCK_CARD, I_LEFT_AFTER, I_PHASE, I_PILE, I_PILE_N, M_HAND, M_HELD, M_LAYABLE, PH_DISCARD,
-    PH_DRAW, PH_FIRST_UPCARD, PH_KNOCK_DISCARD, PH_LAYOFF, PH_WALL, I_DISCARDS_SEAT, W_BUF,
+    PH_DRAW, PH_FIRST_UPCARD, PH_KNOCK_DISCARD, PH_LAYOFF, PH_WALL, I_DISCARDS_SEAT, MELD_SLOTS, W_BUF,
 )
 
 P_BOT = 0
@@ -189,7 +189,7 @@ def lay_meld(state, hand):
     """The next meld of the seat's best arrangement: the longest meld of 3-5 cards that keeps its least
     deadwood, the lowest action among equals, else ``PASS``. (Every meld it may choose is legal: for
     the knocker, keeping its least deadwood keeps it within the knock card.)"""
-    melds = state.work[W_BUF:W_BUF + 64]
+    melds = state.work[W_BUF:W_BUF + MELD_SLOTS]
     n = M.list_melds(hand, False, melds)
     now = deadwood(state, hand)
     best = PASS

@@ -15,14 +15,15 @@ from numba import njit
 
 from ...engine import melds as M
 from ...engine.bits import U64, card_index
-from .state import I_LEFT_AFTER, STACK, W_BUF2, W_STACK_M, W_STACK_R, X_BEST_WITHOUT, X_MELD_VALUE, X_STACK_D
+from .state import (CARD_SLOTS, I_LEFT_AFTER, MELD_SLOTS, STACK, W_BUF2, W_STACK_M, W_STACK_R, X_BEST_WITHOUT,
+                    X_MELD_VALUE, X_STACK_D)
 
 
 @njit(cache=True, _nrt=False)
 def deadwood(state, hand):
     """The least deadwood of ``hand`` (rules 4.2): its value less its best set of disjoint melds."""
     work, iwork = state.work, state.iwork
-    return M.best_partition(hand, False, state.card_value, work[W_BUF2:W_BUF2 + 64],
+    return M.best_partition(hand, False, state.card_value, work[W_BUF2:W_BUF2 + MELD_SLOTS],
                             work[W_STACK_R:W_STACK_R + STACK], iwork[X_STACK_D:X_STACK_D + STACK],
                             work[W_STACK_M:W_STACK_M + STACK])[0]
 
@@ -80,16 +81,16 @@ def discard_deadwood(state, hand, keep, record):
     with ``record``, each card's (``keep``'s too) also into ``ints[I_LEFT_AFTER + card index]``, which
     the knock's discard list, ``moves.is_legal`` and the bots read instead of searching again."""
     ints, card_value, work, iwork = state.ints, state.card_value, state.work, state.iwork
-    melds = work[W_BUF2:W_BUF2 + 64]
-    without = iwork[X_BEST_WITHOUT:X_BEST_WITHOUT + 64]
+    melds = work[W_BUF2:W_BUF2 + MELD_SLOTS]
+    without = iwork[X_BEST_WITHOUT:X_BEST_WITHOUT + CARD_SLOTS]
     n = M.list_melds(hand, False, melds)
     total = M.mask_value(hand, card_value)
     best_all = 0
     melded = U64(0)
     if n > 0:
-        best_all, melded = _best_melded_without(melds, n, card_value, iwork[X_MELD_VALUE:X_MELD_VALUE + 64], without,
-                                                work[W_STACK_R:W_STACK_R + STACK], iwork[X_STACK_D:X_STACK_D + STACK],
-                                                work[W_STACK_M:W_STACK_M + STACK])
+        best_all, melded = _best_melded_without(melds, n, card_value, iwork[X_MELD_VALUE:X_MELD_VALUE + MELD_SLOTS],
+                                                without, work[W_STACK_R:W_STACK_R + STACK],
+                                                iwork[X_STACK_D:X_STACK_D + STACK], work[W_STACK_M:W_STACK_M + STACK])
     best = 1 << 30
     m = hand
     while m:

@@ -31,9 +31,9 @@ from .schema import (
     S_DISCARD_DRAWS, S_MELDS_LAID, S_VALUE_LEFT, SEAT_COLS,
 )
 from .state import (
-    I_BIG_GIN, I_DEALER, I_DEFENDER_DEADWOOD, I_DISCARD_DRAWS_SEAT, I_GAME, I_GIN, I_HAND, I_KNOCK_CARD, I_KNOCKER,
-    I_KNOCKER_DEADWOOD, I_LAID_OFF_SEAT, I_MELDS_LAID_SEAT, I_N_EV, I_OUTCOME, I_PHASE, I_PILE, I_PILE_N, I_PLAYERS, I_POINTS,
-    I_SEAT, I_SEED, I_STOCK, I_STOCK_N, I_TURN, I_UNDERCUT, I_WINNER, M_HAND, M_PILE, PH_OVER,
+    CARD_SLOTS, I_BIG_GIN, I_DEALER, I_DEFENDER_DEADWOOD, I_DISCARD_DRAWS_SEAT, I_GAME, I_GIN, I_HAND, I_KNOCK_CARD,
+    I_KNOCKER, I_KNOCKER_DEADWOOD, I_LAID_OFF_SEAT, I_MELDS_LAID_SEAT, I_N_EV, I_OUTCOME, I_PHASE, I_PILE, I_PILE_N,
+    I_PLAYERS, I_POINTS, I_SEAT, I_SEED, I_STOCK, I_STOCK_N, I_TURN, I_UNDERCUT, I_WINNER, M_HAND, M_PILE, PH_OVER,
     R_GAME_BONUS, R_GAME_TO, R_HAND_SIZE, R_KNOCK_CARD, R_LINE_BONUS, R_OKLAHOMA, R_SHUTOUT, new_state,
 )
 from .moves import EV_WIDTH
@@ -93,7 +93,7 @@ def start_hand(state, seed, game, hand, rngs):
         rngs[p, 0] = stream_key(seed, game, hand, KIND_BOT, p)
     rng = np.empty(1, dtype=np.uint64)
     upcard, n_stock = deal(seed, game, hand, state.rules[R_HAND_SIZE], masks[M_HAND:M_HAND + 2],
-                           ints[I_STOCK:I_STOCK + 64], ints[I_PILE:I_PILE + 64], rng)
+                           ints[I_STOCK:I_STOCK + CARD_SLOTS], ints[I_PILE:I_PILE + CARD_SLOTS], rng)
     ints[I_PILE] = upcard
     ints[I_PILE_N] = 1
     masks[M_PILE] = M.bit(upcard)

@@ -47,11 +47,11 @@ from ...engine.codes import (EV_DISCARD, EV_DRAW_DISCARD, EV_DRAW_STOCK, EV_KNOC
 from ...engine.events import EV_CARDS, close_event, open_event
 from .deadwood import deadwood, discard_deadwood
 from .state import (
-    I_BEST_DEADWOOD, I_BIG_GIN, I_DEALER, I_DISCARDS_SEAT, I_DEFENDER_DEADWOOD, I_DISCARD_DRAWS_SEAT, I_GIN, I_KNOCK_CARD,
-    I_KNOCKER, I_KNOCKER_DEADWOOD, I_LAID_OFF_SEAT, I_LEFT_AFTER, I_MELDS_LAID_SEAT, I_N_KNOCKER_MELDS, I_N_TABLE,
-    I_OUTCOME, I_PASSES, I_PHASE, I_PILE_N, I_POINTS, I_SEAT, I_STOCK_N, I_TAKEN, I_TURN, I_UNDERCUT,
-    I_UPCARD_DRAWS, I_WINNER, M_HAND, M_HELD, M_LAYABLE, M_PICKED, M_PILE, M_TABLE, PH_DEFENDER_MELD,
-    I_N_EV, I_PILE, I_STOCK, I_T_KIND, M_T_LAY, M_T_MASK, MAX_TABLE, W_BUF,
+    I_BEST_DEADWOOD, I_BIG_GIN, I_DEALER, I_DISCARDS_SEAT, I_DEFENDER_DEADWOOD, I_DISCARD_DRAWS_SEAT, I_GIN,
+    I_KNOCK_CARD, I_KNOCKER, I_KNOCKER_DEADWOOD, I_LAID_OFF_SEAT, I_LEFT_AFTER, I_MELDS_LAID_SEAT,
+    I_N_KNOCKER_MELDS, I_N_TABLE, I_OUTCOME, I_PASSES, I_PHASE, I_PILE_N, I_POINTS, I_SEAT, I_STOCK_N, I_TAKEN,
+    I_TURN, I_UNDERCUT, I_UPCARD_DRAWS, I_WINNER, M_HAND, M_HELD, M_LAYABLE, M_PICKED, M_PILE, M_TABLE,
+    PH_DEFENDER_MELD, I_N_EV, I_PILE, I_STOCK, I_T_KIND, M_T_LAY, M_T_MASK, MAX_TABLE, MELD_SLOTS, W_BUF,
     PH_DISCARD, PH_DRAW, PH_FIRST_UPCARD, PH_KNOCK_DISCARD, PH_KNOCK_MELD, PH_LAYOFF, PH_OVER, PH_WALL,
     R_BIG_GIN_BONUS, R_CHECK, R_GIN_BONUS, R_UNDERCUT_BONUS, UPCARD_DRAW_LIMIT, WALL,
 )
@@ -231,7 +231,7 @@ def _meld_moves(state, hand, knocker, out):
     """``PASS`` when the seat may stop (the knocker: cards left within the knock card), then the melds
     of 3-5 cards in ``hand`` (the knocker's: only those that keep him within the knock card), all
     ascending; returns the count."""
-    melds = state.work[W_BUF:W_BUF + 64]
+    melds = state.work[W_BUF:W_BUF + MELD_SLOTS]
     nm = M.list_melds(hand, False, melds)
     n = 0
     if not knocker or M.mask_value(hand, state.card_value) <= state.ints[I_KNOCK_CARD]:

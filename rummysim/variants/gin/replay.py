@@ -39,8 +39,8 @@ from . import kernel as K
 from . import moves as MV
 from . import policy as P
 from . import schema as S
-from .state import (I_KNOCK_CARD, I_N_EV, I_PILE, I_PILE_N, I_STOCK, I_STOCK_N, M_HAND, PH_DEFENDER_MELD,
-                    PH_FIRST_UPCARD, PH_KNOCK_MELD, PH_LAYOFF, PH_WALL, SEATS)
+from .state import (I_KNOCK_CARD, I_N_EV, I_PILE_N, I_STOCK_N, M_HAND, PH_DEFENDER_MELD, PH_FIRST_UPCARD,
+                    PH_KNOCK_MELD, PH_LAYOFF, PH_WALL, SEATS, pile_view, stock_view)
 
 #: what a pass passes on, by the phase it was made in (the ``meld`` column of its event row)
 PASSED = {PH_FIRST_UPCARD: "first_upcard", PH_WALL: "wall", PH_KNOCK_MELD: "melds", PH_DEFENDER_MELD: "melds",
@@ -53,7 +53,7 @@ def deal_event(state, players: int, dealer: int) -> dict:
     """The ``deal`` event of the hand just dealt into ``state``."""
     masks, ints = state.masks, state.ints
     n_stock, n_pile = int(ints[I_STOCK_N]), int(ints[I_PILE_N])
-    stock, pile = ints[I_STOCK:I_STOCK + n_stock], ints[I_PILE:I_PILE + n_pile]
+    stock, pile = stock_view(state)[:n_stock], pile_view(state)[:n_pile]
     return {
         "event": "deal",
         "dealer": dealer,

@@ -50,10 +50,10 @@ M_PILE = 3
 M_LAYABLE = 4
 M_PICKED = 5
 M_HELD = 7
-M_T_MASK = 9           # + k: table meld k
-M_T_LAY = 41           # + k: the cards that would extend table meld k
-MAX_TABLE = 32
-MASKS_SIZE = 73
+MAX_TABLE = 32         # table melds a hand can hold
+M_T_MASK = M_HELD + SEATS          # + k: table meld k
+M_T_LAY = M_T_MASK + MAX_TABLE     # + k: the cards that would extend table meld k
+MASKS_SIZE = M_T_LAY + MAX_TABLE
 
 I_STOCK_N = 0
 I_PILE_N = 1
@@ -87,23 +87,25 @@ I_LAID_OFF_SEAT = 30        # + p
 I_DISCARDS_SEAT = 32        # + p: the seat's discards this hand (its turns)
 I_LEFT_AFTER = 34           # + card index i: the deadwood the seat to act keeps by discarding card i
                             # (set with I_BEST_DEADWOOD on every draw and at the wall; rules 4.5)
-I_N_EV = 86                 # events logged (``ev`` rows written)
-I_STOCK = 87                # + k: the stock, the top last
-I_PILE = 151                # + k: the discard pile, the top last
-I_T_KIND = 215              # + k: table meld k's kind (engine.melds)
-INTS_SIZE = 247
+CARD_SLOTS = 64             # slots of a card list (the stock, the pile) or of a per-card-id array
+I_N_EV = I_LEFT_AFTER + 52  # events logged (``ev`` rows written)
+I_STOCK = I_N_EV + 1        # + k: the stock, the top last
+I_PILE = I_STOCK + CARD_SLOTS       # + k: the discard pile, the top last
+I_T_KIND = I_PILE + CARD_SLOTS      # + k: table meld k's kind (engine.melds)
+INTS_SIZE = I_T_KIND + MAX_TABLE
 
-W_BUF = 0
-W_BUF2 = 64
-W_STACK_R = 128
-W_STACK_M = 1152
-WORK_SIZE = 2176
+MELD_SLOTS = 64             # the melds of a hand (``melds.list_melds``)
 STACK = 1024                # the arrangement searches' stack depth
+W_BUF = 0
+W_BUF2 = W_BUF + MELD_SLOTS
+W_STACK_R = W_BUF2 + MELD_SLOTS
+W_STACK_M = W_STACK_R + STACK
+WORK_SIZE = W_STACK_M + STACK
 
 X_STACK_D = 0
-X_MELD_VALUE = 1024
-X_BEST_WITHOUT = 1088
-IWORK_SIZE = 1152
+X_MELD_VALUE = X_STACK_D + STACK
+X_BEST_WITHOUT = X_MELD_VALUE + MELD_SLOTS
+IWORK_SIZE = X_BEST_WITHOUT + CARD_SLOTS
 
 # decision points (rules 4.3-4.7)
 PH_FIRST_UPCARD = 0    # 4.3: take the first upcard or pass; after two passes, draw from the stock
@@ -148,10 +150,10 @@ def new_state(rules, card_value, ev):
 
 def stock_view(state):
     """``state``'s stock slots, int64[64] (a view; the top at ``ints[I_STOCK_N] - 1``), for Python callers."""
-    return state.ints[I_STOCK:I_STOCK + 64]
+    return state.ints[I_STOCK:I_STOCK + CARD_SLOTS]
 
 
 def pile_view(state):
     """``state``'s discard pile slots, int64[64] (a view; the top at ``ints[I_PILE_N] - 1``), for Python
     callers."""
-    return state.ints[I_PILE:I_PILE + 64]
+    return state.ints[I_PILE:I_PILE + CARD_SLOTS]
