@@ -39,6 +39,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from rich.table import Table
+from rich.text import Text
 
 from ..base.rules import RULES_VERSION, rule_flags
 from ..base.variant import Variant
@@ -52,6 +53,7 @@ from ..variants import variant_of
 from ..base import intervals as I
 from . import rating
 from ..base.summary import estimate_text, pp_text, signed
+from ..base.terminal import fitted
 
 OUT_STALEMATE = (1, 2, 3)  # outcomes with no winner
 
@@ -660,7 +662,9 @@ def variance_reduction_text(x: float, blocks: int) -> str:
 
 
 def render(result: dict, console) -> None:
-    """Headline block per pair (what a user expects to see first), then crosstable and ranking."""
+    """Headline block per pair (what a user expects to see first), then crosstable and ranking, every
+    table and line within the console's width (``terminal.fitted``); the reproduce line is one line."""
+    console = fitted(console)
     k = result["players"]
     v = variant_of(result)
     unit, lower = v.unit, v.points_note
@@ -684,10 +688,10 @@ def render(result: dict, console) -> None:
         t.add_row("variance reduction from pairing", variance_reduction_text(p["variance_reduction"], p["blocks"]))
         for s in p["position_split"]:
             t.add_row(f"{p['a']}'s {unit} win share {_position_text(s, p, k)}", _share_text(s))
-        if "sprt" in p:
-            t.add_row("SPRT", sprt_words(p["sprt"], p["a"], p["b"], p["blocks"]))
+        if "sprt" in p:   # sentences: read from the left, wrapped on words
+            t.add_row("SPRT", Text(sprt_words(p["sprt"], p["a"], p["b"], p["blocks"]), justify="left"))
         if "verdict" in p:
-            t.add_row("verdict", p["verdict"])
+            t.add_row("verdict", Text(p["verdict"], justify="left"))
         console.print(t)
         if p.get("identical"):
             console.print(IDENTICAL)

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..base import intervals as I
 from .compare import _p_text, play_pair, summarise_pair
 from ..base.summary import estimate_text, signed
+from ..base.terminal import fitted
 from ..results import write_json_atomic
 from ..base.variant import Variant
 from ..run import warm_up
@@ -97,7 +98,11 @@ def sweep_figure(result: dict):
 
 
 def render_sweep(result: dict, console) -> None:
+    """The sweep as a table, a row per value, and how its p-values are adjusted, within the console's
+    width (``terminal.fitted``)."""
     from rich.table import Table
+
+    console = fitted(console)
 
     v = variant_of(result)
     t = Table(title=f"{result['key']} swept against {result['baseline']} ({v.title}, {result['players']} players, "
