@@ -199,6 +199,41 @@ def test_shanghai_run_then_replay_reproduces_its_rounds(capsys, tmp_path):
         expect = seats[(seats.game == game) & (seats["round"] == round_no)].sort_values("seat").score.tolist()
         assert end["scores"] == expect
         assert sum(e["event"] == "buy" for e in events) == row.buys
+        # the text replay ends with the game's totals after the round: the run's scores of its rounds so far
+        code, text, err = run_cli(["replay", "--from", str(out), "--game", str(game), "--round", str(round_no)], capsys)
+        so_far = seats[(seats.game == game) & (seats["round"] <= round_no)].groupby("seat").score.sum().tolist()
+        assert text.splitlines()[-1] == (f"game totals after round {round_no} (penalty: lower is better): "
+                                         + ", ".join(f"seat {q} {t}" for q, t in enumerate(so_far)))
+
+
+@pytest.mark.engine
+def test_text_replay_starts_with_a_header_that_reproduces_it(capsys, tmp_path):
+    """Issue 27 item 5: the text replay began with the deal: no seed, players, strategies or rules. Its header
+    says the variant, seed, game and round, each seat's strategy, the rules that differ from the defaults
+    and the command, which prints the same again; the last hand of a game says the game ends there, with
+    the run's final scores (--json stays one event a line)."""
+    args = ["replay", "--variant", "shanghai", "--players", "3", "--seed", "7", "--game", "1", "--round", "3",
+            "--strategy", "greedy", "--strategy", "buyer", "--strategy", "random", "--rule", "max_buys=2"]
+    code, text, err = run_cli(args, capsys)
+    assert code == 0, err
+    lines = text.splitlines()
+    assert lines[0] == "Shanghai Rummy: seed 7, game 1, round 3"
+    assert lines[1] == "3 players: seat 0 greedy, seat 1 buyer, seat 2 random; round 3, contract 2 runs of 4; seat 2 deals."
+    assert lines[2] == "Rules: --rule max_buys=2 (the others as by default)"
+    assert lines[3].startswith("To reproduce: rummysim replay --variant shanghai --players 3 --seed 7 --game 1 ")
+    assert lines[4] == "" and lines[5].startswith("round 3 deal: ")
+    assert run_cli(lines[3].split()[3:], capsys) == (0, text, "")
+    code, out, _ = run_cli([*args, "--json"], capsys)
+    assert [json.loads(line)["event"] for line in out.splitlines()][::len(out.splitlines()) - 1] == ["deal", "end"]
+    saved = tmp_path / "b"
+    assert run_cli(["run", "--games", "2", "--seed", "4", "--strategy", "expert", "--strategy", "greedy",
+                    "--out", str(saved)], capsys)[0] == 0
+    games = pd.read_parquet(saved / "games.parquet")
+    code, text, err = run_cli(["replay", "--from", str(saved), "--game", "1", "--hand", str(games.hands[1] - 1)], capsys)
+    assert code == 0, err
+    assert text.splitlines()[1].startswith("2 players: seat 0 expert, seat 1 greedy; ")
+    assert text.splitlines()[-1] == (f"game totals after hand {games.hands[1] - 1}: seat 0 {games.score_0[1]}, "
+                                     f"seat 1 {games.score_1[1]}; the game ends here")
 
 
 def _commands(group, path=()):

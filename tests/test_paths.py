@@ -302,6 +302,14 @@ def test_resume_on_a_scheduler_finishes_a_killed_run(tmp_path, capsys, cluster):
 
 # ------------------------------------------------------------------------------- Shanghai replay
 
+def totals_line(seats: pd.DataFrame, game: int, round_no: int) -> str:
+    """The text replay's last line: the game's totals after ``round_no``, from the run's seat rows."""
+    so_far = seats[(seats.game == game) & (seats["round"] <= round_no)].groupby("seat").score.sum()
+    return (f"game totals after round {round_no} (penalty: lower is better): "
+            + ", ".join(f"seat {q} {t}" for q, t in so_far.items()) + ("; the game ends here" if round_no == 10 else "")
+            + "\n")
+
+
 @pytest.mark.engine
 def test_shanghai_replay_without_from_is_the_round_the_run_saved(tmp_path, capsys):
     out = tmp_path / "sh"
@@ -328,11 +336,13 @@ def test_shanghai_replay_without_from_is_the_round_the_run_saved(tmp_path, capsy
         assert [sum(e["event"] == "buy" and e["player"] == q for e in events) for q in range(4)] == seat.buys.tolist()
         assert kinds.count("reshuffle") == row.reshuffles
         assert [sum(e["event"] == "swap" and e["player"] == q for e in events) for q in range(4)] == seat.swaps.tolist()
-        # the text form: each event as format_event writes it, the round's end last
+        # the text form: a header, each event as format_event writes it (a contract's melds separated by " / ",
+        # as play writes them), the round's end, then the game's totals
         from rummysim.variants.shanghai.replay import format_event
 
-        text = _ok(common, capsys)
-        assert text == "".join(format_event(e) + "\n" for e in events)
+        header, text = _ok(common, capsys).split("\n\n", 1)
+        assert header.startswith(f"Shanghai Rummy: seed 3, game {game}, round {round_no}\n4 players: ")
+        assert text == "".join(format_event(e) + "\n" for e in events) + totals_line(seats, game, round_no)
         assert text.startswith(f"round {round_no} deal: dealer seat {row.dealer}")
-        last = text.rstrip("\n").splitlines()[-2]
+        last = text.rstrip("\n").splitlines()[-3]
         assert last.startswith(f"seat {row.winner} goes out" if row.outcome == "win" else "round ends with no winner")

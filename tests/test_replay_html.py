@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from rummysim.cards import card_name, mask_of
-from rummysim.replay_html import display_order, frames, replay_page, template
+from rummysim.replay_html import display_order, frames, game_totals, replay_page, template
 from rummysim.strategy import params_matrix, seat_strategies
 from rummysim.variants import VARIANTS, variant_named
 from rummysim.engine import melds as BM
@@ -150,9 +150,41 @@ def test_page_is_self_contained_and_embeds_the_frames(capsys):
     data = embedded_replay(text)
     assert data["frames"] == frames(events, v.format_event)
     assert data["seats"] == ["seat 0 \u00b7 greedy", "seat 1 \u00b7 greedy"]
-    command = data["about"][1].split("The same moves as text: ")[1]   # prints the very same moves
+    assert data["title"] == "Basic Rummy: seed 0, game 3, hand 1" and data["about"][1] == "Rules: the defaults"
+    command = data["about"][2].split("To reproduce: ")[1]   # prints the very same moves
     assert command == "rummysim replay --variant basic --players 2 --seed 0 --game 3 --hand 1 --strategy greedy"
     assert replay_events(command.split()[2:], capsys) == events
+    assert all("totals" not in f for f in data["frames"])   # none given
+
+
+def test_a_contract_separates_its_melds_as_play_does():
+    """Issue 27 item 5: the page (and the text replay) wrote a contract ``C9 C9 H9 | CQ DQ DQ`` where ``play``
+    writes ``contract C9 C9 H9 / CQ DQ DQ``: one separator everywhere."""
+    v = variant_named("shanghai")
+    events = trace("shanghai", 0, 3, 8, 4, "buyer")
+    shown = [f["text"] for f, e in zip(frames(events, v.format_event), events) if e["event"] == "contract"]
+    assert len(shown) == 2
+    for text, e in zip(shown, [e for e in events if e["event"] == "contract"]):
+        assert text.count(" / ") == len(e["melds"]) - 1 and "|" not in text
+    assert "contract C7 D7 S7 / H3" in v.game.move_words   # as play says it
+
+
+def test_the_last_frame_carries_the_game_totals(capsys):
+    """Issue 27 item 5: the last frame showed the hand's scores, not the game's. The page's last frame (only)
+    holds each seat's game total, the points of the game's hands up to it, and the line saying so."""
+    v = variant_named("basic")
+    seats = seat_strategies(["greedy"], 2, BASIC)
+    rules, params = v.rules().to_array(2), params_matrix(seats)
+    hands = [v.replay(0, 3, n, 2, rules, params) for n in range(v.units_in_game(0, 3, 2, rules, params))]
+    points = [[e[-1]["points"] * (e[-1]["winner"] == q) for q in range(2)] for e in hands]
+    expect = [sum(p[q] for p in points[:2]) for q in range(2)]
+    totals = game_totals(v, 0, 3, 1, 2, rules, params, hands[1])
+    assert totals.seats == expect and totals.line == f"game totals after hand 1: seat 0 {expect[0]}, seat 1 {expect[1]}"
+    data = embedded_replay(replay_page(v, hands[1], seats, 0, 3, 1, [], totals))
+    assert data["frames"][-1]["totals"] == expect and data["frames"][-1]["detail"].endswith(totals.line)
+    assert all("totals" not in f for f in data["frames"][:-1])
+    last = game_totals(v, 0, 3, len(hands) - 1, 2, rules, params, hands[-1])
+    assert last.seats == [sum(p[q] for p in points) for q in range(2)] and last.line.endswith("; the game ends here")
 
 
 @pytest.mark.parametrize("make, words", [
@@ -191,7 +223,7 @@ def test_replay_html_writes_the_page_atomically_over_an_old_one(tmp_path, capsys
     page = tmp_path / "hand.html"
     page.write_text("old")
     code, out, _ = run_cli(["replay", *BASIC_HAND, "--html", page], capsys)
-    assert code == 0 and out.startswith(f"replay: {page}")
+    assert code == 0 and out.startswith(f"replay: {page} (the deal and ")
     assert page.read_text().startswith("<!DOCTYPE html>")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hand.html"]   # no temporary file left
 
@@ -244,17 +276,26 @@ def browser():
 def test_viewer_steps_to_the_end_and_shows_the_hands_left(variant, args, browser, tmp_path, capsys):
     events = replay_events(args, capsys)
     path = tmp_path / "replay.html"
-    code, _, err = run_cli(["replay", *args, "--html", path], capsys)
+    code, out, err = run_cli(["replay", *args, "--html", path], capsys)
     assert code == 0, err
     view = Viewer(browser, path)
     last = len(events) - 1
+    # issue 27 item 5: the CLI said "238 moves" where the page counted "0 / 237": both count the moves after the deal
+    assert out == f"replay: {path} (the deal and {last} moves)\n"
+    assert view.page.text_content("#counter") == f"deal ({last} moves)"
     assert view.frame() == 0
     assert [sorted(h) for h in view.hands()] == [sorted(h) for h in events[0]["hands"]]
     for _ in range(last + 1):   # one press past the end stays at the end
         view.page.keyboard.press("ArrowRight")
     assert view.frame() == last
     assert [sorted(h) for h in view.hands()] == [sorted(h) for h in events[-1]["hands"]]
-    assert view.page.text_content("#counter") == f"{last} / {last}"
+    assert view.page.text_content("#counter") == f"move {last} of {last}"
+    totals = embedded_replay(path.read_text())["frames"][-1]["totals"]   # the game's totals, on the last frame
+    facts = view.page.eval_on_selector_all(".seat .facts", "fs => fs.map(f => f.textContent)")
+    assert [f.split(" \u00b7 ")[1] for f in facts] == [f"game total {t}" for t in totals]
+    assert view.page.text_content("#move").endswith(
+        "game totals after " + " ".join(args[-2:]).lstrip("-") + f"{variant_named(variant).points_note}: "
+        + ", ".join(f"seat {q} {t}" for q, t in enumerate(totals)))
     assert "current" in view.page.get_attribute(f"#moves li[data-frame='{last}']", "class")
     final_table = view.table()
     view.page.keyboard.press("Home")
@@ -265,6 +306,8 @@ def test_viewer_steps_to_the_end_and_shows_the_hands_left(variant, args, browser
     assert view.frame() == last - 1
     view.page.click("#moves li[data-frame='1']")
     assert view.frame() == 1 and view.page.text_content("#move") == variant_named(variant).format_event(events[1])
+    assert view.page.text_content("#counter") == f"move 1 of {last}"
+    assert "game total" not in view.page.text_content("#seats")
     view.page.click("#last")
     assert view.frame() == last
     view.page.screenshot(path=str(tmp_path / "replay.png"))
@@ -284,6 +327,23 @@ def test_viewer_shows_jokers_with_what_they_stand_for(browser, tmp_path, capsys)
     assert view.table() == [m["cards"] for m in expected]
     assert view.page.text_content("header").count("contract 1 set + 1 run of 10") == 1
     assert any("=" in c for m in expected for c in m["cards"]), "round 8 of game 3 ends with a joker on the table"
+
+
+def test_viewer_says_how_many_upcards_each_seat_bought(browser, tmp_path, capsys):
+    """Issue 27 item 5: the badge ``2 buys`` read as bought or left; it says ``bought 2``: the upcards the seat
+    has bought so far this round (docs/rules.md 2.4), as the buy events count them."""
+    events = replay_events(SHANGHAI_ROUND, capsys)
+    path = tmp_path / "replay.html"
+    run_cli(["replay", *SHANGHAI_ROUND, "--html", path], capsys)
+    view = Viewer(browser, path)
+    for k in (len(events) // 2, len(events) - 1):
+        view.page.click(f"#moves li[data-frame='{k}']")
+        badges = view.page.eval_on_selector_all(".seat", """seats => seats.map(s => {
+            const b = s.querySelector('.badge.buy'); return b ? b.textContent : ''; })""")
+        bought = [sum(e["event"] == "buy" and e["player"] == q for e in events[:k + 1]) for q in range(4)]
+        assert badges == [f"bought {n}" if n else "" for n in bought]
+        assert any(bought), "buyers buy in round 8 of game 3"
+    assert view.errors == []
 
 
 def test_viewer_numbers_the_melds_as_the_move_text_does(browser, tmp_path, capsys):

@@ -134,6 +134,30 @@ def test_compare_report_has_forest_plot_crosstable_and_rating_list(capsys, tmp_p
     assert "t for points). Each of the 3 intervals" in page   # issue 27: the caption ran two sentences together
     head = (tmp_path / "rep" / "headline.csv").read_text().splitlines()[0].split(",")
     assert "hand_share_of_a_when_a_starts" in head and not any("seat" in c for c in head)
+    check_headline_laid_out_for_the_page(page, head)
+
+
+def check_headline_laid_out_for_the_page(page: str, csv_columns: list[str]) -> None:
+    """Issue 27 item 5: the page's headline was one table of 15 columns, each interval over 3 to 5 lines.
+    Now: a table as wide as the page of the match, win share, Elo, points and verdict, each interval on a
+    line of its own under its estimate in a span that never breaks; the other columns folded away below
+    (the CSV and Markdown keep every column)."""
+    start = page.index("<b>Headline per match")
+    tables = re.findall(r"<table[^>]*>.*?</table>", page[start:page.index("<figure", start)])
+    assert len(tables) == 3 and tables[0].startswith('<table class="wide">')
+    names = [re.sub(r"<[^>]+>", " ", th).split() for th in re.findall(r"<th[^>]*>(.*?)</th>", tables[0])]
+    assert [" ".join(n) for n in names] == ["match", "win share (95% CI)", "elo (95% CI)",
+                                            "points per hand diff (95% CI)", "verdict"]
+    folded = page[start:].split("<figure", 1)[0].count("<details><summary>")
+    assert folded == 2
+    shown = sum(len(re.findall(r"<th[ >]", t)) for t in tables) - 2   # "match" begins each
+    assert shown == len([c for c in csv_columns if not c.endswith(("_lo", "_hi", "_n"))]) - 2   # but a, b
+    cells = [c for t in tables for c in re.findall(r"<td[^>]*>(.*?)</td>", t)]
+    with_interval = [c for c in cells if "[" in c]
+    assert len(with_interval) == 3 * 7   # 3 matches: win share, Elo, points, minus fair, per game, stalemates,
+    for c in with_interval:              # ... and 2 positions
+        assert re.fullmatch(r'[^<\[]+<br><span class="ci">\[[^<\]]+\]( n=\d+)?</span>', c), c
+    assert ".ci { white-space: nowrap;" in page
 
 
 def one_line_error(code, err, *words):
@@ -310,3 +334,12 @@ def test_the_page_tables_put_text_left_and_numbers_right():
                            '<th class="text">ending</th></tr></thead>')
     assert '<td class="text">greedy</td><td>0</td><td>51.2%</td><td class="text">rummy</td>' in page
     assert "td.text, th.text { text-align: left; }" in _STYLE and "text-align: right" in _STYLE
+
+
+def test_a_comparison_of_one_duplicate_block_is_reported(capsys, tmp_path):
+    """One block has no interval (``ci95`` is ``[None, None]``): the report draws the point alone and says
+    n=1; it raised a TypeError."""
+    code, _, err = run_cli(["compare", "greedy", "expert", "--games", "1", "--out", tmp_path / "c",
+                            "--report", tmp_path / "r"], capsys)
+    assert code == 0, err
+    assert (tmp_path / "r" / "position_split.png").is_file() and (tmp_path / "r" / "report.html").is_file()

@@ -7,6 +7,10 @@ last) card by card and returns the state after each event: every hand, the melds
 embeds the frames as JSON in ``template.html`` (package data: HTML, CSS and a small vanilla JS
 viewer that draws the cards as inline SVG; nothing is fetched), and ``write_page`` writes it
 atomically after ``check_page_path`` has refused a path it cannot be written to.
+
+The text replay (``rummysim replay``) and the page say the same: ``replay_header`` (the variant, seed,
+game, hand, each seat's strategy, the rules, the command), each move by ``format_event`` and, after
+the end, the game totals (``game_totals``).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import tempfile
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 from ..base.errors import UsageError
 from ..cards import RANKS
@@ -221,6 +226,8 @@ def display_order(card: str) -> tuple[int, int]:
     return ("SHCD".index(card[0]), _rank(card))
 
 
+#: what separates a contract's melds in ``play`` ("contract C9 C9 H9 / CQ DQ DQ"): the text replay and the
+#: page say it so too
 def frames(events: list[dict], format_event: Callable[[dict], str]) -> list[dict]:
     """The state after each of ``events`` (a replay: deal first, end last) as JSON-ready dicts:
     ``hands`` (per seat, cards in display order), ``table`` (melds: ``owner``, ``cards`` as shown, a
@@ -248,11 +255,18 @@ def template() -> str:
     return resources.files(__package__).joinpath("template.html").read_text(encoding="utf-8")
 
 
-def page(events: list[dict], format_event: Callable[[dict], str], title: str, about: list[str],
-         seats: list[str]) -> str:
-    """The viewer page of one replay: ``title`` on top, ``about`` lines under it (what was played,
-    the contract), one name per seat (``seats``)."""
-    data = {"title": title, "about": about, "seats": seats, "frames": frames(events, format_event)}
+def page(events: list[dict], format_event: Callable[[dict], str], header: list[str], seats: list[str],
+         totals: Totals | None = None) -> str:
+    """The viewer page of one replay: ``header`` lines on top (the first its title: what was played, the
+    players, the rules, the command), one name per seat (``seats``); with ``totals``, the last frame
+    also shows each seat's game total (``totals`` and its line under the move)."""
+    title, *about = header
+    shown = frames(events, format_event)
+    if totals is not None:
+        last = shown[-1]
+        last["totals"] = totals.seats
+        last["detail"] = "\n".join(filter(None, [last["detail"], totals.line]))
+    data = {"title": title, "about": about, "seats": seats, "frames": shown}
     text = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")   # no "</script>" inside the script
     return template().replace("{{TITLE}}", html.escape(title)).replace("/*REPLAY*/null", text)
 
@@ -265,18 +279,65 @@ def replay_command(variant, strategies: list, seed: int, game: int, number: int,
                      f"--game {game} --{variant.unit} {number}", *(f"--strategy {n}" for n in names), *flags])
 
 
+def replay_header(variant, deal: dict, names: list[str], seed: int, game: int, number: int, flags: list[str],
+                  command: str) -> list[str]:
+    """What a replay (the text and the page) says above its moves, a line each: the variant, seed, game and
+    hand (round); the players with each seat's strategy (``names``) and the deal (``deal``: its event);
+    the rules (the ``--rule`` ``flags`` of the options that differ from the defaults); how to reproduce it."""
+    return [f"{variant.title}: seed {seed}, game {game}, {variant.unit} {number}",
+            f"{len(names)} players: " + ", ".join(f"seat {p} {n}" for p, n in enumerate(names))
+            + f"; {variant.describe_deal(deal)}.",
+            "Rules: " + (" ".join(flags) + " (the others as by default)" if flags else "the defaults"),
+            f"To reproduce: {command}"]
+
+
 def replay_page(variant, events: list[dict], strategies: list, seed: int, game: int, number: int,
-                flags: list[str]) -> str:
+                flags: list[str], totals: Totals | None = None) -> str:
     """The viewer page of ``variant``'s replay ``events`` of ``variant.unit`` ``number`` of game ``game``,
     played by ``strategies`` (``rummysim.strategy.Strategy``, one per seat) under the rules whose
-    ``--rule`` flags (those that differ from the defaults) are ``flags``."""
-    title = f"{variant.title}: seed {seed}, game {game}, {variant.unit} {number}"
-    about = [f"{len(strategies)} players: " + ", ".join(f"seat {p} {s.name}" for p, s in enumerate(strategies))
-             + f"; {variant.describe_deal(events[0])}.",
-             "Rules: " + (" ".join(flags) if flags else "the defaults") + ". The same moves as text: "
-             + replay_command(variant, strategies, seed, game, number, flags)]
+    ``--rule`` flags (those that differ from the defaults) are ``flags``; ``totals`` (``game_totals``) on
+    its last frame."""
+    header = replay_header(variant, events[0], [s.name for s in strategies], seed, game, number, flags,
+                           replay_command(variant, strategies, seed, game, number, flags))
     seats = [f"seat {p} \u00b7 {s.name}" for p, s in enumerate(strategies)]
-    return page(events, variant.format_event, title, about, seats)
+    return page(events, variant.format_event, header, seats, totals)
+
+
+# ---------------------------------------------------------------- the game's totals
+
+class Totals(NamedTuple):
+    """Each seat's game total after a hand (round), and the line that says so."""
+
+    seats: list[int]
+    line: str
+
+
+def unit_points(end: dict, players: int) -> list[int]:
+    """Each seat's points in the hand (round) whose ``end`` event this is: the event's ``scores`` where every
+    seat scores (Shanghai's penalties), else the winner's ``points`` (nobody's when nobody won)."""
+    if "scores" in end:
+        return [int(x) for x in end["scores"]]
+    return [int(end["points"]) if q == end["winner"] else 0 for q in range(players)]
+
+
+def totals_of(variant, ends: list[dict], number: int, over: bool) -> Totals:
+    """The game totals after hand (round) ``number`` from the ``end`` events of the game's hands up to it;
+    ``over``: the game ends with it."""
+    players = len(ends[0]["hands"])
+    seats = [sum(points) for points in zip(*(unit_points(e, players) for e in ends))]
+    line = (f"game totals after {variant.unit} {number}{variant.points_note}: "
+            + ", ".join(f"seat {q} {t}" for q, t in enumerate(seats)) + ("; the game ends here" if over else ""))
+    return Totals(seats, line)
+
+
+def game_totals(variant, seed: int, game: int, number: int, players: int, rules_array, params,
+                events: list[dict], units: int | None = None) -> Totals:
+    """``totals_of`` hand (round) ``number`` of game ``game`` (its ``events``), the hands before it replayed;
+    ``units``: the game's hands (rounds) if known (else the game is played to count them)."""
+    ends = [variant.replay(seed, game, n, players, rules_array, params)[-1] for n in range(variant.first_unit, number)]
+    if units is None:
+        units = variant.units_in_game(seed, game, players, rules_array, params)
+    return totals_of(variant, [*ends, events[-1]], number, number == variant.first_unit + units - 1)
 
 
 def check_page_path(path: str | Path) -> Path:

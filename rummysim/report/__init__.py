@@ -36,7 +36,7 @@ from ..analysis.compare import elo_number, rotation_seats
 from ..base.summary import estimate_text, pp_text, signed, units_note
 from ..base.errors import UsageError
 from ..base.rules import rule_flags
-from ..replay_html import replay_page
+from ..replay_html import game_totals, replay_page
 from ..run import ResumeError, rules_of_record, strategies_of_record
 from ..strategy import BUILTIN_DIR, params_matrix
 from .figures import COLORS, DPI, errorbar, even_label, new_figure, scope, set_title
@@ -134,6 +134,10 @@ def _units(n) -> str:
     return units_note({"n": None if n is None or pd.isna(n) else int(n)})
 
 
+#: the ending of a displayed column that holds estimates with their intervals (``display``)
+CI_COLUMN = " (95% CI)"
+
+
 def display(df: pd.DataFrame) -> pd.DataFrame:
     """The table as text: ``x``, ``x_lo``, ``x_hi`` (and ``x_n``, its units) become one column ``x (95% CI)``
     "est [lo, hi]", with " n=8" after it when it rests on fewer than ``FEW_UNITS`` units;
@@ -144,7 +148,7 @@ def display(df: pd.DataFrame) -> pd.DataFrame:
             continue
         if f"{c}_lo" in df.columns:
             units = df[f"{c}_n"] if f"{c}_n" in df.columns else [None] * len(df)
-            out[f"{c} (95% CI)".replace("_", " ")] = [
+            out[f"{c}{CI_COLUMN}".replace("_", " ")] = [
                 f"{_cell(c, e, False)} [{_cell(c, lo, False)}, {_cell(c, hi, False)}]{_units(n)}"
                 for e, lo, hi, n in zip(df[c], df[f"{c}_lo"], df[f"{c}_hi"], units)]
         else:
@@ -186,7 +190,8 @@ def fig_position_split(res: S.SavedResults) -> Figure:
         split = p.get("position_split", [])
         x = np.array([q["position"] for q in split]) + (i - (len(pairs) - 1) / 2) * width
         est = np.array([100 * q["estimate"] for q in split])
-        lo, hi = (np.array([100 * q["ci95"][j] for q in split]) for j in (0, 1))
+        # one block has no interval ([None, None]): the point alone, its " n=1" beside it
+        lo, hi = (np.array([np.nan if q["ci95"][j] is None else 100 * q["ci95"][j] for q in split]) for j in (0, 1))
         fewest = _units(min((q.get("n", p["blocks"]) for q in split), default=None)) if len(pairs) > 1 else ""
         errorbar(ax, x, est, lo, hi, color=COLORS[i % len(COLORS)], label=f"{match}: share of {p['a']}{fewest}")
         if len(pairs) == 1:
@@ -213,7 +218,7 @@ def fig_forest(res: S.SavedResults, head: pd.DataFrame) -> Figure:
     y = np.arange(len(head))
     fair = 1 / res.players
     v = res.variant
-    points = v.headline_words.get("points_per_hand_diff", "points_per_hand_diff")
+    points = points_column(v)
     won = "games" if res.mode == "games" else f"{v.unit}s"   # what the win share counts
     others = " A minus B" if res.players == 2 else "\nA minus the mean of B's seats"   # on a line of its own
     panels = [("win_share", 100, -100 * fair, f"share of {won} won by A minus 1/{res.players} (percentage points)"),
@@ -247,6 +252,11 @@ def fig_forest(res: S.SavedResults, head: pd.DataFrame) -> Figure:
     return fig
 
 
+def points_column(variant) -> str:
+    """The headline's column of A's points per hand (round) minus B's, under the variant's words."""
+    return variant.headline_words.get("points_per_hand_diff", "points_per_hand_diff")
+
+
 def _unadjusted(matches: int) -> str:
     """With several matches: that each interval is the match's own, not adjusted for the many comparisons."""
     return f", each match's own: not adjusted for the {matches} comparisons" if matches > 1 else ""
@@ -254,6 +264,13 @@ def _unadjusted(matches: int) -> str:
 
 #: the least the crosstable's colour scale spans on each side of the fair share, in percentage points
 CROSSTABLE_MIN_SPREAD = 2.0
+
+
+def _crosstable_cell(cell: dict) -> str:
+    """A played cell of the crosstable: the share and, under it, its interval (one block has none)."""
+    lo, hi = cell["ci95"]
+    interval = "no interval (1 block)" if lo is None else f"[{100 * lo:.1f}, {100 * hi:.1f}]"
+    return f"{100 * cell['estimate']:.1f}%\n{interval}"
 
 
 def fig_crosstable(res: S.SavedResults) -> Figure:
@@ -277,8 +294,7 @@ def fig_crosstable(res: S.SavedResults) -> Figure:
     image = ax.imshow(grid, cmap="RdBu", norm=norm)
     for i, row in enumerate(ct["win_share"]):
         for j, cell in enumerate(row):
-            text = ("" if i == j else "not played") if cell is None else (
-                f"{100 * cell['estimate']:.1f}%\n[{100 * cell['ci95'][0]:.1f}, {100 * cell['ci95'][1]:.1f}]")
+            text = ("" if i == j else "not played") if cell is None else _crosstable_cell(cell)
             dark = cell is not None and abs(norm(100 * cell["estimate"]) - 0.5) > 0.3
             ax.text(j, i, text, ha="center", va="center", fontsize=8, color="white" if dark else "black")
     ax.set_xticks(range(m), names, rotation=20, ha="right")
@@ -305,20 +321,34 @@ h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1em; }
 th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; } th { background: #f3f3f3; }
 td.text, th.text { text-align: left; }
+table.wide { width: 100%; } .ci { white-space: nowrap; color: #555; font-size: 0.92em; }
+details > table { margin-top: 0.5em; }
 pre { background: #f6f6f6; padding: 0.6em; white-space: pre-wrap; word-break: break-all; font-size: 0.85em; }
 img { max-width: 100%; } figure { margin: 1em 0; } figcaption { font-size: 0.85em; color: #555; }
 .note { color: #8a4b00; }
 """
 
 
-def _html_table(d: pd.DataFrame) -> str:
-    """The displayed table as HTML, numbers right-aligned and text left (as ``markdown``)."""
+def _html_table(d: pd.DataFrame, stacked: bool = False) -> str:
+    """The displayed table as HTML, numbers right-aligned and text left (as ``markdown``). ``stacked``: a
+    table as wide as the page, each interval on a line of its own under its estimate, never broken."""
     numeric = set(_numeric_columns(d)) if len(d) else set()
     cls = {c: "" if c in numeric else ' class="text"' for c in d.columns}
-    head = "".join(f"<th{cls[c]}>{html.escape(str(c))}</th>" for c in d.columns)
-    rows = "".join("<tr>" + "".join(f"<td{cls[c]}>{html.escape(str(x))}</td>" for c, x in zip(d.columns, row))
-                   + "</tr>" for row in d.itertuples(index=False))
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+    head = "".join(f"<th{cls[c]}>{_stack(c, stacked, header=True)}</th>" for c in d.columns)
+    rows = "".join("<tr>" + "".join(f"<td{cls[c]}>{_stack(x, stacked and c.endswith(CI_COLUMN))}</td>"
+                                    for c, x in zip(d.columns, row)) + "</tr>" for row in d.itertuples(index=False))
+    wide = ' class="wide"' if stacked else ""
+    return f"<table{wide}><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+def _stack(text, stacked: bool, header: bool = False) -> str:
+    """A cell (a column's name if ``header``) as HTML: with ``stacked``, an estimate's interval ``[lo, hi]``
+    (with its " n=8") or the name's "(95% CI)" goes on a line under it, in a span that does not break."""
+    text = html.escape(str(text))
+    cut = text.find(CI_COLUMN if header else " [")
+    if not stacked or cut < 0:
+        return text
+    return f'{text[:cut]}<br><span class="ci">{text[cut + 1:]}</span>'
 
 
 class _Page:
@@ -345,10 +375,28 @@ class _Page:
 
     def table(self, name: str, title: str, df: pd.DataFrame, collapsed: bool = False) -> None:
         """Write ``name``.csv and ``name``.md and show the table (folded away if ``collapsed``)."""
+        self._table_files(name, title, df)
+        self._show(f"{html.escape(title)} <small>({name}.csv, {name}.md)</small>", _html_table(display(df)), collapsed)
+
+    def split_table(self, name: str, title: str, df: pd.DataFrame, parts: list[tuple[str, list[str], bool]]) -> None:
+        """Write ``name``.csv and ``name``.md with every column, and show the table as a few tables laid out
+        for the page: each part ``(title, columns, collapsed)`` the first column and those ``columns`` (raw
+        names, their ``_lo``, ``_hi`` and ``_n`` with them) that the table has, each interval under its estimate."""
+        self._table_files(name, title, df)
+        first = df.columns[0]
+        for i, (words, columns, collapsed) in enumerate(parts):
+            chosen = [c for base in columns if base in df.columns and base != first for c in _with_interval(df, base)]
+            if chosen:
+                files = f" <small>({name}.csv, {name}.md)</small>" if i == 0 else ""
+                self._show(html.escape(words) + files, _html_table(display(df[[first, *chosen]]), stacked=True),
+                           collapsed)
+
+    def _table_files(self, name: str, title: str, df: pd.DataFrame) -> None:
         self._write(f"{name}.csv", df.to_csv(index=False))
         self._write(f"{name}.md", f"### {title}\n\n{markdown(df)}")
-        body = _html_table(display(df))
-        caption = f"{html.escape(title)} <small>({name}.csv, {name}.md)</small>"
+
+    def _show(self, caption: str, body: str, collapsed: bool) -> None:
+        """A table on the page under its caption (HTML), or folded away under it if ``collapsed``."""
         if collapsed:
             self.parts.append(f"<details><summary>{caption}</summary>{body}</details>")
         else:
@@ -440,7 +488,7 @@ def _compare_sections(page: _Page, res: S.SavedResults) -> None:
     head = S.headline(res)
     page.heading("Headline", res.variant.compare_intro.format(players=res.players, mode=res.mode,
                                                                    unit=res.mode[:-1]))
-    page.table("headline", "Headline per match", head)
+    page.split_table("headline", "Headline per match", head, _headline_parts(res, head))
     matches = len(head)
     several = (f" Each of the {matches} intervals is its match's own 95% interval, not adjusted for the {matches} "
                "comparisons; the verdicts' p-values are Holm-adjusted." if matches > 1 else "")
@@ -456,6 +504,23 @@ def _compare_sections(page: _Page, res: S.SavedResults) -> None:
         page.table("rating", "Rating list (logistic Elo, 95% interval from the bootstrap; los over next: likelihood "
                    "of superiority over the next one)", RL.table(res.meta["rating"]))
         page.figure("rating", RL.figure(res.meta["rating"], scope(res)), RL.note(res.meta["rating"]))
+
+
+def _with_interval(df: pd.DataFrame, column: str) -> list[str]:
+    """``column`` and the columns of its interval and units (``_lo``, ``_hi``, ``_n``) that ``df`` has."""
+    return [c for c in (column, f"{column}_lo", f"{column}_hi", f"{column}_n") if c in df.columns]
+
+
+def _headline_parts(res: S.SavedResults, head: pd.DataFrame) -> list[tuple[str, list[str], bool]]:
+    """The headline as the page shows it (``_Page.split_table``): each match's win share, Elo, points and
+    verdict; folded away under it, the rest, and A's share at each position (the figure below has it too)."""
+    main = ["win_share", "elo", points_column(res.variant), "verdict", "note"]
+    positions = [S.position_column(res.unit, q, res.players) for q in range(1, res.players + 1)]
+    interval = {c for base in head.columns for c in _with_interval(head, base)[1:]}
+    rest = [c for c in head.columns if c not in {"a", "b", *main, *positions, *interval}]
+    return [("Headline per match", main, False),
+            ("More of each match: blocks, shares, rates, pairs, variance reduction", rest, True),
+            (f"A's share of the {res.unit}s it played at each position after the dealer", positions, True)]
 
 
 def _replay_sections(page: _Page, res: S.SavedResults) -> None:
@@ -474,9 +539,12 @@ def _replay_sections(page: _Page, res: S.SavedResults) -> None:
     page.parts.append("<ul>")
     for name, words, row in S.sample_units(res):
         seats = _seat_strategies(res, strategies, row)
-        events = v.replay(seed, row["game"], row["number"], players, rules_array, params_matrix(seats))
+        params = params_matrix(seats)
+        events = v.replay(seed, row["game"], row["number"], players, rules_array, params)
+        totals = (game_totals(v, seed, row["game"], row["number"], players, rules_array, params, events)
+                  if res.mode == "games" else None)   # independent hands: one a game, no game to total
         who = f"{seats[row['rotation']].name} in seat {row['rotation']}, " if res.kind == "compare" else ""
-        page.link(f"replay_{name}.html", replay_page(v, events, seats, seed, row["game"], row["number"], flags),
+        page.link(f"replay_{name}.html", replay_page(v, events, seats, seed, row["game"], row["number"], flags, totals),
                   f"{words}: game {row['game']}, {v.unit} {row['number']} ({who}{row['turns']} turns)")
     page.parts.append("</ul>")
 

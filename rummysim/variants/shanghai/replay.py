@@ -280,7 +280,7 @@ def format_event(e: dict) -> str:
         shown = []
         for meld, stands in zip(e["melds"], e["stands_for"]):
             shown.append(" ".join(c if s is None else f"JK={s}" for c, s in zip(meld, stands)))
-        return f"seat {e['player']} lays down its contract: " + " | ".join(shown)
+        return f"seat {e['player']} lays down its contract: " + " / ".join(shown)
     if kind == "swap":
         return f"seat {e['player']} swaps {e['card']} for the joker of meld {e['meld'] + 1}"
     if kind == "reshuffle":
