@@ -23,10 +23,13 @@ from .analysis.compare import render, resume_compare
 from .analysis.stats import find_results
 from .analysis.sweep import render_sweep, run_sweep
 from .base.errors import StrategyError, UsageError
+from .compiling import compile_notice
 from .base.rules import parse_rule_options, rule_flags, rules_from_mapping
+from .base.terminal import fitted
 from .play import human_strategy, play_game
 from .play.save import saved_events
-from .replay_html import check_page_path, replay_page, write_page
+from .replay_html import (check_page_path, game_totals, replay_command, replay_header, replay_page,
+                          totals_of, write_page)
 from .report import prepare_report_dir, write_report
 from .results import ChunkError, json_safe, results_dir
 from .run import MAX_COUNT, RunSpec, max_chunk_size, resume_run, run_to_dir
@@ -186,8 +189,8 @@ def _show(record, out, as_json, report_dir, console):
     if as_json:
         click.echo(json.dumps(json_safe(record), default=str))
     else:
-        variant_of(record).render(record["summary"], console)
-        console.print(f"results: {out}")
+        variant_of(record).render(record["summary"], fitted(console))
+        console.print(f"results: {out}", soft_wrap=True)   # a path to paste: one line
     if report_dir is not None:
         _write_report(out, report_dir, console)
 
@@ -250,7 +253,7 @@ def _write_report(results, report_dir, console):
     written = write_report(results, report_dir)
     if written.note:
         console.print(written.note)
-    console.print(f"report: {written.html} ({len(written.files)} files)")
+    console.print(f"report: {written.html} ({len(written.files)} files)", soft_wrap=True)
 
 
 def _run_with_progress(spec, out, workers, chunk_size, console, client):
@@ -265,17 +268,24 @@ def _run_with_progress(spec, out, workers, chunk_size, console, client):
         total, unit, what = spec.count, "games" if spec.games is not None else "hands", spec.variant.table
     columns = [TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} " + unit),
                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn()]
-    with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
-        task = progress.add_task("playing", total=total, rate="")
+    # shown from the first chunk on: before it, the engine may be compiling, and says so itself (compiling.py)
+    progress = Progress(*columns, console=console, disable=not console.is_terminal)
+    task = progress.add_task("playing", total=total, rate="")
+    if client is not None:
+        progress.update(task, description="sending to the cluster")
+        progress.start()
 
-        def on_chunk(done, hands_done, seconds):
-            rate = hands_done / max(seconds, 1e-9)
-            progress.update(task, completed=done, rate=f"{rate:,.0f} {what}/s", description="playing")
+    def on_chunk(done, hands_done, seconds):
+        rate = hands_done / max(seconds, 1e-9)
+        progress.update(task, completed=done, rate=f"{rate:,.0f} {what}/s", description="playing")
+        progress.start()
 
-        progress.update(task, description="compiling" if client is None else "sending to the cluster")
+    try:
         if spec is None:
             return resume_run(out, workers, on_chunk, client)
         return run_to_dir(spec, out, workers, chunk_size, on_chunk, client)
+    finally:
+        progress.stop()
 
 
 UNITS = {}   # each unit a variant's games are made of ("hand", "round"), with the variants made of it
@@ -354,40 +364,62 @@ def replay(variant, seed, game, players, strategy_names, from_dir, as_json, html
                             f"(sha256 {s.sha256}, recorded {r['sha256']}): the {v.unit} would not be the same")
     rules.check_players(players)
     rules_array, params = rules.to_array(players), params_matrix(strategies)
+    units = None   # the hands (rounds) of the game; None: a run of independent hands, one a game index
     if from_dir is not None and saved.get("mode") == "hands":
         if number != v.first_unit:
             raise UserError(f"--{v.unit} {number}: the run in {from_dir} played independent {v.unit}s, "
                             f"one a game index: give --{v.unit} {v.first_unit}")
     else:
-        n = v.units_in_game(seed, game, players, rules_array, params)   # only playing the game tells
-        if number >= v.first_unit + n:
+        units = v.units_in_game(seed, game, players, rules_array, params)   # only playing the game tells
+        if number >= v.first_unit + units:
             of = f" of the run in {from_dir}" if from_dir is not None else ""
-            raise UserError(f"--{v.unit} {number}: game {game}{of} ended after {n} {v.unit}s "
-                            f"({v.first_unit}..{v.first_unit + n - 1})")
+            raise UserError(f"--{v.unit} {number}: game {game}{of} ended after {units} {v.unit}s "
+                            f"({v.first_unit}..{v.first_unit + units - 1})")
     events = v.replay(seed, game, number, players, rules_array, params)
-    if html_file is not None:
-        _write_replay_page(html_file, v, events, strategies, seed, game, number, rules)
+    if as_json:
+        _echo_events(v, events, True)
         return
+    totals = None if units is None else game_totals(v, seed, game, number, players, rules_array, params, events,
+                                                    units)
+    flags = rule_flags(v, rules.as_dict(players), players)
+    if html_file is not None:
+        path = write_page(html_file, replay_page(v, events, strategies, seed, game, number, flags, totals))
+        click.echo(f"replay: {path} (the deal and {len(events) - 1} moves)")
+        return
+    header = replay_header(v, events[0], [s.name for s in strategies], seed, game, number, flags,
+                           replay_command(v, strategies, seed, game, number, flags))
+    _echo_events(v, events, False, header, totals)
+
+
+def _echo_events(v, events, as_json, header=(), totals=None):
+    """Print a replay: one JSON object a line, or the ``header`` lines, a blank line, each event as text
+    (``Variant.format_event``) and the game ``totals`` line if any."""
+    if as_json:
+        for e in events:
+            click.echo(json.dumps(e))
+        return
+    for line in [*header, ""]:
+        click.echo(line)
     for e in events:
-        click.echo(json.dumps(e) if as_json else v.format_event(e))
-
-
-def _write_replay_page(html_file, v, events, strategies, seed, game, number, rules):
-    """``replay --html``: write the page."""
-    flags = rule_flags(v, rules.as_dict(len(strategies)), len(strategies))
-    path = write_page(html_file, replay_page(v, events, strategies, seed, game, number, flags))
-    click.echo(f"replay: {path} ({len(events)} moves)")
+        click.echo(v.format_event(e))
+    if totals is not None:
+        click.echo(totals.line)
 
 
 def _replay_played(from_dir, saved, v, game, number, as_json):
     """Print hand (round) ``number`` of a game played with ``rummysim play``, from its saved events."""
     _check_played(from_dir, saved, game)
     try:
+        ends = [saved_events(from_dir, saved, v.unit, v.first_unit, n)[-1] for n in range(v.first_unit, number)]
         events = saved_events(from_dir, saved, v.unit, v.first_unit, number)
     except (OSError, ValueError) as e:
         raise UserError(str(e).splitlines()[0]) from None
-    for e in events:
-        click.echo(json.dumps(e) if as_json else v.format_event(e))
+    players = saved["players"]
+    over = saved.get("status") == "complete" and number == v.first_unit + saved[f"{v.table}_played"] - 1
+    header = replay_header(v, events[0], [s["name"] for s in saved["strategies"]], saved["seed"], game, number,
+                           rule_flags(v, saved["rules"], players), f"rummysim replay --from {from_dir} "
+                           f"--game {game} --{v.unit} {number}")
+    _echo_events(v, events, as_json, header, totals_of(v, [*ends, events[-1]], number, over))
 
 
 def _check_played(from_dir, saved, game):
@@ -415,13 +447,17 @@ def _check_played(from_dir, saved, game):
 @click.option("--overwrite", is_flag=True, help="Replace results already in --out.")
 @click.option("--pause", type=click.FloatRange(0, 10), default=0.6, show_default=True,
               help="Seconds after each opponent's move on a terminal (none when piped).")
+@click.option("--ask-every-move", "ask_single", is_flag=True,
+              help="Ask at a decision with one legal move too (by default it is played, and shown).")
 @with_rule_options
-def play(variant, players, opponents, seed, hint_name, out_dir, overwrite, pause, rule_pairs, rules_file):
+def play(variant, players, opponents, seed, hint_name, out_dir, overwrite, pause, ask_single, rule_pairs, rules_file):
     """Play a game against the bots in this terminal: rummysim play --opponent expert
 
     You sit in seat 0. At each decision answer with a listed move's number or its words (draw stock,
     take, meld H3 H4 H5, layoff SQ 2, discard D9; Shanghai: buy, pass, contract ..., swap ...);
-    hint shows what --hint-strategy would do and why, auto plays it, quit ends and saves the game.
+    hint shows what --hint-strategy would do and why, auto plays it (auto hand, auto round: to the end of the
+    hand or round; auto game: to the end), quit ends and saves the game. A decision with one legal move is played
+    without asking (--ask-every-move asks).
     When stdin is not a terminal, moves are read one a line: yes auto | rummysim play --seed 1
     plays game 0 of rummysim run --games 1 --seed 1 --strategy expert --strategy greedy, move for move.
     """
@@ -438,18 +474,24 @@ def play(variant, players, opponents, seed, hint_name, out_dir, overwrite, pause
     except StrategyError as e:
         raise StrategyError(f"--hint-strategy: {e}") from None
     spec = RunSpec(variant, players, [human_strategy(hint)] + bots, seed, rules, games=1)
-    console = Console(highlight=False)
+    # the terminal's own width, a dumb one's too (rich takes 80 columns for those): lines wrap on words there
+    size = shutil.get_terminal_size() if sys.stdout.isatty() else None
+    console = Console(highlight=False, width=size and size.columns, height=size and size.lines)
     with _out(out_dir, overwrite, "play", seed) as out:
-        record = play_game(spec, hint, out, pause, console)
-    _show_played(record, out, console)
+        record, ended = play_game(spec, hint, out, pause, console, ask_single)
+    _show_played(record, out, console, ended)
+    if ended == "interrupted":
+        sys.exit(130)
 
 
-def _show_played(record, out, console):
-    """The final scores, and where the game is and how to replay any of its hands (rounds)."""
+def _show_played(record, out, console, ended):
+    """The final scores, and where the game is and how to replay any of its hands (rounds); ``ended``:
+    how the game ended (``play_game``'s)."""
     v = variant_of(record)
     names = ["you" if s["seat"] == 0 else f"seat {s['seat']} ({s['name']})" for s in record["strategies"]]
     scores = record["play"]["totals"]
-    state = "game over" if record["status"] == "complete" else "game stopped (quit): saved what was finished"
+    state = {"complete": "game over", "quit": "game stopped (quit): saved what was finished",
+             "interrupted": "game stopped (Ctrl-C): saved what was finished"}[ended]
     console.print(f"{state}. Final scores: " + ", ".join(f"{n} {t}" for n, t in zip(names, scores)), highlight=False,
                   soft_wrap=True)
     played = record[f"{v.table}_played"]
@@ -590,7 +632,7 @@ def _show_compare(result, out, as_json, report_dir, console):
         click.echo(json.dumps(json_safe(result)))
     else:
         render(result, console)
-        console.print(f"results: {out}")
+        console.print(f"results: {out}", soft_wrap=True)   # a path to paste: one line
     if report_dir is not None:
         _write_report(out, report_dir, console)
 
@@ -684,14 +726,14 @@ def tune(strategy_file, knobs, against, trials, out_file, name, overwrite, repor
         raise UserError(f"--out {out_file}: exists; give --overwrite to replace it")
     if not out.parent.is_dir():
         raise UserError(f"--out {out_file}: no directory {out.parent}")
-    console = Console()
+    console = fitted(Console())
     with _out(report_dir, overwrite, "tune", seed) as where:
         result = T.tune(variant, base, parsed, field, players, seed, rules, games, hands, trials, workers,
                         on_trial=lambda r: console.print(f"trial {r['trial']}: {r['settings']} {T.score_text(r['score'])}"))
         T.write_outputs(result, Path(where))
     digest = T.write_strategy(result, base, out, name or out.stem)
     console.print(T.description(result))
-    console.print(f"wrote {out} ({digest}); history, effects and trials in {where}")
+    console.print(f"wrote {out} ({digest}); history, effects and trials in {where}", soft_wrap=True)
 
 
 @cli.group()
@@ -732,7 +774,8 @@ def strategies_show(name, variant):
 def main(argv=None):
     """Console entry point: click errors (and the API's ``UsageError``) become one line and exit code 2."""
     try:
-        cli.main(args=argv, prog_name="rummysim", standalone_mode=False)
+        with compile_notice():
+            cli.main(args=argv, prog_name="rummysim", standalone_mode=False)
     except UsageError as e:
         click.echo(f"rummysim: error: {str(e).splitlines()[0] if str(e) else type(e).__name__}", err=True)
         sys.exit(EXIT_USAGE)

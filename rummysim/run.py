@@ -35,6 +35,7 @@ from .base.rules import RULES_VERSION
 from .base.errors import UsageError
 from .base.rules import rules_from_mapping
 from .base.variant import Variant
+from .compiling import warming_up
 from .strategy import Strategy, load_strategy, params_matrix, seat_strategies
 from .variants import DEFAULT_VARIANT, VARIANTS, variant_named, variant_of
 
@@ -163,7 +164,8 @@ def warm_up(players: int, variant: Variant) -> float:
     start = time.perf_counter()
     warm = Strategy("warm-up", "", "builtin", "", tuple([1.0] + [0.0] * (variant.n_params - 1)))   # the random bot
     spec = RunSpec(variant, players, [warm] * players, games=1)
-    play_chunk(spec, np.zeros(1, dtype=np.int64), spec.rules.to_array(players), params_matrix(spec.strategies))
+    with warming_up():
+        play_chunk(spec, np.zeros(1, dtype=np.int64), spec.rules.to_array(players), params_matrix(spec.strategies))
     return time.perf_counter() - start
 
 

@@ -17,7 +17,7 @@ REGISTRY = "rummysim.variants"
 GROUND = ("rummysim.base", "rummysim.engine", "rummysim.cards", "rummysim.results")
 #: what sits above the registry: never imported by a variant or by floor 0
 UPPER = ("rummysim.run", "rummysim.strategy", "rummysim.analysis", "rummysim.report", "rummysim.play",
-         "rummysim.env", "rummysim.cli", "rummysim.replay_html", "rummysim.serve")
+         "rummysim.env", "rummysim.cli", "rummysim.replay_html", "rummysim.serve", "rummysim.compiling")
 
 
 def _module_name(path: Path) -> str:

@@ -20,25 +20,35 @@ import pytest
 
 import rummysim
 from rummysim.base.rules import rules_from_mapping
+from rummysim.cards import card_id, card_name
 from rummysim.strategy import params_matrix, seat_strategies
 from rummysim.variants import VARIANTS, variant_named
 
 pytestmark = pytest.mark.engine
 
 PROMPT = "\r\n> "
+PAUSE = r"press Enter for the next (hand|round) \(or type quit\) "
 MOVE = re.compile(r"^\s+(\d+)\. (.+?)\s*$", re.MULTILINE)
+
+
+def terminal_env() -> dict:
+    """The environment of a program on a pseudo-terminal: a dumb one (rich writes no colour codes to it),
+    its width the terminal's (pytest-xdist's workers set COLUMNS=80)."""
+    return {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")} | {"TERM": "dumb"}
 
 
 def spawn(args, out: Path) -> pexpect.spawn:
     """``rummysim play ARGS --out OUT --pause 0`` on a pseudo-terminal (wide, so lines do not wrap)."""
-    env = dict(os.environ, TERM="dumb")   # rich writes no colour codes to a dumb terminal
+    env = terminal_env()
     return pexpect.spawn(sys.executable, ["-m", "rummysim", "play", *args, "--out", str(out), "--pause", "0"],
                          env=env, encoding="utf-8", timeout=900, dimensions=(60, 250))
 
 
 def next_question(child) -> list[str]:
-    """Wait for the next question; returns the moves it lists, in order."""
-    child.expect(PROMPT)
+    """Wait for the next question (going on at the end of a hand or round); returns the moves it lists,
+    in order."""
+    while child.expect([PROMPT, PAUSE]) == 1:
+        child.sendline("")
     block = child.before.rsplit("Your move", 1)[-1]
     return [m.group(2) for m in MOVE.finditer(block)]
 
@@ -70,9 +80,12 @@ def test_a_whole_game_by_typed_moves(tmp_path):
     child = spawn(["--seed", "2", "--rule", "target=30", "--opponent", "cautious"], out)
     typed = 0
     while True:
-        i = child.expect([PROMPT, r"game over\. Final scores: (.+)\r\n"])
+        i = child.expect([PROMPT, r"game over\. Final scores: (.+)\r\n", PAUSE])
         if i == 1:
             break
+        if i == 2:
+            child.sendline("")
+            continue
         moves = [m.group(2) for m in MOVE.finditer(child.before.rsplit("Your move", 1)[-1])]
         child.sendline("hint")
         child.expect(r"hint \(expert\): (.+?): .+\r\n")
@@ -93,7 +106,7 @@ def test_a_whole_game_by_typed_moves(tmp_path):
 
 def test_every_kind_of_wrong_input_gets_one_line_and_the_question_again(tmp_path):
     out = tmp_path / "wrong"
-    child = spawn(["--seed", "4"], out)
+    child = spawn(["--seed", "4", "--ask-every-move"], out)   # the lone stop below is asked too
     moves = next_question(child)
     assert moves[0] == "draw stock" and moves[1].startswith("take ")
     upcard = moves[1].split()[1]
@@ -103,7 +116,9 @@ def test_every_kind_of_wrong_input_gets_one_line_and_the_question_again(tmp_path
     answer(child, "take ZZ", r"^not a card: 'ZZ' \(write suit C/D/H/S")
     answer(child, "discard H5", r"^no discard now: draw: draw stock, or take the upcard ")
     answer(child, "hint", r"^hint \(expert\): (draw stock|take ..?.): .+")
-    answer(child, "help", r"^Answer with a move's number or its words")
+    child.sendline("help")                      # a long line: wrapped on words at the terminal's width
+    child.expect(PROMPT)
+    assert " ".join(child.before.split()).startswith("help Answer with a move's number or its words")
     child.sendline("take")                      # docs/rules.md 3.1: the card taken may not be thrown back
     moves = next_question(child)
     assert moves[-1] == "stop"
@@ -170,8 +185,12 @@ def test_piped_auto_is_run_row_for_row(tmp_path, variant, args, strategies):
     assert saved == v.replay(seed, 0, unit, len(strategies), rules.to_array(len(strategies)), params)
     shown = subprocess.run([sys.executable, "-m", "rummysim", "replay", "--from", str(out), f"--{v.unit}", str(unit)],
                            capture_output=True, text=True, timeout=600, check=False)
-    assert shown.returncode == 0 and shown.stdout.splitlines() == [
+    header, moves = shown.stdout.split("\n\n", 1)   # issue 27 item 5: a header, the moves, the game's totals
+    assert shown.returncode == 0 and moves.splitlines()[:-1] == [
         line for e in saved for line in v.format_event(e).splitlines()]
+    assert header.splitlines()[0] == f"{v.title}: seed {seed}, game 0, {v.unit} {unit}"
+    assert header.splitlines()[1].startswith(f"{len(strategies)} players: seat 0 human, seat 1 {strategies[1]}")
+    assert moves.splitlines()[-1].startswith(f"game totals after {v.unit} {unit}")
 
 
 def test_report_reads_a_played_game(tmp_path):
@@ -231,6 +250,10 @@ def test_shanghai_buy_typed(tmp_path):
         moves = next_question(child)
         if moves[0] == "pass":
             upcard = moves[1].split()[1]
+            question = " ".join(child.before.rsplit("Your move", 1)[-1].split())
+            assert re.search(rf"seat \d \(greedy\) left {upcard}(; .+ did not buy it)?\. Buy it \(you take {upcard} "
+                             r"and, as a penalty, the top card of the stock; [1-4] buys left this round\), or pass",
+                             question), question
             answer(child, "buy ZZ", r"^not a card: 'ZZ'")
             child.sendline("buy")
             child.expect(rf"you buy {upcard} \(penalty card (\S+)\)")
@@ -374,3 +397,144 @@ def test_a_number_that_is_no_move_says_which_numbers_are():
     three = Decision(moves=[(1, "a"), (2, "b"), (3, "c")], hint=1, hint_name="greedy", reason="", kept=None)
     with pytest.raises(MoveError, match="^no move 0: choose a number from 1 to 3$"):
         chosen(None, three, "0")
+
+
+def test_auto_hand_plays_to_the_hands_end_and_waits_there_then_auto_game_to_the_end(tmp_path):
+    """``auto hand`` answers every decision of the person to the end of the hand, each move shown; the
+    end of a hand waits for Enter on a terminal; ``auto game`` plays to the end without waiting."""
+    out = tmp_path / "autohand"
+    child = spawn(["--seed", "6", "--rule", "target=40"], out)
+    next_question(child)
+    child.sendline("auto hand")
+    child.expect(PAUSE)
+    hand = child.before
+    assert "Your move" not in hand
+    assert re.search(r"\r\nyou discard \S+\r\n", hand) and re.search(r"\r\nyou stop\r\n", hand)
+    assert re.search(r"won the hand|went out|no winner", hand)
+    child.sendline("")
+    child.expect("hand 2: dealt")
+    next_question(child)
+    child.sendline("auto game")
+    child.expect(r"game over\. Final scores")
+    assert "press Enter" not in child.before and "Your move" not in child.before
+    finish(child)
+    assert record(out)["status"] == "complete"
+
+
+def test_auto_alone_plays_one_move_and_a_bare_unknown_reach_says_what_there_is(tmp_path):
+    out = tmp_path / "autoone"
+    child = spawn(["--seed", "6"], out)
+    next_question(child)
+    answer(child, "auto everything", r"^auto plays one move; auto hand plays to the end of the hand, auto game")
+    child.sendline("auto")
+    next_question(child)            # asked again at the next decision with a choice
+    child.sendline("quit")
+    finish(child)
+
+
+def test_ctrl_c_at_a_question_ends_on_its_own_line_with_exit_130_and_saves(tmp_path):
+    out = tmp_path / "ctrlc"
+    child = spawn(["--seed", "4"], out)
+    next_question(child)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130, child.before
+    assert re.search(r"\r\ngame stopped \(Ctrl-C\): saved what was finished", child.before), child.before
+    assert "Traceback" not in child.before
+    assert record(out)["status"] == "quit"
+
+
+def _questions(stdout: str) -> list[list[str]]:
+    """The moves each question of a piped game listed."""
+    return [[m.group(2) for m in MOVE.finditer(block.split("\n> ", 1)[0] if "\n> " in block else block)]
+            for block in stdout.split("Your move")[1:]]
+
+
+def test_a_decision_with_one_legal_move_is_played_unasked_and_shown(tmp_path):
+    """Piped ``auto`` alone: no question lists a single move, the moves played unasked are on their own
+    lines (``you stop``), and the game is the one --ask-every-move plays, where single moves are asked."""
+    played = {}
+    for flag in ("", "--ask-every-move"):
+        out = tmp_path / f"single{flag}"
+        p = pipe_auto(f"--seed 7 --rule target=30 {flag}", out)
+        assert p.returncode == 0, p.stderr
+        played[flag] = (p.stdout, pd.read_parquet(out / "hands.parquet"))
+    quiet, asked = played[""][0], played["--ask-every-move"][0]
+    assert _questions(quiet) and all(len(q) > 1 for q in _questions(quiet))
+    assert any(len(q) == 1 for q in _questions(asked))
+    assert re.search(r"\nyou stop\n", quiet)
+    assert played[""][1].equals(played["--ask-every-move"][1])
+
+
+def test_lines_wrap_on_words_at_the_terminals_width(tmp_path):
+    """A narrow terminal: no line is wider than it, and the hand's cards wrap whole."""
+    out = tmp_path / "narrow"
+    env = terminal_env()
+    child = pexpect.spawn(sys.executable, ["-m", "rummysim", "play", "--variant", "shanghai", "--players", "3",
+                                           "--seed", "2", "--out", str(out), "--pause", "0"],
+                          env=env, encoding="utf-8", timeout=900, dimensions=(60, 50))
+    next_question(child)
+    lines = child.before.split("\r\n")
+    assert max(len(line) for line in lines) <= 50, max(lines, key=len)
+    start = next(i for i, line in enumerate(lines) if line.startswith("Your hand"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("Your move"))
+    tokens = " ".join(lines[start:end]).split(":", 1)[1].split()
+    assert tokens and all(re.fullmatch(r"\||JK|x\d+|[CDHS](A|[2-9]|10|J|Q|K)[*+]?", t) for t in tokens), tokens
+    child.sendline("quit")
+    finish(child)
+
+
+def _shanghai_game(players: int = 3):
+    v = VARIANTS["shanghai"]
+    game = v.game(players, rules_from_mapping(v, {}).to_array(players))
+    game.reset(11, 0)
+    return game
+
+
+def _cards(*names: str) -> np.ndarray:
+    counts = np.zeros(64, dtype=np.int64)
+    for n in names:
+        counts[card_id(n)] += 1
+    return counts
+
+
+def test_shanghai_hand_marks_only_the_melds_of_the_rounds_contract():
+    """docs/rules.md 2.2: round 1 is two sets, so a run in hand is no meld of it; round 2 (a set and a run
+    of four) marks both; a run shorter than the contract's is only partial."""
+    from rummysim.variants.shanghai.state import SI_ROUND
+
+    game = _shanghai_game()
+    game.state.hands[0][:] = _cards("D6", "D7", "D8", "C5", "D5", "H5", "S9", "H9", "CK")
+    full, part, legend = game.marks(0)
+    names = {card_name(c) for c in full}
+    assert names == {"C5", "D5", "H5"}, names
+    assert {card_name(c) for c in part} == {"S9", "H9"}
+    assert legend == "* in a meld of the contract (2 sets), + in a partial one"
+    game.state.ints[SI_ROUND] = 2
+    game.state.hands[0][:] = _cards("D5", "D6", "D7", "D8", "C5", "H5", "S9", "S10", "S2")
+    full, part, _ = game.marks(0)
+    assert {card_name(c) for c in full} == {"D5", "D6", "D7", "D8", "C5", "H5"}
+    assert {"S9", "S10"} <= {card_name(c) for c in part}
+
+
+def test_shanghai_table_and_marks_once_the_person_is_down():
+    """Once down (2.5) the hand marks what fits a table meld, and the table calls the person's melds
+    theirs: ``you``, as the scores do, not ``seat 0``."""
+    from rummysim.variants.shanghai.state import SI_DOWN_TURN_SEAT
+
+    game = _shanghai_game()
+    params = params_matrix(seat_strategies(["expert"] * 3, 3, VARIANTS["shanghai"]))
+    while not game.state.ints[SI_DOWN_TURN_SEAT]:
+        if game.unit_over:
+            game.finish()
+            game.next_unit()
+            continue
+        move = game.forced()
+        game.play(move if move >= 0 else game.choose(params, game.seat))
+    lines = game.table_lines(lambda q: "you" if q == 0 else f"seat {q}")
+    assert any(line.endswith("[you]") or "[you] takes" in line for line in lines), lines
+    assert not any("[seat 0]" in line for line in lines)
+    full, part, legend = game.marks(0)
+    fits = {c for k in range(len(lines)) for c in game.notation.fitting(game.state, k)}
+    assert full <= fits and not part and legend == "* fits a table meld"

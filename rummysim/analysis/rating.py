@@ -41,7 +41,8 @@ import numpy as np
 
 from ..base import intervals as I
 from ..base.intervals import LEVEL, t_quantile
-from ..base.summary import interval_text, signed
+from ..base.summary import counted, interval_text, signed
+from ..base.terminal import fitted
 
 #: bootstrap replicates of the rating list
 REPLICATES = 1000
@@ -193,8 +194,10 @@ def _interval(entry: dict, digits: int) -> str:
 
 
 def render(rating: dict, console) -> None:
-    """The rating list as a rich table."""
+    """The rating list as a rich table, and what it is, within the console's width (``terminal.fitted``)."""
     from rich.table import Table
+
+    console = fitted(console)
 
     t = Table(title="Rating list (logistic Elo, mean 0, 95% intervals from the bootstrap over duplicate blocks)")
     for col, justify in (("rank", "right"), ("strategy", "left"), ("Elo", "right"), ("95% interval", "right"),
@@ -239,7 +242,7 @@ def scope(result: dict) -> str:
     """What a comparison played, in a few words (for the figure's title; ``report`` says it its own way)."""
     names = ", ".join(x["name"] for x in result["strategies"])
     return (f"{len(result['pairs'])} duplicate matches of {names}, {result['players']} players, "
-            f"{result['count']:,} {result['mode']} per rotation, seed {result['seed']}")
+            f"{counted(result['count'], result['mode'])} per rotation, seed {result['seed']}")
 
 
 def write_files(out_dir: Path, rating: dict, scope: str) -> list[Path]:

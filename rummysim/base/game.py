@@ -14,6 +14,7 @@ import numpy as np
 
 from ..cards import cards_of
 from ..results import Chunk
+from .notation import seat_name
 
 #: what ``play`` returns without ``log``
 NO_EVENTS: tuple = ()
@@ -141,11 +142,18 @@ class GameInPlay:
         """What ``seat`` sees, as text (its notation's ``describe``)."""
         return self.notation.describe(self.state, seat, totals=self.scores, taken=self.taken())
 
-    def step(self) -> str:
+    def step(self, who=seat_name) -> str:
+        """What the seat to act may do now, in words (``who(seat)``: how the reader calls a seat)."""
         return self.notation.STEPS[int(self.state.ints[self.I_PHASE])]
 
-    def table_lines(self) -> list[str]:
+    def table_lines(self, who=seat_name) -> list[str]:
+        """The table melds, a line each (``who(seat)``: how the reader calls a seat)."""
         return self.notation.table_lines(self.state)
+
+    def marks(self, seat: int) -> tuple[set[int], set[int], str]:
+        """The cards of ``seat``'s hand to mark ``*`` and ``+``, and what the marks mean."""
+        full, part = self.hints.marks(self.state, seat)
+        return full, part, "* in a meld, + in a partial meld"
 
     def upcard(self) -> int:
         return self.notation.upcard(self.state)

@@ -19,6 +19,11 @@ from .errors import MoveError
 FILLER = frozenset(("off", "on", "from", "into", "the", "to", "for"))
 
 
+def seat_name(seat: int) -> str:
+    """A seat as a line names it when nobody in particular reads it: ``"seat 2"``."""
+    return f"seat {seat}"
+
+
 def names(cards) -> str:
     """Card names split by spaces: ``H3 H4 H5``."""
     return " ".join(card_name(int(c)) for c in cards)

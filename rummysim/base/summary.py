@@ -14,6 +14,11 @@ from . import intervals as I
 FEW_UNITS = 100
 
 
+def counted(n: int, noun: str) -> str:
+    """A count and its plural noun, singular for one: ``"1 game"``, ``"1,000 games"``."""
+    return f"{n:,} {noun[:-1] if n == 1 and noun.endswith('s') else noun}"
+
+
 def units_note(d: dict) -> str:
     """``" n=8"`` for an estimate (a dict with ``"n"``, the units it rests on) resting on fewer than
     ``FEW_UNITS`` units, else ``""``: printed beside the estimate so a wide interval is read as few units."""

@@ -56,6 +56,7 @@ class Variant:
     env_core: object                   # its environments' compiled core (``env_core``): observations, Batch tables
     rules_section: str                 # its section of docs/rules.md ("1")
     options_section: str               # the subsection of its rule options there ("7": 1.7)
+    compile_seconds: int               # about how long its engine takes to compile on a 2-core laptop (first run)
     search_slot: int = -1              # first slot of a search bot's keys (engine.search; -1: no search bot)
     hint_strategy: str = "expert"      # the shipped strategy ``play``'s hint and auto use unless told
 

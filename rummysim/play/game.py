@@ -2,7 +2,8 @@
 
 At each decision of the person's seat the hint strategy's move is asked for once, before anything
 else (``policy.choose``, as the kernel asks the seat's policy), so the seat's random stream moves as
-in ``run``; ``auto`` plays that move, so a game played by ``auto`` alone is ``run``'s game.
+in ``run``; ``auto`` plays that move, so a game played by ``auto`` alone is ``run``'s game. A decision
+with one legal move is played without asking (unless ``Person.ask_single``), which is the same move.
 """
 
 from __future__ import annotations
@@ -13,9 +14,16 @@ import sys
 from ..base.errors import MoveError
 from .render import View, help_text
 
+#: how far ``auto`` plays for the person: the word after it, and how far that is
+AUTO_WORDS = {"": "move", "hand": "unit", "round": "unit", "game": "game"}
+
 
 class Quit(Exception):
-    """The person ended the game (``quit``, end of input, Ctrl-C)."""
+    """The person ended the game (``quit``, end of input)."""
+
+
+class Interrupted(Exception):
+    """The person pressed Ctrl-C: the game ends as with ``quit``, and the command exits 130 as ``run`` does."""
 
 
 @dataclasses.dataclass
@@ -28,15 +36,34 @@ class Decision:
     reason: str
     kept: object        # the game's state a ``CONTRACT`` hint needs put back (``Game.keep``)
 
+    def name(self, move: int) -> str:
+        """The words of legal move ``move``."""
+        return next(name for action, name in self.moves if action == move)
+
+
+@dataclasses.dataclass
+class Person:
+    """The person in ``seat``: where answers come from (``interactive``: a terminal's ``input``, else
+    standard input's lines), whether a decision with one legal move is asked too (``ask_single``), and
+    how far ``auto`` plays now (``auto``: None to ask, ``"unit"`` to the end of this hand or round,
+    ``"game"`` to the end of the game)."""
+
+    seat: int
+    interactive: bool
+    ask_single: bool = False
+    auto: str | None = None
+
 
 def read_line(prompt: str, interactive: bool) -> str:
-    """One line of input; ``Quit`` at the end of input."""
+    """One line of input; ``Quit`` at the end of input, ``Interrupted`` on Ctrl-C."""
     try:
         if interactive:
             return input(prompt)
         line = sys.stdin.readline()
-    except (EOFError, KeyboardInterrupt):
+    except EOFError:
         raise Quit from None
+    except KeyboardInterrupt:
+        raise Interrupted from None
     if not line:
         raise Quit
     return line.strip()
@@ -51,15 +78,28 @@ def decide(game, params, seat: int) -> Decision:
     return Decision(moves, hint, hint_name, game.hints.reason(game.state, seat, hint), kept)
 
 
-def ask(game, params, view: View, seat: int, interactive: bool) -> int:
-    """The person's move at this decision: a number, the move's words, ``hint``, ``auto``, ``quit``.
-    A wrong answer gets one line saying why, and the question again."""
-    d = decide(game, params, seat)
+def auto_reach(word: str) -> str | None:
+    """How far ``auto ...`` plays (``"move"``, ``"unit"``, ``"game"``), or None if ``word`` is not an auto."""
+    head, _, rest = word.partition(" ")
+    if head not in ("auto", "a"):
+        return None
+    return AUTO_WORDS.get(rest.strip(), "")
+
+
+def ask(game, params, view: View, person: Person) -> tuple[int, str]:
+    """The person's move at this decision and its words: a number, the move's words, ``hint``,
+    ``auto`` (``auto hand``, ``auto game``), ``quit``. A wrong answer gets one line saying why, and the
+    question again. While ``person.auto`` is on, or when one move is legal, the hint's move is played
+    without asking."""
+    d = decide(game, params, person.seat)
+    if person.auto or (len(d.moves) == 1 and not person.ask_single):
+        game.restore(d.kept)
+        return d.hint, d.hint_name
     view.table(game)
-    view.choices(d.moves, game.step())
+    view.choices(d.moves, game.step(view.who))
     while True:
-        text = read_line("> ", interactive)
-        word = text.lower()
+        text = read_line("> ", person.interactive)
+        word = " ".join(text.lower().split())
         if word in ("quit", "exit", "q"):
             raise Quit
         if word in ("help", "?"):
@@ -68,11 +108,18 @@ def ask(game, params, view: View, seat: int, interactive: bool) -> int:
         if word == "hint":
             view.say(f"hint ({view.hint}): {d.hint_name}: {d.reason}", style="green")
             continue
-        if word in ("auto", "a"):
+        reach = auto_reach(word)
+        if reach == "":
+            view.say(f"auto plays one move; auto {game.unit} plays to the end of the {game.unit}, "
+                     "auto game to the end of the game", style="yellow")
+            continue
+        if reach is not None:
+            person.auto = None if reach == "move" else reach
             game.restore(d.kept)
-            return d.hint
+            return d.hint, d.hint_name
         try:
-            return chosen(game, d, text)
+            move = chosen(game, d, text)
+            return move, d.name(move)
         except MoveError as e:
             view.say(f"{e} (try again, or hint, help, quit)", style="yellow")
 
@@ -88,33 +135,56 @@ def chosen(game, d: Decision, text: str) -> int:
     return game.notation.parse_move(game.state, text)
 
 
-def play(game, params, view: View, you: int, interactive: bool, on_unit=None) -> bool:
-    """Play ``game`` (a ``Variant.game``, reset and logging) with the person in seat ``you`` and the
+def play_unit(game, params, view: View, person: Person) -> list[dict]:
+    """Play the hand (round) in progress to its end; returns its events, the deal first and the end
+    event last. Every move of the person is on a line: its event's, or its words when it has no event
+    shown (a ``stop``, a ``pass``)."""
+    events = [game.deal_event()]
+    view.say("")
+    view.console.rule(f"{game.heading()}: dealt")
+    while not game.unit_over:
+        seat = game.seat
+        move, words = game.forced(), None
+        if move < 0:
+            if seat == person.seat:
+                move, words = ask(game, params, view, person)
+            else:
+                move = game.choose(params, seat)
+        shown = False
+        for e in game.play(move):
+            shown |= view.event(game, e)
+            events.append(e)
+        if words is not None and not shown:
+            view.say(f"{view.who(seat)} {words}")
+    game.finish()
+    end = game.end_event()
+    events.append(end)
+    for line in game.end_lines(end, view.who):
+        view.say(line, style="bold")
+    return events
+
+
+def play(game, params, view: View, person: Person, on_unit=None) -> str:
+    """Play ``game`` (a ``Variant.game``, reset and logging) with ``person`` in their seat and the
     strategies ``params`` float64[players, N] (the person's: the hint strategy); ``on_unit(events)``
-    after each hand or round. Returns True when the game ended, False when the person quit (the hand
-    or round in play is then dropped)."""
+    after each hand or round. Returns ``"complete"`` when the game ended, ``"quit"`` when the person
+    quit, ``"interrupted"`` on Ctrl-C (the hand or round in play is then dropped)."""
     try:
         while True:
-            events = [game.deal_event()]
-            view.say("")
-            view.console.rule(f"{game.heading()}: dealt")
-            while not game.unit_over:
-                seat = game.seat
-                move = game.forced()
-                if move < 0:
-                    move = ask(game, params, view, seat, interactive) if seat == you else game.choose(params, seat)
-                for e in game.play(move):
-                    view.event(game, e)
-                    events.append(e)
-            game.finish()
-            end = game.end_event()
-            events.append(end)
-            for line in game.end_lines(end, view.who):
-                view.say(line, style="bold")
+            events = play_unit(game, params, view, person)
             if on_unit is not None:
                 on_unit(events)
             if game.over:
-                return True
+                return "complete"
+            if person.auto == "unit":
+                person.auto = None
+            if person.auto is None and view.waits:
+                text = read_line(f"press Enter for the next {game.unit} (or type quit) ", person.interactive)
+                if text.strip().lower() in ("quit", "exit", "q"):
+                    raise Quit
             game.next_unit()
-    except (Quit, KeyboardInterrupt):   # Ctrl-C while the bots move ends the game like quit
-        return False
+    except Quit:
+        return "quit"
+    except (Interrupted, KeyboardInterrupt):   # Ctrl-C at a question or while the bots move
+        view.say("")
+        return "interrupted"

@@ -18,7 +18,8 @@ SUIT_STYLE = {"C": "green", "D": "red", "H": "red", "S": "blue"}
 def help_text(game) -> str:
     """What a person may answer at a decision of ``game`` (a ``Variant.game``)."""
     return (f"Answer with a move's number or its words ({game.move_words}); hint: what the hint strategy "
-            "would do and why; auto: play it; quit: end the game and save it.")
+            f"would do and why; auto: play it (auto {game.unit}: to the end of the {game.unit}, auto game: to the "
+            "end of the game); quit: end the game and save it.")
 
 
 def card_text(card: int, mark: str = "") -> Text:
@@ -51,14 +52,18 @@ class View:
     """The terminal of one person in seat ``you``: the seats' strategy names, the hint strategy's name,
     the pause after another seat's move (seconds)."""
 
-    def __init__(self, console: Console, you: int, names: list[str], hint: str, pause: float):
+    def __init__(self, console: Console, you: int, names: list[str], hint: str, pause: float, waits: bool = False):
         self.console, self.you, self.names, self.hint, self.pause = console, you, names, hint, pause
+        #: whether the end of a hand (round) waits for Enter (a person at a terminal)
+        self.waits = waits
+        #: lines wrap on words at a terminal's width; piped, each stays one line
+        self.wrap = console.is_terminal
 
     def who(self, seat: int) -> str:
         return "you" if seat == self.you else f"seat {seat} ({self.names[seat]})"
 
     def say(self, text: str, style: str | None = None) -> None:
-        self.console.print(text, style=style, highlight=False, markup=False, soft_wrap=True)
+        self.console.print(text, style=style, highlight=False, markup=False, soft_wrap=not self.wrap)
 
     def table(self, game) -> None:
         """The seat's whole view at a decision (``game``: a ``Variant.game``); of the others' hands, the
@@ -67,7 +72,7 @@ class View:
         self.console.rule(game.heading())
         self.say("Scores: " + ", ".join(f"{self.who(q)} {int(t)}" for q, t in enumerate(game.scores))
                  + f" ({game.goal()})")
-        melds = game.table_lines()
+        melds = game.table_lines(self.who)
         self.say("Table melds:" + ("" if melds else " none"))
         for line in melds:
             self.say("  " + line)
@@ -78,19 +83,22 @@ class View:
                 took = " ".join(card_name(x) for x in taken.get(q, []))
                 self.say(f"{self.who(q)}: {game.count(q)} cards" + game.seat_note(q)
                          + (f", took {took} from the pile" if took else ""))
-        line = Text(f"Your hand ({game.count(self.you)}; * in a meld, + in a partial meld):")
-        line.append_text(hand_line(game.hand(self.you), game.hints.marks(game.state, self.you)))
-        self.console.print(line, soft_wrap=True)
+        full, part, legend = game.marks(self.you)
+        line = Text(f"Your hand ({game.count(self.you)}; {legend}):")
+        line.append_text(hand_line(game.hand(self.you), (full, part)))
+        self.console.print(line, soft_wrap=not self.wrap)
 
     def choices(self, moves: list[tuple[int, str]], step: str) -> None:
         self.say(f"Your move ({step}):", style="bold")
         for i, (_, name) in enumerate(moves, 1):
             self.say(f"  {i:>3}. {name}")
 
-    def event(self, game, e: dict) -> None:
-        """One move of ``game`` on a line (``Game.event_line``: what the seat may not see stays hidden)."""
+    def event(self, game, e: dict) -> bool:
+        """One move of ``game`` on a line (``Game.event_line``: what the seat may not see stays hidden);
+        whether a line was shown."""
         line = game.event_line(e, self.who, self.you)
         if line:
             self.say(line, style=None if e.get("player") == self.you else "cyan")
             if e.get("player", self.you) != self.you and self.pause > 0:
                 time.sleep(self.pause)
+        return bool(line)

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import stats as S
+from ..base.summary import counted
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -34,9 +35,9 @@ def scope(res: S.SavedResults) -> str:
     else:
         names = [s["name"] for s in m["strategies"]]
         what = f"{names[0]} in every seat" if len(set(names)) == 1 else " vs ".join(names)
-    count = f"{m['count']:,} {m['mode']}" + (" per rotation" if res.kind == "compare" else "")
+    count = counted(m["count"], m["mode"]) + (" per rotation" if res.kind == "compare" else "")
     if (m["count"], m["mode"]) != (hands, f"{res.unit}s"):   # not "20,000 hands (20,000 hands)"
-        count += f" ({hands:,} {res.unit}s)"
+        count += f" ({counted(hands, res.unit + 's')})"
     return f"{what}, {res.players} players, {count}, seed {m['seed']}"
 
 

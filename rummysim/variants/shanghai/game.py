@@ -15,13 +15,18 @@ import numpy as np
 from numba import njit
 
 from ...base.game import GameInPlay
+from ...base.notation import seat_name
+from ...cards import card_name
 from . import hints, kernel, moves, notation, policy, replay
 from .moves import apply, legal_moves
 from .state import (
     I_PHASE,
     I_PROPOSAL_N,
     I_SEAT,
+    I_TURN_SEAT,
+    PH_BUY,
     PH_OVER,
+    PH_PLAY,
     ROUNDS,
     SI_BUYS_SEAT,
     SI_DOWN_TURN_SEAT,
@@ -185,6 +190,34 @@ class Game(GameInPlay):
 
     def hand(self, seat: int) -> dict[int, int]:
         return {c: int(n) for c, n in enumerate(self.state.hands[seat]) if n}
+
+    def step(self, who=seat_name) -> str:
+        """What the seat to act may do now: a buy says who left the upcard and what a buy costs before
+        asking (docs/rules.md 2.4); the play step what the seat may lay (``notation.play_step``)."""
+        ints, seat = self.state.ints, self.seat
+        phase = int(ints[I_PHASE])
+        if phase == PH_PLAY:
+            return notation.play_step(self.state, seat)
+        if phase != PH_BUY:
+            return super().step(who)
+        turn = int(ints[I_TURN_SEAT])
+        asked = [q % self.players for q in range(turn + 1, seat + (self.players if seat <= turn else 0))]
+        before = ("" if not asked else f"; {', '.join(who(q) for q in asked)} did not buy it" if len(asked) < 3
+                  else f"; {len(asked)} seats before you did not buy it")
+        up = card_name(self.upcard())
+        return (f"{who(turn)} left {up}{before}. Buy it (you take {up} and, as a penalty, the top card of the "
+                f"stock; {self._buys_left(seat)} buys left this round), or pass")
+
+    def table_lines(self, who=seat_name) -> list[str]:
+        """The table melds, each with whose it is (``who``: "you" for the person)."""
+        return notation.table_lines(self.state, who)
+
+    def marks(self, seat: int) -> tuple[set[int], set[int], str]:
+        """Before ``seat`` is down, the melds of this round's contract; once down, what fits the table."""
+        full, part = hints.marks(self.state, seat)
+        if self.state.ints[SI_DOWN_TURN_SEAT + seat]:
+            return full, part, "* fits a table meld"
+        return full, part, f"* in a meld of the contract ({notation.contract_words(self.number)}), + in a partial one"
 
     def seat_note(self, seat: int) -> str:
         """What else the others see of a seat: down or not, buys left."""

@@ -8,18 +8,38 @@ import itertools
 from ...cards import JOKER, card_name
 from . import moves as SMV
 from .contracts import CONTRACTS
-from .state import SI_ROUND
+from .notation import fitting
+from .state import SI_DOWN_TURN_SEAT, SI_N_TABLE, SI_ROUND
 
 def marks(state, seat: int) -> tuple[set[int], set[int]]:
-    """``(in a group, in a partial group)``: a rank held 3+ times or a run of the round's length
-    (at least 3) of one suit; a pair, or two of a suit at most two ranks apart."""
+    """``(marked *, marked +)`` of ``seat``'s hand. Before it is down, only melds of this round's contract
+    (docs/rules.md 2.2): with sets in it, a rank held 3+ times (``+``: a pair); with runs, a run of the
+    contract's length of one suit (``+``: two of a suit at most two ranks apart). Once down it lays no
+    new meld (2.5): ``*`` marks the cards that fit a table meld, and nothing is ``+``."""
     counts = state.hands[seat]
-    run_min = max(3, int(CONTRACTS[int(state.ints[SI_ROUND]), 2]))
+    if state.ints[SI_DOWN_TURN_SEAT + seat]:
+        fits = {c for k in range(int(state.ints[SI_N_TABLE])) for c in fitting(state, k)}
+        return {c for c in fits if counts[c]}, set()
+    n_sets, n_runs, run_len = (int(x) for x in CONTRACTS[int(state.ints[SI_ROUND])])
     full, part = set(), set()
+    if n_sets:
+        _mark_sets(counts, full, part)
+    if n_runs:
+        _mark_runs(counts, max(3, run_len), full, part)
+    return full, part - full
+
+
+def _mark_sets(counts, full: set[int], part: set[int]) -> None:
+    """A rank held 3+ times into ``full``, a pair into ``part``."""
     for r in range(13):
         held = [16 * s + r for s in range(4) if counts[16 * s + r]]
         total = sum(int(counts[c]) for c in held)
         (full if total >= 3 else part if total == 2 else set()).update(held)
+
+
+def _mark_runs(counts, run_min: int, full: set[int], part: set[int]) -> None:
+    """Runs of ``run_min`` or more of one suit into ``full``, two of a suit at most two ranks apart into
+    ``part``."""
     for s in range(4):
         ranks = [r for r in range(13) if counts[16 * s + r]]
         block = []
@@ -32,7 +52,6 @@ def marks(state, seat: int) -> tuple[set[int], set[int]]:
         for a, b in itertools.pairwise(ranks):
             if b - a <= 2:
                 part.update((16 * s + a, 16 * s + b))
-    return full, part - full
 
 
 def reason(state, seat: int, move: int) -> str:

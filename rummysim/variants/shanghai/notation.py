@@ -22,7 +22,7 @@ import numpy as np
 from ...cards import JOKER, RANKS, SUITS, card_id, card_name
 from ...base import notation as N
 from ...base.errors import MoveError
-from ...base.notation import names
+from ...base.notation import names, seat_name
 from . import moves as MV
 from .contracts import CONTRACTS
 from .replay import parse_table_meld
@@ -411,13 +411,13 @@ def play_step(state, seat: int) -> str:
     return "lay off, " + ("swap a joker, " if swap else "") + "or stop"
 
 
-def table_lines(state) -> list[str]:
-    """One line per table meld: its number (from 1), its cards, whose it is and what fits it."""
+def table_lines(state, who=seat_name) -> list[str]:
+    """One line per table meld: its number (from 1), its cards, whose it is (``who(seat)``) and what fits it."""
     out = []
     for k in range(int(state.ints[SI_N_TABLE])):
         row = state.table[k]
         takes = names(fitting(state, k))
-        out.append(f"{k + 1}: {meld_words(row)} [seat {int(row[T_OWNER])}]" + (f" takes {takes}" if takes else ""))
+        out.append(f"{k + 1}: {meld_words(row)} [{who(int(row[T_OWNER]))}]" + (f" takes {takes}" if takes else ""))
     return out
 
 
