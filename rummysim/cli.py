@@ -36,6 +36,11 @@ from .run import MAX_COUNT, RunSpec, max_chunk_size, resume_run, run_to_dir
 from .strategy import builtin_dir, builtin_names, is_search, load_strategy, params_matrix, seat_strategies, with_override
 from .variants import DEFAULT_VARIANT, NAMES, VARIANTS, variant_named, variant_of
 
+try:   # rummysim serve needs the [serve] extra (starlette, uvicorn)
+    from .serve import serve as serve_games
+except ImportError as _serve_missing:   # pragma: no cover - without the extra
+    serve_games, SERVE_MISSING = None, str(_serve_missing)
+
 EXIT_USAGE = 2
 
 
@@ -769,6 +774,23 @@ def strategies_show(name, variant):
                                 f"({', '.join(builtin_names(variant))}); a file of yours is yours to edit")
         load_strategy(name, variant)   # an unknown name: one line naming what is shipped
     click.echo((builtin_dir(variant) / f"{name}.toml").read_text(encoding="utf-8"), nl=False)
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--dir", "root", type=click.Path(file_okay=False), default=None,
+              help="Where the games are saved (and resumed from). Default: results/serve-<time>.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
+def serve(host, port, root, open_browser):
+    """Play against the bots in the browser: rummysim serve, then open the address it prints.
+
+    Each game is saved under --dir like play's (rummysim replay --from DIR/ID, rummysim report DIR/ID);
+    serving the same --dir again resumes its games.
+    """
+    if serve_games is None:
+        raise UserError(f"serve needs its extra: pip install 'rummysim[serve]' ({SERVE_MISSING})")
+    serve_games(Path(root or f"results/serve-{time.strftime('%Y%m%d-%H%M%S')}"), host, port, open_browser, click.echo)
 
 
 def main(argv=None):

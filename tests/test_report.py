@@ -33,7 +33,7 @@ def expected_files(figures, tables, replays=()):
 
 def embedded_replay(page_text: str) -> dict:
     """The replay a viewer page (``replay --html``, a report's ``replay_*.html``) embeds."""
-    return json.loads(page_text.split("const REPLAY = ", 1)[1].split(";\nconst RED", 1)[0])
+    return json.JSONDecoder().raw_decode(page_text.split("const REPLAY = ", 1)[1])[0]
 
 
 def sample_rows(results_dir, unit: str = "hand") -> dict:

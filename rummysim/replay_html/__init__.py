@@ -250,9 +250,22 @@ def frames(events: list[dict], format_event: Callable[[dict], str]) -> list[dict
 
 # ---------------------------------------------------------------- the page
 
+def _package_text(name: str) -> str:
+    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+def with_cards(page: str) -> str:
+    """``page`` with the shared card drawing put in: ``card_symbols.svg`` at ``<!--CARD-SYMBOLS-->``,
+    ``cards.js`` (``cardSvg``, ``backSvg``, ``esc``) at ``/*CARD-DRAWING*/`` (the replay page and
+    ``rummysim serve``'s page draw their cards with it)."""
+    return (page.replace("<!--CARD-SYMBOLS-->", _package_text("card_symbols.svg"))
+            .replace("/*CARD-DRAWING*/", _package_text("cards.js")))
+
+
 def template() -> str:
-    """The viewer page (package data), with ``/*REPLAY*/null`` where the replay goes."""
-    return resources.files(__package__).joinpath("template.html").read_text(encoding="utf-8")
+    """The viewer page (package data, its cards drawn by ``with_cards``), with ``/*REPLAY*/null`` where
+    the replay goes."""
+    return with_cards(_package_text("template.html"))
 
 
 def page(events: list[dict], format_event: Callable[[dict], str], header: list[str], seats: list[str],

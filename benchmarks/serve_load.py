@@ -1,0 +1,106 @@
+"""Load test of ``rummysim serve`` (issue 28): GAMES games played at once through the HTTP API on
+localhost, each by its own client, to the end of the game; every request must be answered (2xx),
+nothing lost (each game's count of answers on the server, and its saved move log, equal what the client
+sent; each game saved complete). Prints the median and the worst response time.
+
+    python benchmarks/serve_load.py [--games 50] [--seed 0] [--variant basic]
+
+The server is ``rummysim serve`` in a child process on a free port, its games in a temporary directory.
+Moves: the listed move a seeded random choice names (by number) or ``auto``, alternately.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def play(client: httpx.AsyncClient, k: int, args, times: list[float]) -> dict:
+    """One game to its end; returns its id and the answers sent."""
+    rng = random.Random(args.seed * 1000 + k)
+
+    async def call(method, path, body=None):
+        t = time.perf_counter()
+        r = await client.request(method, path, json=body)
+        times.append(time.perf_counter() - t)
+        if r.status_code >= 300:
+            raise RuntimeError(f"game {k}: {method} {path} {body}: {r.status_code} {r.text}")
+        return r.json()
+
+    r = await call("POST", "/api/games", {"variant": args.variant, "opponents": ["expert"], "seed": args.seed + k})
+    gid, view, sent = r["id"], r["view"], 0
+    while view["state"] != "over":
+        if view["state"] == "ended":
+            view = (await call("POST", f"/api/games/{gid}/next"))["view"]
+        elif sent % 2:
+            view = (await call("POST", f"/api/games/{gid}/move", {"n": rng.randint(1, len(view["moves"]))}))["view"]
+        else:
+            view = (await call("POST", f"/api/games/{gid}/auto", {"reach": "move"}))["view"]
+        sent += 1
+        if sent % 10 == 0:     # a page reload now and then
+            view = (await call("GET", f"/api/games/{gid}"))["view"]
+    if view["moves_made"] != sent:
+        raise RuntimeError(f"game {k}: the server counted {view['moves_made']} answers, the client sent {sent}")
+    return {"id": gid, "sent": sent}
+
+
+async def main_async(args, url: str, root: Path) -> dict:
+    times: list[float] = []
+    limits = httpx.Limits(max_connections=args.games + 10)
+    async with httpx.AsyncClient(base_url=url, timeout=600, limits=limits) as client:
+        start = time.perf_counter()
+        done = await asyncio.gather(*(play(client, k, args, times) for k in range(args.games)))
+        wall = time.perf_counter() - start
+    for g in done:      # nothing lost: the saved move log and the saved game
+        logged = len((root / g["id"] / "moves.jsonl").read_text().splitlines())
+        record = json.loads((root / g["id"] / "run.json").read_text())
+        if logged != g["sent"] or record["status"] != "complete":
+            raise RuntimeError(f"game {g['id']}: {logged} answers logged of {g['sent']}, status {record['status']}")
+    times.sort()
+    return {"games": args.games, "requests": len(times), "answers": sum(g["sent"] for g in done),
+            "wall_s": round(wall, 1), "median_ms": round(1000 * statistics.median(times), 1),
+            "p95_ms": round(1000 * times[int(0.95 * (len(times) - 1))], 1), "worst_ms": round(1000 * times[-1], 1)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--variant", default="basic")
+    args = ap.parse_args()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "games"
+        server = subprocess.Popen([sys.executable, "-m", "rummysim", "serve", "--port", str(port), "--dir", str(root)],
+                                  stdout=subprocess.PIPE, text=True)
+        try:
+            line = server.stdout.readline()      # the address, once it listens
+            if "http://" not in line:
+                raise RuntimeError(f"the server did not start: {line!r}")
+            url = f"http://127.0.0.1:{port}"
+            httpx.post(f"{url}/api/games", json={"variant": args.variant, "seed": 0}, timeout=1800)   # compiled or loaded
+            print(json.dumps(asyncio.run(main_async(args, url, root))))
+        finally:
+            server.terminate()
+            server.wait(30)
+
+
+if __name__ == "__main__":
+    main()
