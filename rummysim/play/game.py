@@ -86,15 +86,31 @@ def auto_reach(word: str) -> str | None:
     return AUTO_WORDS.get(rest.strip(), "")
 
 
-def ask(game, params, view: View, person: Person) -> tuple[int, str]:
-    """The person's move at this decision and its words: a number, the move's words, ``hint``,
-    ``auto`` (``auto hand``, ``auto game``), ``quit``. A wrong answer gets one line saying why, and the
-    question again. While ``person.auto`` is on, or when one move is legal, the hint's move is played
-    without asking."""
-    d = decide(game, params, person.seat)
-    if person.auto or (len(d.moves) == 1 and not person.ask_single):
-        game.restore(d.kept)
-        return d.hint, d.hint_name
+def advance(game, params, person: Person, played) -> Decision | None:
+    """Play the hand (round) in progress until ``person`` is to be asked (their ``Decision``) or it is
+    over (None): the bots' moves are their strategies' (``params`` float64[players, N]); the person's
+    are the hint's while ``person.auto`` is on, or when one move is legal (unless ``person.ask_single``).
+    ``played(seat, events, words)`` after each move (``words``: the person's move in words, else None).
+    The one driver of a person's game: ``play_unit`` in the terminal, ``serve``'s sessions in the browser."""
+    while not game.unit_over:
+        seat, move, words = game.seat, game.forced(), None
+        if move < 0:
+            if seat == person.seat:
+                d = decide(game, params, seat)
+                if not (person.auto or (len(d.moves) == 1 and not person.ask_single)):
+                    return d
+                game.restore(d.kept)
+                move, words = d.hint, d.hint_name
+            else:
+                move = game.choose(params, seat)
+        played(seat, game.play(move), words)
+    return None
+
+
+def ask(game, view: View, person: Person, d: Decision) -> tuple[int, str]:
+    """The person's move at decision ``d`` and its words: a number, the move's words, ``hint``, ``auto``
+    (``auto hand``, ``auto game``: ``person.auto`` set), ``quit``. A wrong answer gets one line saying
+    why, and the question again."""
     view.table(game)
     view.choices(d.moves, game.step(view.who))
     while True:
@@ -142,20 +158,18 @@ def play_unit(game, params, view: View, person: Person) -> list[dict]:
     events = [game.deal_event()]
     view.say("")
     view.console.rule(f"{game.heading()}: dealt")
-    while not game.unit_over:
-        seat = game.seat
-        move, words = game.forced(), None
-        if move < 0:
-            if seat == person.seat:
-                move, words = ask(game, params, view, person)
-            else:
-                move = game.choose(params, seat)
+
+    def played(seat: int, moved: list[dict], words: str | None) -> None:
         shown = False
-        for e in game.play(move):
+        for e in moved:
             shown |= view.event(game, e)
             events.append(e)
         if words is not None and not shown:
             view.say(f"{view.who(seat)} {words}")
+
+    while (d := advance(game, params, person, played)) is not None:
+        move, words = ask(game, view, person, d)
+        played(person.seat, game.play(move), words)
     game.finish()
     end = game.end_event()
     events.append(end)

@@ -1,9 +1,9 @@
 """One game played in the browser: the person in seat 0 against the bots, on the driver ``play`` uses.
 
-A ``Session`` is ``rummysim play``'s loop (``play.game``) cut at the person's decisions: ``advance``
-plays the bots (and a decision with one legal move, and the person's moves while ``auto`` is on) up to
-the person's next decision, the end of a hand (round) or the end of the game, and returns what the seat
-saw happen, a step per line. At each decision of the person the hint strategy is asked first
+A ``Session`` drives its game with ``rummysim play``'s driver (``play.game.advance``), cut at the
+person's decisions: ``Session.advance`` plays the bots (and a decision with one legal move, and the
+person's moves while ``auto`` is on) up to the person's next decision, the end of a hand (round) or the
+end of the game, and returns what the seat saw happen, a step per line. At each decision of the person the hint strategy is asked first
 (``play.game.decide``), so a game played by ``auto`` alone is ``rummysim run --games 1``'s game 0.
 
 Every answer of the person is appended to the game's move log (``moves.jsonl``: the words of a move,
@@ -25,7 +25,7 @@ from ..base.errors import MoveError
 from ..base.rules import parse_rule_options
 from ..cards import card_id
 from ..play import YOU, new_game
-from ..play.game import Decision, chosen, decide
+from ..play.game import Decision, Person, advance, chosen
 from ..play.save import human_strategy, save_events, save_game
 from ..run import RunSpec
 from ..strategy import load_strategy, params_matrix, seat_strategies
@@ -136,7 +136,7 @@ class Session:
         self.lock = threading.Lock()
         self.dropped = False                    # no longer the server's copy (``app.Games``): ask again
         self.decision: Decision | None = None
-        self.auto: str | None = None            # None, "unit" or "game": the person's auto in force
+        self.person = Person(YOU, interactive=False)   # its ``auto``: None, "unit" or "game", in force
         self.waiting = False                    # the hand (round) is over: ``next`` deals the next one
         self.ended: list[str] = []              # the lines of the last hand's end
         self.events: list[dict] = [self.game.deal_event()]
@@ -209,29 +209,23 @@ class Session:
         game = self.game
         while True:
             if self.waiting:
-                if self.auto != "game" or game.over:
+                if self.person.auto != "game" or game.over:
                     return steps
                 self._next(steps)
                 continue
             if game.unit_over:
                 self._end_unit(steps)
                 continue
-            seat, move, words = game.seat, game.forced(), None
-            if move < 0:
-                if seat == YOU:
-                    d = decide(game, self.params, seat)
-                    if not (self.auto or len(d.moves) == 1):
-                        self.decision = d
-                        return steps
-                    game.restore(d.kept)
-                    move, words = d.hint, d.hint_name
-                else:
-                    move = game.choose(self.params, seat)
-            self._play(move, words, seat, steps)
+            d = advance(game, self.params, self.person,
+                        lambda seat, moved, words: self._played(seat, moved, words, steps))
+            if d is not None:
+                self.decision = d
+                return steps
 
-    def _play(self, move: int, words: str | None, seat: int, steps: list[dict]) -> None:
+    def _played(self, seat: int, moved: list[dict], words: str | None, steps: list[dict]) -> None:
+        """A move's events kept and, for the lines the seat saw, its steps (``play.game.advance``'s ``played``)."""
         shown = False
-        for e in self.game.play(move):
+        for e in moved:
             self.events.append(e)
             line = self.game.event_line(e, self.who, YOU)
             if line:
@@ -252,8 +246,8 @@ class Session:
         self.waiting = True
         for line in self.ended:
             steps.append(self._step(line, None, "end"))
-        if self.auto == "unit":
-            self.auto = None
+        if self.person.auto == "unit":
+            self.person.auto = None
 
     def _next(self, steps: list[dict]) -> None:
         self.game.next_unit()
@@ -294,7 +288,7 @@ class Session:
         self._log({"text": text.strip()})
         self.decision = None
         steps: list[dict] = []
-        self._play(move, words, YOU, steps)
+        self._played(YOU, self.game.play(move), words, steps)
         return steps + self.advance()
 
     def move_number(self, n: int) -> list[dict]:
@@ -313,15 +307,15 @@ class Session:
             if reach != "game" or self.game.over:
                 self._pending()
             self._log({"auto": reach})
-            self.auto = "game"
+            self.person.auto = "game"
             return self.advance()
         d = self._pending()
         self._log({"auto": reach})
-        self.auto = None if reach == "move" else reach
+        self.person.auto = None if reach == "move" else reach
         self.decision = None
         self.game.restore(d.kept)
         steps: list[dict] = []
-        self._play(d.hint, d.hint_name, YOU, steps)
+        self._played(YOU, self.game.play(d.hint), d.hint_name, steps)
         return steps + self.advance()
 
     def next_unit(self) -> list[dict]:
