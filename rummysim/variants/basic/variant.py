@@ -15,7 +15,7 @@ VARIANT = Variant(
     replay_samples=(("stalemate", "a hand nobody won", "outcome", ("stalemate_stock", "stalemate_blocked", "turn_limit")),
                     ("rummy", "a win by going rummy", "going_rummy", (True,))),
     rotation_rows=summary.rotation_rows, report=f"{__package__}.report",
-    notation=notation, game=game.Game, env_core=env_core, rules_section="1", options_section="7", compile_seconds=120, search_slot=P_SEARCH,
+    notation=notation, game=game.Game, env_core=env_core, rules_section="1", options_section="7", compile_seconds=180, search_slot=P_SEARCH,
     headline_words={},
     interval_note="Every interval is 95%: exact (Clopper-Pearson) for the proportions of a run; for points per "
                   "hand, per game and per win a t-interval over independent blocks (a game with --games, a hand "

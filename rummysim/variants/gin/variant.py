@@ -18,7 +18,7 @@ VARIANT = Variant(
                     ("undercut", "an undercut", "undercut", (True,)),
                     ("no_score", "a hand with no score (the wall)", "outcome", ("stalemate_stock", "turn_limit"))),
     rotation_rows=summary.rotation_rows, report=f"{__package__}.report",
-    notation=notation, game=game.Game, env_core=env_core, rules_section="4", options_section="9", compile_seconds=45, search_slot=P_SEARCH,
+    notation=notation, game=game.Game, env_core=env_core, rules_section="4", options_section="9", compile_seconds=40, search_slot=P_SEARCH,
     headline_words={"stalemate_rate": "no_score_rate"},
     interval_note="Every interval is 95%: exact (Clopper-Pearson) for the proportions of a run; for points per "
                   "hand and per game a t-interval over independent blocks (a game with --games, a hand with "
