@@ -26,7 +26,8 @@ from .base.errors import StrategyError, UsageError
 from .compiling import compile_notice
 from .base.rules import parse_rule_options, rule_flags, rules_from_mapping
 from .base.terminal import fitted
-from .play import human_strategy, play_game
+from .play import YOU, human_strategy, play_game
+from .play.render import seat_called
 from .play.save import saved_events
 from .replay_html import (check_page_path, game_totals, replay_command, replay_header, replay_page,
                           totals_of, write_page)
@@ -493,7 +494,8 @@ def _show_played(record, out, console, ended):
     """The final scores, and where the game is and how to replay any of its hands (rounds); ``ended``:
     how the game ended (``play_game``'s)."""
     v = variant_of(record)
-    names = ["you" if s["seat"] == 0 else f"seat {s['seat']} ({s['name']})" for s in record["strategies"]]
+    seats = [s["name"] for s in record["strategies"]]
+    names = [seat_called(q, YOU, seats) for q in range(len(seats))]
     scores = record["play"]["totals"]
     state = {"complete": "game over", "quit": "game stopped (quit): saved what was finished",
              "interrupted": "game stopped (Ctrl-C): saved what was finished"}[ended]

@@ -14,6 +14,8 @@ import sys
 from ..base.errors import MoveError
 from .render import View, help_text
 
+#: the answers that end the game
+QUIT_WORDS = ("quit", "exit", "q")
 #: how far ``auto`` plays for the person: the word after it, and how far that is
 AUTO_WORDS = {"": "move", "hand": "unit", "round": "unit", "game": "game"}
 
@@ -116,7 +118,7 @@ def ask(game, view: View, person: Person, d: Decision) -> tuple[int, str]:
     while True:
         text = read_line("> ", person.interactive)
         word = " ".join(text.lower().split())
-        if word in ("quit", "exit", "q"):
+        if word in QUIT_WORDS:
             raise Quit
         if word in ("help", "?"):
             view.say(help_text(game))
@@ -140,13 +142,17 @@ def ask(game, view: View, person: Person, d: Decision) -> tuple[int, str]:
             view.say(f"{e} (try again, or hint, help, quit)", style="yellow")
 
 
+def no_move(i, n: int) -> str:
+    """Why ``i`` names none of the ``n`` listed moves."""
+    return f"no move {i!r}: " + ("the only move is 1" if n == 1 else f"choose a number from 1 to {n}")
+
+
 def chosen(game, d: Decision, text: str) -> int:
     """The move a number or words name (``MoveError`` if none); a listed move goes through its words."""
     if text.isdigit():
         i = int(text)
         if not 1 <= i <= len(d.moves):
-            n = len(d.moves)
-            raise MoveError(f"no move {i}: " + ("the only move is 1" if n == 1 else f"choose a number from 1 to {n}"))
+            raise MoveError(no_move(i, len(d.moves)))
         text = d.moves[i - 1][1]
     return game.notation.parse_move(game.state, text)
 
@@ -194,7 +200,7 @@ def play(game, params, view: View, person: Person, on_unit=None) -> str:
                 person.auto = None
             if person.auto is None and view.waits:
                 text = read_line(f"press Enter for the next {game.unit} (or type quit) ", person.interactive)
-                if text.strip().lower() in ("quit", "exit", "q"):
+                if text.strip().lower() in QUIT_WORDS:
                     raise Quit
             game.next_unit()
     except Quit:

@@ -48,6 +48,12 @@ def hand_line(counts: dict[int, int], marks: tuple[set[int], set[int]]) -> Text:
     return out
 
 
+def seat_called(seat: int, you: int, names: list[str]) -> str:
+    """A seat as the person's screen names it: ``you``, or ``seat 2 (expert)`` (``names``: each seat's
+    strategy)."""
+    return "you" if seat == you else f"seat {seat} ({names[seat]})"
+
+
 class View:
     """The terminal of one person in seat ``you``: the seats' strategy names, the hint strategy's name,
     the pause after another seat's move (seconds)."""
@@ -60,7 +66,7 @@ class View:
         self.wrap = console.is_terminal
 
     def who(self, seat: int) -> str:
-        return "you" if seat == self.you else f"seat {seat} ({self.names[seat]})"
+        return seat_called(seat, self.you, self.names)
 
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(text, style=style, highlight=False, markup=False, soft_wrap=not self.wrap)

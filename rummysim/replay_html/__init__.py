@@ -226,8 +226,6 @@ def display_order(card: str) -> tuple[int, int]:
     return ("SHCD".index(card[0]), _rank(card))
 
 
-#: what separates a contract's melds in ``play`` ("contract C9 C9 H9 / CQ DQ DQ"): the text replay and the
-#: page say it so too
 def frames(events: list[dict], format_event: Callable[[dict], str]) -> list[dict]:
     """The state after each of ``events`` (a replay: deal first, end last) as JSON-ready dicts:
     ``hands`` (per seat, cards in display order), ``table`` (melds: ``owner``, ``cards`` as shown, a

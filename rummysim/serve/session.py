@@ -25,7 +25,8 @@ from ..base.errors import MoveError
 from ..base.rules import parse_rule_options
 from ..cards import card_id
 from ..play import YOU, new_game
-from ..play.game import Decision, Person, advance, chosen
+from ..play.game import Decision, Person, advance, chosen, no_move
+from ..play.render import seat_called
 from ..play.save import human_strategy, save_events, save_game
 from ..run import RunSpec
 from ..strategy import load_strategy, params_matrix, seat_strategies
@@ -188,7 +189,7 @@ class Session:
 
     # ------------------------------------------------------------------ the game
     def who(self, seat: int) -> str:
-        return "you" if seat == YOU else f"seat {seat} ({self.names[seat]})"
+        return seat_called(seat, YOU, self.names)
 
     def history(self) -> list[str]:
         """This hand's (round's) moves so far, a line each as the seat saw them (a reloaded page shows them)."""
@@ -294,8 +295,7 @@ class Session:
     def move_number(self, n: int) -> list[dict]:
         d = self._pending()
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= len(d.moves):
-            k = len(d.moves)
-            raise Refused(f"no move {n!r}: " + ("the only move is 1" if k == 1 else f"choose a number from 1 to {k}"))
+            raise Refused(no_move(n, len(d.moves)))
         return self.move_words(str(n))
 
     def auto_play(self, reach: str) -> list[dict]:
