@@ -4,7 +4,6 @@ browser (headless Chromium driven by Playwright; skipped only when no chromium i
 import json
 import os
 import re
-import shutil
 from collections import Counter
 
 import pytest
@@ -21,7 +20,6 @@ from test_report import embedded_replay, run_cli
 
 BASIC = VARIANTS["basic"]
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 BASIC_HAND = ["--seed", "0", "--game", "3", "--hand", "1"]
 SHANGHAI_ROUND = ["--variant", "shanghai", "--seed", "0", "--game", "3", "--round", "8"]
 
@@ -257,18 +255,6 @@ class Viewer:
     def table(self) -> list[list[str]]:
         return self.page.eval_on_selector_all(".meld", """melds => melds.map(m => [...m.querySelectorAll('.card')]
             .map(c => c.dataset.card + (c.dataset.stands ? '=' + c.dataset.stands : '')))""")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None:
-        pytest.skip("no chromium on PATH: install Debian's chromium (apt-get install chromium) to run the viewer")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        yield b
-        b.close()
 
 
 @pytest.mark.slow   # a browser: 13 s

@@ -5,9 +5,7 @@ nothing, a new server on the same directory resumes a game) and the page in a re
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -34,7 +32,6 @@ from rummysim.serve.view import meld_of, move_parts
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CARD = re.compile(r"(?<![A-Za-z0-9])([CDHS](?:10|[2-9AJQK]))(?![A-Za-z0-9])")
 BASIC = {"variant": "basic", "opponents": ["expert"], "seed": 1}
 
@@ -336,18 +333,6 @@ def server(tmp_path_factory):
     yield f"http://127.0.0.1:{port}/", app, root
     srv.should_exit = True
     t.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None:
-        pytest.skip("no chromium on PATH: install Debian's chromium (apt-get install chromium) to play the page")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        yield b
-        b.close()
 
 
 def spoken(card: str) -> str:
