@@ -126,6 +126,26 @@ def cli(ctx):
         click.echo(ctx.get_help())
 
 
+dask_options = [
+    click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                 help="Play the chunks on the workers of this dask.distributed scheduler."),
+    click.option("--dask-local", type=int, callback=_positive, default=None, metavar="N",
+                 help="Start a local Dask cluster of N worker processes and play the chunks there."),
+]
+
+
+def with_dask_options(f):
+    for opt in reversed(dask_options):
+        f = opt(f)
+    return f
+
+
+def _one_cluster(scheduler, dask_local) -> None:
+    """--scheduler and --dask-local exclude each other."""
+    if scheduler is not None and dask_local is not None:
+        raise UserError("give --scheduler or --dask-local, not both")
+
+
 #: run options that --resume takes from the run itself (its run.json), so they cannot be given with it
 RESUME_OWN_OPTIONS = ("variant", "games", "hands", "players", "strategy_names", "seed", "out_dir", "overwrite",
                       "chunk_size", "rule_pairs", "rules_file")
@@ -158,17 +178,13 @@ def _resume_conflicts(ctx) -> None:
               help="Also write the report (as rummysim report) into this directory.")
 @click.option("--resume", "resume_dir", type=click.Path(file_okay=False), default=None,
               help="Finish an interrupted or killed run in this directory (its own options are used).")
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
-              help="Play the chunks on the workers of this dask.distributed scheduler.")
-@click.option("--dask-local", type=int, callback=_positive, default=None, metavar="N",
-              help="Start a local Dask cluster of N worker processes and play the chunks there.")
+@with_dask_options
 @with_rule_options
 @click.pass_context
 def run(ctx, variant, games, hands, players, strategy_names, seed, workers, out_dir, overwrite, chunk_size, as_json,
         report_dir, resume_dir, scheduler, dask_local, rule_pairs, rules_file):
     """Simulate, summarise and save: rummysim run --games 1000000 (Shanghai: --variant shanghai)"""
-    if scheduler is not None and dask_local is not None:
-        raise UserError("give --scheduler or --dask-local, not both")
+    _one_cluster(scheduler, dask_local)
     if resume_dir is not None:
         _resume_conflicts(ctx)
         return _resume(resume_dir, workers, scheduler, dask_local, as_json, report_dir)
@@ -576,17 +592,21 @@ def with_match_options(f):
               help="Also write the report (as rummysim report) into this directory.")
 @click.option("--resume", "resume_dir", type=click.Path(file_okay=False), default=None,
               help="Finish an interrupted comparison in this directory (its own options are used).")
+@with_dask_options
 @click.pass_context
 def compare(ctx, strategy_files, variant, games, hands, players, seed, workers, out_dir, overwrite, chunk_size,
-            rule_pairs, rules_file, sprt, elo_model, alpha, beta, as_json, report_dir, resume_dir):
+            rule_pairs, rules_file, sprt, elo_model, alpha, beta, as_json, report_dir, resume_dir, scheduler,
+            dask_local):
     """Is A really better than B? Duplicate deals, paired intervals, optional SPRT."""
+    _one_cluster(scheduler, dask_local)
     if resume_dir is not None:
-        given = [p for p in ctx.params if p not in ("resume_dir", "workers", "as_json", "report_dir")
+        given = [p for p in ctx.params if p not in ("resume_dir", "workers", "as_json", "report_dir", "scheduler",
+                                                    "dask_local")
                  and ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE]
         if given or strategy_files:
             what = "the strategies" if strategy_files else "--" + given[0].replace("_", "-")
             raise UserError(f"--resume uses the comparison's own options: drop {what}")
-        return _resume_compare(resume_dir, workers, as_json, report_dir)
+        return _resume_compare(resume_dir, workers, as_json, report_dir, scheduler, dask_local)
     if len(strategy_files) < 2:
         raise UserError("compare needs at least two strategies")
     players = _players(players, variant)
@@ -601,15 +621,39 @@ def compare(ctx, strategy_files, variant, games, hands, players, seed, workers, 
     if sprt is not None and chunk_size is None:
         chunk_size = 1000 if games is not None else 4000
     console = Console(stderr=as_json)
-    with _out(out_dir, overwrite, "compare", seed) as out:
+    pairs = len(strategies) * (len(strategies) - 1) // 2
+    # connect first: a scheduler that cannot be reached leaves nothing behind
+    with _dask_client(scheduler, dask_local) as client, _out(out_dir, overwrite, "compare", seed) as out, \
+            _match_progress(console, pairs * (games or hands), "games" if games else "deals") as on_chunk:
         try:
             result = run_compare(variant, strategies, players, seed, rules, games, hands, workers, chunk_size, sprt,
-                                 alpha, beta, out, elo_model=elo_model)
+                                 alpha, beta, out, on_chunk=on_chunk, elo_model=elo_model, client=client)
         except KeyboardInterrupt:
             _compare_interrupted(out, console)
         except ChunkError as e:
             raise UserError(f"{out}: {e}; rummysim compare --resume {out} plays it again") from None
     _show_compare(result, out, as_json, report_dir, console)
+
+
+@contextlib.contextmanager
+def _match_progress(console, total, unit):
+    """A progress bar of a comparison's matches (on a terminal only), moved on by the ``on_chunk(done,
+    hands)`` it gives as each chunk of a match is taken in (``done``: the match's deals so far)."""
+    progress = Progress(TextColumn("playing"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} " + unit),
+                        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=console,
+                        disable=not console.is_terminal)
+    task = progress.add_task("playing", total=total)
+    last = [0]
+
+    def on_chunk(done, hands):
+        progress.advance(task, done - last[0] if done >= last[0] else done)   # a new match starts from 0
+        last[0] = done
+        progress.start()
+
+    try:
+        yield on_chunk
+    finally:
+        progress.stop()
 
 
 def _compare_interrupted(out, console):
@@ -622,15 +666,16 @@ def _compare_interrupted(out, console):
     sys.exit(130)
 
 
-def _resume_compare(resume_dir, workers, as_json, report_dir):
+def _resume_compare(resume_dir, workers, as_json, report_dir, scheduler, dask_local):
     console = Console(stderr=as_json)
     _report_dir(report_dir)
-    try:
-        result = resume_compare(Path(resume_dir), workers)
-    except ChunkError as e:
-        raise UserError(f"{resume_dir}: {e}; rummysim compare --resume {resume_dir} plays it again") from None
-    except KeyboardInterrupt:
-        _compare_interrupted(resume_dir, console)
+    with _dask_client(scheduler, dask_local) as client:
+        try:
+            result = resume_compare(Path(resume_dir), workers, client=client)
+        except ChunkError as e:
+            raise UserError(f"{resume_dir}: {e}; rummysim compare --resume {resume_dir} plays it again") from None
+        except KeyboardInterrupt:
+            _compare_interrupted(resume_dir, console)
     _show_compare(result, resume_dir, as_json, report_dir, console)
 
 
@@ -667,9 +712,11 @@ def report(results, out_dir):
 @variant_option
 @with_match_options
 @click.option("--json", "as_json", is_flag=True, help="Print the sweep's result as one JSON object instead of tables.")
+@with_dask_options
 def sweep(strategy_file, key, values, baseline, variant, games, hands, players, seed, workers, out_dir, overwrite,
-          chunk_size, rule_pairs, rules_file, as_json):
+          chunk_size, rule_pairs, rules_file, as_json, scheduler, dask_local):
     """Play each value of one strategy key against a baseline: where does it stop paying?"""
+    _one_cluster(scheduler, dask_local)
     players = _players(players, variant)
     games, hands = _count(games, hands, variant, "compare_default")
     rules = _rules(variant, rule_pairs, rules_file, players)
@@ -679,9 +726,10 @@ def sweep(strategy_file, key, values, baseline, variant, games, hands, players, 
     base = load_strategy(strategy_file, variant)
     strategies = [with_override(base, key, v, variant) for v in items]
     against = load_strategy(baseline, variant)
-    with _out(out_dir, overwrite, "sweep", seed) as out:
+    # connect first: a scheduler that cannot be reached leaves nothing behind
+    with _dask_client(scheduler, dask_local) as client, _out(out_dir, overwrite, "sweep", seed) as out:
         result = run_sweep(variant, strategies, items, key, against, players, seed, rules, games, hands, workers,
-                           chunk_size, out)
+                           chunk_size, out, client)
     if as_json:
         click.echo(json.dumps(json_safe(result)))
     else:
@@ -708,10 +756,12 @@ def sweep(strategy_file, key, values, baseline, variant, games, hands, players, 
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
               help="Seed of the deals every candidate plays (the confirmation uses a fresh one derived from it).")
 @click.option("--workers", type=int, callback=_positive, help="Threads. Default: all cores.")
+@with_dask_options
 @with_rule_options
 def tune(strategy_file, knobs, against, trials, out_file, name, overwrite, report_dir, variant, games, hands, players,
-         seed, workers, rule_pairs, rules_file):
+         seed, workers, scheduler, dask_local, rule_pairs, rules_file):
     """Search strategy keys for a stronger setting (optuna TPE), every candidate on the same duplicate deals."""
+    _one_cluster(scheduler, dask_local)
     try:
         import optuna  # noqa: F401  (an optional library: the message says how to install it)
     except ImportError:
@@ -734,9 +784,11 @@ def tune(strategy_file, knobs, against, trials, out_file, name, overwrite, repor
     if not out.parent.is_dir():
         raise UserError(f"--out {out_file}: no directory {out.parent}")
     console = fitted(Console())
-    with _out(report_dir, overwrite, "tune", seed) as where:
+    # connect first: a scheduler that cannot be reached leaves nothing behind
+    with _dask_client(scheduler, dask_local) as client, _out(report_dir, overwrite, "tune", seed) as where:
         result = T.tune(variant, base, parsed, field, players, seed, rules, games, hands, trials, workers,
-                        on_trial=lambda r: console.print(f"trial {r['trial']}: {r['settings']} {T.score_text(r['score'])}"))
+                        on_trial=lambda r: console.print(f"trial {r['trial']}: {r['settings']} {T.score_text(r['score'])}"),
+                        client=client)
         T.write_outputs(result, Path(where))
     digest = T.write_strategy(result, base, out, name or out.stem)
     console.print(T.description(result))

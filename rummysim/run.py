@@ -9,6 +9,7 @@ round), so the rows are the same for any number of workers and any chunk size.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import hashlib
 import itertools
@@ -263,11 +264,14 @@ def _local_chunks(spec: RunSpec, todo, size: int, workers: int | None) -> Iterat
         yield k, play_chunk(spec, chunk_games(spec, k, size), rules, params)
 
 
-def _dask_chunks(spec: RunSpec, todo: Iterator[int], size: int, client,
-                 window: int = 64) -> Iterator[tuple[int, Chunk]]:
-    """Chunks played by the workers of a ``distributed.Client``, in the order they finish, at most
-    ``window`` submitted at a time (so memory does not grow with the number of chunks). A worker
-    that dies has its chunks re-run by the scheduler; each chunk's result arrives once."""
+def _dask_chunks(spec, todo: Iterator[int], size: int, client, window: int = 64,
+                 task: Callable = play_chunk_task, ordered: bool = False) -> Iterator[tuple[int, object]]:
+    """Chunks played by the workers of a ``distributed.Client``, in the order they finish (with
+    ``ordered``: in the order of ``todo``, each finished one waiting on the workers for its turn), at
+    most ``window`` submitted at a time (so memory does not grow with the number of chunks). Each is
+    ``task(spec, k, size)``, ``(k, result)``: ``play_chunk_task`` by default. A worker that dies has its
+    chunks re-run by the scheduler; each chunk's result arrives once. Closing the iterator (a caller
+    that stops early) cancels the chunks still submitted."""
     from distributed import as_completed
 
     tag = uuid.uuid4().hex
@@ -275,20 +279,32 @@ def _dask_chunks(spec: RunSpec, todo: Iterator[int], size: int, client,
     in_flight = set()
 
     def submit(k):
-        future = client.submit(play_chunk_task, spec, k, size, pure=False, key=f"rummysim-chunk-{k}-{tag}")
+        future = client.submit(task, spec, k, size, pure=False, key=f"rummysim-chunk-{k}-{tag}")
         in_flight.add(future)
         return future
 
-    running = as_completed([submit(k) for k in itertools.islice(todo, window)])
+    first = [submit(k) for k in itertools.islice(todo, window)]
+    if ordered:
+        queue = collections.deque(first)
+        running, add = _popping(queue), queue.append
+    else:
+        running = as_completed(first)
+        add = running.add
     try:
         for future in running:
             in_flight.discard(future)
             yield future.result()
             for k in itertools.islice(todo, 1):
-                running.add(submit(k))
+                add(submit(k))
     finally:
-        for f in in_flight:
-            f.cancel()
+        if in_flight:   # one message for all of them
+            client.cancel(list(in_flight))
+
+
+def _popping(queue: collections.deque) -> Iterator:
+    """The items of ``queue`` from the left, taken off as they go (items added meanwhile included)."""
+    while queue:
+        yield queue.popleft()
 
 
 #: the fields of run.json that determine a run's rows: each is hashed into ``options_sha256``

@@ -26,13 +26,15 @@ round and per game, and a "stalemate" is a round that ended with no winner.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
 import itertools
 import math
 import shlex
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import numba
 import numpy as np
@@ -45,9 +47,9 @@ from ..base.rules import RULES_VERSION, rule_flags
 from ..base.variant import Variant
 from ..base.version import __version__
 from ..results import SCHEMA_VERSION, ChunkStore, hold_results_dir, write_json_atomic
-from ..run import (ResumeError, RunSpec, _line, _restore_sigterm, _sigterm_as_interrupt, chunk_games, chunk_size_for,
-                  chunk_tables, options_digest, play_chunk, refuse_before_holding, resumable_record, rules_of_record,
-                  strategies_of_record, warm_up)
+from ..run import (ResumeError, RunSpec, _dask_chunks, _line, _restore_sigterm, _sigterm_as_interrupt, chunk_games,
+                  chunk_size_for, chunk_tables, options_digest, play_chunk, refuse_before_holding, resumable_record,
+                  rules_of_record, strategies_of_record, warm_up)
 from ..strategy import Strategy, params_matrix
 from ..variants import variant_of
 from ..base import intervals as I
@@ -340,61 +342,129 @@ def play_pair(variant: Variant, a: Strategy, b: Strategy, players: int, seed: in
               sprt: tuple[float, float] | None = None, alpha: float = 0.05, beta: float = 0.05,
               store: ChunkStore | None = None, pair_index: int = 0,
               on_chunk: Callable[[int, int], None] | None = None,
-              elo_model: str = "logistic") -> tuple[Blocks, list]:
+              elo_model: str = "logistic", client=None) -> tuple[Blocks, list]:
     """Play the duplicate match of A against B; stop early when an SPRT decides. The SPRT looks
     after every ``intervals.SPRT_EVERY`` blocks of the match (whatever the chunk size); when it
     decides inside a chunk, the chunk is cut there: its blocks and its rows (those of the games
     before the stopping one) are all that is kept, saved and summarised. With a ``store``,
     each chunk (every rotation's rows and the chunk's blocks) is kept as chunk ``(pair_index, k)``,
     and chunks already finished there (a resumed comparison) are read back instead of played.
-    Returns the blocks and the keys of the chunks, in order."""
+    ``client``: a ``distributed.Client`` whose workers play the chunks (``pair_chunks``; else this
+    process, with ``workers`` threads); the chunks are taken in chunk order either way, so the
+    result is the same. Returns the blocks and the keys of the chunks, in order."""
     specs = _rotation_specs(variant, a, b, players, seed, rules, games, hands)
+    if chunk_size is None and client is not None:
+        chunk_size = cluster_chunk_size(specs[0], client)
     size = chunk_size_for(specs[0], chunk_size)
     n_chunks = -(-specs[0].count // size)
-    rules_array = rules.to_array(players)
-    params = [params_matrix(s.strategies) for s in specs]
-    numba.set_num_threads(min(workers or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
     blocks = Blocks()
     keys = []
     done = 0
     running = np.zeros(5, dtype=np.int64)   # the SPRT's pentanomial counts so far
     sequential = sprt is not None and players == 2
-    for k in range(n_chunks):
-        key = (pair_index, k)
-        stop = None
-        if store is not None and store.record(key) is not None:
-            tables = store.read(key)
-            part, played = _blocks_of_table(tables["blocks"]), store.record(key)["hands"]
+    stream = pair_chunks(specs, size, store, pair_index, workers, client)
+    with contextlib.closing(stream):   # an SPRT stop cancels the chunks still on the cluster
+        for k, part, played, chunks in stream:
+            key = (pair_index, k)
             games_k = chunk_games(specs[0], k, size)[:len(part["score"])]
-            if sequential:
-                stop = _sprt_look(part, done, running, sprt, alpha, beta, elo_model)
-        else:
-            games_k = chunk_games(specs[0], k, size)
-            chunks = [play_chunk(spec, games_k, rules_array, params[r]) for r, spec in enumerate(specs)]
-            part, played = _chunk_blocks(variant, chunks, players, games is not None)
-            if sequential:
-                stop = _sprt_look(part, done, running, sprt, alpha, beta, elo_model)
-            if stop is not None and stop < len(part["score"]):
+            stop = _sprt_look(part, done, running, sprt, alpha, beta, elo_model) if sequential else None
+            if stop is not None and stop < len(part["score"]):   # (a chunk read back was cut when saved)
                 part = _truncate(part, stop)
                 games_k = games_k[:stop]
                 played = int(round(part["block_hands"].sum()))
-            if store is not None:
-                tables = _pair_tables(specs, chunks, pair_index)
-                if stop is not None:
-                    tables = {name: t.filter(pc.less(t.column("game"), int(games_k[-1]) + 1))
-                              for name, t in tables.items()}
-                tables["blocks"] = _blocks_table(part)
-                store.write(key, tables, {"first": int(games_k[0]), "stop": int(games_k[-1]) + 1, "hands": played})
-        blocks.add(part, played)
-        keys.append(key)
-        done += len(part["score"])
-        if on_chunk:
-            on_chunk(done, blocks.hands)
-        if stop is not None:
-            if k < n_chunks - 1 or stop < len(chunk_games(specs[0], k, size)):
-                blocks.stopped_at, blocks.stop_game = done, int(games_k[-1]) + 1
-            break
+            if store is not None and chunks is not None:   # played now, not read back
+                _keep_chunk(store, key, specs, chunks, part, games_k, played, stop is not None)
+            blocks.add(part, played)
+            keys.append(key)
+            done += len(part["score"])
+            if on_chunk:
+                on_chunk(done, blocks.hands)
+            if stop is not None:
+                if k < n_chunks - 1 or stop < len(chunk_games(specs[0], k, size)):
+                    blocks.stopped_at, blocks.stop_game = done, int(games_k[-1]) + 1
+                break
     return blocks, keys
+
+
+def _keep_chunk(store: ChunkStore, key, specs: list[RunSpec], chunks: list, part: dict, games_k: np.ndarray,
+                played: int, cut: bool) -> None:
+    """Write a match's chunk ``key`` to ``store``: every rotation's rows (``cut``: only those of the
+    games ``games_k``, where the SPRT stopped) and its blocks."""
+    tables = _pair_tables(specs, chunks, key[0])
+    if cut:
+        tables = {name: t.filter(pc.less(t.column("game"), int(games_k[-1]) + 1)) for name, t in tables.items()}
+    tables["blocks"] = _blocks_table(part)
+    store.write(key, tables, {"first": int(games_k[0]), "stop": int(games_k[-1]) + 1, "hands": played})
+
+
+def pair_chunks(specs: list[RunSpec], size: int, store: ChunkStore | None, pair_index: int,
+                workers: int | None, client=None) -> Iterator[tuple[int, dict, int, list | None]]:
+    """Every chunk of a match (``specs``: its rotations), in chunk order: ``(k, blocks, hands played,
+    each rotation's chunk)``. A chunk finished in ``store`` is read back (its rows are not: None);
+    the others are played by ``client``'s workers (``_dask_chunks``, in order, a window at a time:
+    ``pair_chunk_task``) or here with ``workers`` threads. Rows come back only with a ``store``."""
+    n_chunks = -(-specs[0].count // size)
+    kept = {k for k in range(n_chunks) if store is not None and store.record((pair_index, k)) is not None}
+    todo = (k for k in range(n_chunks) if k not in kept)
+    rows = store is not None
+    if client is not None:
+        played = _dask_chunks(specs, todo, size, client, task=functools.partial(pair_chunk_task, rows=rows),
+                              ordered=True)
+    else:
+        played = _local_pair_chunks(specs, todo, size, workers, rows)
+    with contextlib.closing(played):
+        for k in range(n_chunks):
+            if k in kept:
+                part = _blocks_of_table(store.read((pair_index, k))["blocks"])
+                yield k, part, store.record((pair_index, k))["hands"], None
+            else:
+                j, (part, hands, chunks) = next(played)
+                assert j == k, f"chunk {j} came in the place of chunk {k}"
+                yield k, part, hands, chunks
+
+
+def _local_pair_chunks(specs: list[RunSpec], todo, size: int, workers: int | None,
+                       rows: bool) -> Iterator[tuple[int, tuple]]:
+    """Chunks ``todo`` of a match played in this process with ``workers`` threads: ``(k, _pair_chunk)``."""
+    rules_array = specs[0].rules.to_array(specs[0].players)
+    params = [params_matrix(s.strategies) for s in specs]
+    numba.set_num_threads(min(workers or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
+    for k in todo:
+        yield k, _pair_chunk(specs, k, size, rules_array, params, rows)
+
+
+def pair_chunk_task(specs: list[RunSpec], k: int, size: int, rows: bool = True,
+                    threads: int = 1) -> tuple[int, tuple]:
+    """Chunk ``k`` of every rotation of a match, played where this runs (a Dask worker, which needs
+    rummysim, not the strategy files: the strategies travel in ``specs``): ``(k, _pair_chunk)``."""
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    rules_array = specs[0].rules.to_array(specs[0].players)
+    return k, _pair_chunk(specs, k, size, rules_array, [params_matrix(s.strategies) for s in specs], rows)
+
+
+def _pair_chunk(specs: list[RunSpec], k: int, size: int, rules_array: np.ndarray, params: list,
+                rows: bool) -> tuple[dict, int, list | None]:
+    """Chunk ``k`` of every rotation of a match: ``(its blocks, hands played, each rotation's
+    chunk)``; the chunks (the rows) only if asked for (``rows``), else None."""
+    games_k = chunk_games(specs[0], k, size)
+    chunks = [play_chunk(spec, games_k, rules_array, params[r]) for r, spec in enumerate(specs)]
+    part, played = _chunk_blocks(specs[0].variant, chunks, len(specs), specs[0].games is not None)
+    return part, played, chunks if rows else None
+
+
+#: a match on a cluster, with no chunk size given, is cut into about this many chunks per worker thread
+CHUNKS_PER_THREAD = 4
+#: ... of at least this many games or hands each
+MIN_CLUSTER_CHUNK = 1000
+
+
+def cluster_chunk_size(spec: RunSpec, client) -> int:
+    """A chunk size that gives every thread of ``client``'s cluster chunks of a match to play (the
+    default size may be a whole match, one chunk): no larger than the default, no smaller than
+    ``MIN_CLUSTER_CHUNK``. The blocks do not depend on the chunk size (an SPRT's looks neither)."""
+    threads = max(sum(client.nthreads().values()), 1)
+    share = -(-spec.count // (threads * CHUNKS_PER_THREAD))
+    return min(chunk_size_for(spec), max(share, MIN_CLUSTER_CHUNK))
 
 
 def _pair_tables(specs: list[RunSpec], chunks: list, pair_index: int) -> dict:
@@ -421,13 +491,15 @@ def compare(variant: Variant, strategies: list[Strategy], players: int, seed: in
             games: int | None, hands: int | None, workers: int | None = None, chunk_size: int | None = None,
             sprt: tuple[float, float] | None = None, alpha: float = 0.05, beta: float = 0.05,
             out_dir: Path | None = None, on_chunk: Callable[[int, int], None] | None = None,
-            resume: bool = False, elo_model: str = "logistic") -> dict:
+            resume: bool = False, elo_model: str = "logistic", client=None) -> dict:
     """Every pair of ``strategies`` in a duplicate match; the whole result as one JSON-ready dict.
 
     With ``out_dir`` the rows are saved like a run's (``results.ChunkStore``: chunk by chunk, each
     checked, joined into Parquet at the end) and ``compare.json`` records the options (with their
     hash) from the start, so an interrupted comparison is finished by ``resume=True`` (``rummysim
-    compare --resume DIR``), which reads its finished chunks back and plays the rest."""
+    compare --resume DIR``), which reads its finished chunks back and plays the rest.
+    ``client``: a ``distributed.Client`` whose workers play the chunks (``play_pair``); the result
+    is the same as this process's, and the rows are gathered here, to ``out_dir``."""
     size = chunk_size_for(RunSpec(variant, players, [strategies[0]] * players, seed, rules, games, hands), chunk_size)
     result = {
         "rummysim_version": __version__, "schema_version": SCHEMA_VERSION, "rules_version": RULES_VERSION,
@@ -445,18 +517,19 @@ def compare(variant: Variant, strategies: list[Strategy], players: int, seed: in
     }
     result["options_sha256"] = options_digest(result, COMPARE_FIELDS)
     if out_dir is None:
-        return _compare(variant, result, strategies, rules, workers, on_chunk, None)
+        return _compare(variant, result, strategies, rules, workers, on_chunk, None, client=client)
     with hold_results_dir(out_dir):
         store = ChunkStore(out_dir, result["options_sha256"]["all"], keep=resume)
         if resume:
             store.verified()   # damaged chunks are dropped, and played again
         write_json_atomic(out_dir / "compare.json", result)
-        return _compare(variant, result, strategies, rules, workers, on_chunk, store, out_dir)
+        return _compare(variant, result, strategies, rules, workers, on_chunk, store, out_dir, client)
 
 
 def _compare(variant: Variant, result: dict, strategies: list[Strategy], rules, workers, on_chunk, store,
-             out_dir=None) -> dict:
-    warm_up(result["players"], variant)
+             out_dir=None, client=None) -> dict:
+    if client is None:   # on a cluster the workers compile (or load) the engine
+        warm_up(result["players"], variant)
     players, sprt = result["players"], result["sprt"]
     model = (sprt or {}).get("elo_model", result.get("elo_model", "logistic"))
     games, hands = (result["count"], None) if result["mode"] == "games" else (None, result["count"])
@@ -470,7 +543,7 @@ def _compare(variant: Variant, result: dict, strategies: list[Strategy], rules, 
             blocks, keys = play_pair(variant, a, b, players, result["seed"], rules, games, hands, workers,
                                      result["chunk_size"], None if sprt is None else (sprt["elo0"], sprt["elo1"]),
                                      *((sprt["alpha"], sprt["beta"]) if sprt else (0.05, 0.05)),
-                                     store, i, on_chunk, model)
+                                     store, i, on_chunk, model, client)
             order += keys
             matches.append((x, y, blocks.arrays()[0]))
             result["pairs"].append({"a": a.name, "b": b.name, "a_index": x, "b_index": y,
@@ -507,14 +580,15 @@ def _compare(variant: Variant, result: dict, strategies: list[Strategy], rules, 
     return result
 
 
-def resume_compare(out_dir: Path, workers: int | None = None, on_chunk=None) -> dict:
-    """Finish an interrupted comparison in ``out_dir`` with its own options (``ResumeError`` if it cannot)."""
+def resume_compare(out_dir: Path, workers: int | None = None, on_chunk=None, client=None) -> dict:
+    """Finish an interrupted comparison in ``out_dir`` with its own options (``ResumeError`` if it cannot);
+    ``client``: a ``distributed.Client`` whose workers play the missing chunks."""
     out_dir = Path(out_dir)
     refuse_before_holding(out_dir, lambda d: _resumable_compare(d, workers))
     with hold_results_dir(out_dir):
         args, sprt = _resumable_compare(out_dir, workers)
         return compare(*args, out_dir=out_dir, on_chunk=on_chunk, resume=True,
-                       elo_model=(sprt or {}).get("elo_model", "logistic"))
+                       elo_model=(sprt or {}).get("elo_model", "logistic"), client=client)
 
 
 def _resumable_compare(out_dir: Path, workers: int | None) -> tuple[tuple, dict | None]:

@@ -24,13 +24,16 @@ from ..variants import variant_of
 
 def run_sweep(variant: Variant, strategies: list[Strategy], values: list[str], key: str, baseline: Strategy, players: int, seed: int,
               rules, games: int | None, hands: int | None, workers: int | None,
-              chunk_size: int | None, out_dir: Path) -> dict:
+              chunk_size: int | None, out_dir: Path, client=None) -> dict:
     """Estimates with intervals per value; writes sweep.json, sweep.csv and sweep.png to ``out_dir``.
-    The points of a Shanghai sweep are penalty points per round (lower is better)."""
-    warm_up(players, variant)
+    The points of a Shanghai sweep are penalty points per round (lower is better). ``client``: a
+    ``distributed.Client`` whose workers play the matches (``compare.play_pair``): the same figures."""
+    if client is None:   # on a cluster the workers compile (or load) the engine
+        warm_up(players, variant)
     rows = []
     for value, strategy in zip(values, strategies):
-        blocks, _ = play_pair(variant, strategy, baseline, players, seed, rules, games, hands, workers, chunk_size)
+        blocks, _ = play_pair(variant, strategy, baseline, players, seed, rules, games, hands, workers, chunk_size,
+                              client=client)
         s = summarise_pair(blocks, players)
         rows.append({"value": value, "win_share": s["win_share"], "points_per_hand_diff": s["points_per_hand_diff"],
                      "blocks": s["blocks"], "hands": s["hands"], "p_value": s["p_value"], "test": s["test"]})

@@ -84,12 +84,13 @@ def candidate(base: Strategy, settings: dict, variant: Variant) -> Strategy:
 
 
 def field_blocks(strategy: Strategy, field: list[Strategy], players: int, seed: int, rules, games, hands,
-                 workers, variant: Variant) -> tuple[np.ndarray, dict]:
+                 workers, variant: Variant, client=None) -> tuple[np.ndarray, dict]:
     """The candidate's win share minus ``1/players`` averaged over the field, per duplicate block
-    (float64[blocks]: every match plays the same deals), and its mean against each opponent."""
+    (float64[blocks]: every match plays the same deals), and its mean against each opponent; ``client``:
+    a ``distributed.Client`` whose workers play the matches (``compare.play_pair``: the same blocks)."""
     per_opponent = []
     for opponent in field:
-        blocks, _ = play_pair(variant, strategy, opponent, players, seed, rules, games, hands, workers)
+        blocks, _ = play_pair(variant, strategy, opponent, players, seed, rules, games, hands, workers, client=client)
         per_opponent.append(blocks.arrays()[0] - 1 / players)
     return np.mean(per_opponent, axis=0), {o.name: float(x.mean()) for o, x in zip(field, per_opponent)}
 
@@ -101,39 +102,42 @@ def _estimate(values: np.ndarray) -> dict:
 
 
 def field_score(strategy: Strategy, field: list[Strategy], players: int, seed: int, rules, games, hands,
-                workers, variant: Variant) -> dict:
+                workers, variant: Variant, client=None) -> dict:
     """``field_blocks`` summarised: the field score with its interval, and the mean against each opponent."""
-    score, by_opponent = field_blocks(strategy, field, players, seed, rules, games, hands, workers, variant)
+    score, by_opponent = field_blocks(strategy, field, players, seed, rules, games, hands, workers, variant, client)
     return {**_estimate(score), "by_opponent": by_opponent}
 
 
 def confirm(best: Strategy, base: Strategy, field: list[Strategy], players: int, seed: int, rules, games, hands,
-            workers, variant: Variant) -> dict:
+            workers, variant: Variant, client=None) -> dict:
     """The best and the base on the fresh ``seed``'s deals: each one's field score, and the best's
     minus the base's, paired by block (the same deals)."""
-    (b, b_opp), (a, a_opp) = (field_blocks(s, field, players, seed, rules, games, hands, workers, variant)
+    (b, b_opp), (a, a_opp) = (field_blocks(s, field, players, seed, rules, games, hands, workers, variant, client)
                               for s in (best, base))
     return {"seed": seed, "best": {**_estimate(b), "by_opponent": b_opp}, "base": {**_estimate(a), "by_opponent": a_opp},
             "difference": _estimate(b - a)}
 
 
 def tune(variant: Variant, base: Strategy, knobs: list[Knob], field: list[Strategy], players: int, seed: int, rules,
-         games: int | None, hands: int | None, trials: int, workers: int | None = None, on_trial=None) -> dict:
+         games: int | None, hands: int | None, trials: int, workers: int | None = None, on_trial=None,
+         client=None) -> dict:
     """Run the search and the confirmation; the whole result as a JSON-ready dict (``trials``: every
     candidate's settings and field score on ``seed``; ``best``; ``confirmed``: the best and the base
-    re-measured on the confirmation seed)."""
+    re-measured on the confirmation seed). ``client``: a ``distributed.Client`` whose workers play
+    the matches (the same scores, so the same search)."""
     try:
         import optuna
     except ImportError:
         raise UsageError(INSTALL) from None
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    warm_up(players, variant)
+    if client is None:   # on a cluster the workers compile (or load) the engine
+        warm_up(players, variant)
     rows = []
 
     def objective(trial):
         settings = {k.key: k.suggest(trial) for k in knobs}
         score = field_score(candidate(base, settings, variant), field, players, seed, rules, games, hands, workers,
-                            variant)
+                            variant, client)
         rows.append({"trial": trial.number, "settings": settings, "score": score})
         if on_trial:
             on_trial(rows[-1])
@@ -149,7 +153,7 @@ def tune(variant: Variant, base: Strategy, knobs: list[Knob], field: list[Strate
             "knobs": [dataclasses.asdict(k) for k in knobs], "sampler": f"optuna {optuna.__version__} TPESampler",
             "trials": rows, "best": best,
             "confirmed": confirm(candidate(base, best["settings"], variant), base, field, players, confirm_seed,
-                                 rules, games, hands, workers, variant)}
+                                 rules, games, hands, workers, variant, client)}
 
 
 def score_text(s: dict) -> str:
