@@ -21,25 +21,36 @@ from ``rummysim run --hands 1000`` to its last line with a cold and a warm
 compile cache; ``memory`` peak RSS of ``rummysim run --hands N`` for 1M, 10M and
 100M hands. The machine and versions head the file.
 
-How to compare two versions (``versions`` section; not part of the default run)::
+How to compare versions (``versions`` section; not part of the default run)::
 
     python benchmarks/run.py --versions e5f89bb .     # A = a git ref, B = this source tree
     python benchmarks/run.py --versions main .        # the default: A = main, B = the working tree
+    python benchmarks/run.py --versions 99c9acc main . --whole --million   # whole processes, three versions
 
     python benchmarks/run.py --versions main . --shanghai   # Shanghai: 4, 6, 8 players, jokers=4, expert, buyer
+    python benchmarks/run.py --versions c19b8e1 . --cases basic   # kernel only, Basic only
 
-Each of A and B is a git ref (checked out with ``git worktree add --detach`` under a temp dir,
-removed afterwards) or the path of a source tree (its ``rummysim/`` copied to the temp dir when the
-run starts, so edits made during the run are not measured). Each version gets its own
-``NUMBA_CACHE_DIR`` (compiled once, outside the timing, in its own process), then the versions are
-timed in turn, A B A B ..., ``--rounds`` rounds, each in a fresh process with ``PYTHONPATH`` at that
-version's tree and one Numba thread: Basic 2-player greedy hands/s (independent hands) and Shanghai
-4-player greedy rounds/s (with ``--shanghai`` instead: Shanghai greedy at 4, 6 and 8 players, greedy with
-4 jokers, expert and buyer), each the median of ``--repeats`` timings after a warm-up. Both versions
-play the same deals. The table gives per version the median and range over rounds and the ratio
-B/A of the medians; the timed code uses only names both versions have (``rummysim.run.RunSpec``,
-``rummysim.run.play_chunk``, ``rummysim.strategy.seat_strategies`` and ``params_matrix``,
-``spec.rules.to_array``).
+Each version is a git ref (its ``rummysim/`` extracted with ``git archive``) or the path of a source
+tree (its ``rummysim/`` copied when the run starts, so edits made during the run are not measured),
+kept under ``~/.cache/rummysim-bench`` (``$XDG_CACHE_HOME``) by content, with its own
+``NUMBA_CACHE_DIR`` beside it: a version compiles once, ever, outside the timing, and a directory of
+kernels whose sources another kept version has byte for byte starts from that version's cache
+(``seed_cache``). Then the versions are timed in turn, A B C A B C ..., ``--rounds`` rounds, each in
+a fresh process with ``PYTHONPATH`` at that version's tree, on the same deals:
+
+* kernel only (the default): one Numba thread, ``play_chunk`` inside the process, Basic 2-player
+  greedy hands/s (independent hands) and Shanghai 4-player greedy rounds/s (``--cases`` picks some;
+  with ``--shanghai`` instead: Shanghai greedy at 4, 6 and 8 players, greedy with 4 jokers, expert
+  and buyer), each the median of ``--repeats`` timings after a warm-up; the timed code uses only
+  names every version since the layering has (``rummysim.run.RunSpec``, ``rummysim.run.play_chunk``,
+  ``rummysim.strategy.seat_strategies`` and ``params_matrix``, ``spec.rules.to_array``);
+* ``--whole``: the whole command as a user runs it, ``python -m rummysim run ... --out DIR`` from
+  process start to exit, results saved, warm compile cache: Basic 2-player greedy ``--hands``
+  (3,000,000) and Shanghai 4-player greedy ``--games`` (6,000) with ``--workers 1``, and with
+  ``--million`` ``run --games 1000000`` on all cores (seconds); any version that has the ``run``
+  command can be timed so, the builds before the layering too.
+
+The table gives per version the median and range over rounds and each version's ratio to A.
 """
 
 from __future__ import annotations
@@ -92,7 +103,7 @@ def shanghai_lines(games: int, repeats: int) -> list[str]:
     lines = ["| what | players | greedy |", "|---|---|---|"]
     for players in (3, 4, 6, 8):
         g = hands_per_second(players, "greedy", games, repeats, "shanghai")
-        lines.append(f"| Shanghai rounds/s on one core (median of {repeats} x {10 * games:,} rounds) "
+        lines.append(f"| kernel only: Shanghai rounds/s on one core (median of {repeats} x {10 * games:,} rounds) "
                      f"| {players} | {g:,.0f} |")
         print(lines[-1], flush=True)
     return lines
@@ -216,7 +227,8 @@ def section_engine(quick: bool) -> list[str]:
     for players in (2, 3, 4):
         g = hands_per_second(players, "greedy", hands, repeats)
         r = hands_per_second(players, "random", hands, repeats)
-        lines.append(f"| hands/s on one core (median of {repeats} x {hands:,}) | {players} | {g:,.0f} | {r:,.0f} |")
+        lines.append(f"| kernel only: hands/s on one core (median of {repeats} x {hands:,}) | {players} | {g:,.0f} "
+                     f"| {r:,.0f} |")
         print(lines[-1], flush=True)
     return lines
 
@@ -224,9 +236,10 @@ def section_engine(quick: bool) -> list[str]:
 def section_compare(quick: bool) -> list[str]:
     hands, repeats = (20_000, 3) if quick else (100_000, 5)
     run_rate, cmp_rate = compare_vs_run(hands, repeats)
-    return ["| greedy vs rummy-seeker, 2 players, all cores | hands/s |", "|---|---|",
-            f"| `run` (median of {repeats} x {2 * hands:,} hands) | {run_rate:,.0f} |",
-            f"| `compare`, duplicate deals (same hands) | {cmp_rate:,.0f} |",
+    return ["| greedy vs rummy-seeker, 2 players, all cores, in one process (kernel and summary, no files) "
+            "| hands/s |", "|---|---|",
+            f"| `run`'s chunks (median of {repeats} x {2 * hands:,} hands) | {run_rate:,.0f} |",
+            f"| `compare`'s pairs, duplicate deals (same hands) | {cmp_rate:,.0f} |",
             f"| compare / run | {cmp_rate / run_rate:.2f} |"]
 
 
@@ -234,7 +247,8 @@ def section_compile(quick: bool) -> list[str]:
     with tempfile.TemporaryDirectory() as cache:
         cold = compile_seconds(cache)
         warm = statistics.median(compile_seconds(cache) for _ in range(3))
-    return ["| compile | seconds |", "|---|---|", f"| cold (empty cache) | {cold:.1f} |",
+    return ["| compile (whole process: `warm_up` of Basic at 2 players) | seconds |", "|---|---|",
+            f"| cold (empty cache) | {cold:.1f} |",
             f"| cached (median of 3) | {warm:.2f} |"]
 
 
@@ -293,7 +307,7 @@ def section_peers(quick: bool) -> list[str]:
     same = agreement(2_000, 1)
     numba_greedy = hands_per_second(2, "greedy", 100_000, 3)
     numba_random = hands_per_second(2, "random", 100_000, 3)
-    lines = ["| 2 players, one core | hands/s | rummysim is |", "|---|---|---|",
+    lines = ["| 2 players, one core, in one process (rummysim: kernel only) | hands/s | rummysim is |", "|---|---|---|",
              f"| rummysim, greedy vs greedy (Numba) | {numba_greedy:,.0f} | |",
              f"| the same greedy bot in plain Python (`pure_python.py`; plays the same hands: "
              f"{100 * same:.1f}% of 2,000 agree move for move in outcome, winner, points, turns) "
@@ -423,6 +437,10 @@ print(json.dumps(out))
 #: a case timed by ``--versions``: (key, variant, players, strategy, rule options, hands or games per timing)
 VersionCase = tuple[str, str, int, str, dict, int]
 
+#: a whole-process case of ``--versions --whole``: (key, label, ``rummysim run`` arguments, units the
+#: run plays, what a unit is); timed from process start to exit, results saved, warm compile cache
+WholeCase = tuple[str, str, list[str], int, str]
+
 
 def version_cases(hands: int, games: int, shanghai: bool) -> list[VersionCase]:
     """The default cases (Basic 2-player and Shanghai 4-player greedy) or, with ``shanghai``, the
@@ -438,6 +456,20 @@ def version_cases(hands: int, games: int, shanghai: bool) -> list[VersionCase]:
             ("shanghai-buyer", "shanghai", 4, "buyer", {}, games // 2)]
 
 
+def whole_cases(hands: int, games: int, million: bool) -> list[WholeCase]:
+    """Issue 29's whole-process figures: Basic 2-player greedy ``--hands`` and Shanghai 4-player greedy
+    ``--games`` with ``--workers 1``, and (``million``) ``run --games 1000000`` on all cores."""
+    cases = [("basic-whole", f"Basic, 2 players, greedy, `run --hands {hands:,} --workers 1`, hands/s",
+              ["--hands", str(hands), "--workers", "1"], hands, "hands"),
+             ("shanghai-whole", f"Shanghai, 4 players, greedy, `run --variant shanghai --players 4 --games {games:,} "
+              f"--workers 1`, rounds/s", ["--variant", "shanghai", "--players", "4", "--games", str(games),
+                                          "--workers", "1"], 10 * games, "rounds")]
+    if million:
+        cases.append(("million", "Basic, `run --games 1000000`, all cores, seconds",
+                      ["--games", "1000000"], 0, "seconds"))
+    return cases
+
+
 def case_label(case: VersionCase) -> str:
     _, variant, players, strategy, options, count = case
     if variant == "basic":
@@ -450,34 +482,101 @@ def _git(*args: str, cwd: Path = HERE.parent) -> str:
     return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
 
 
-def prepare_version(ref: str, work: Path, tag: str) -> tuple[Path, str, Path | None]:
-    """``(source tree, description, worktree to remove or None)`` for a git ref or a source-tree path."""
+def bench_home() -> Path:
+    """Where ``--versions`` keeps each version's tree and compile cache between runs, by content:
+    ``$XDG_CACHE_HOME/rummysim-bench`` (``~/.cache/rummysim-bench``). A version compiles once, ever."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rummysim-bench"
+
+
+def prepare_version(ref: str, home: Path) -> tuple[Path, str]:
+    """``(source tree, description)`` of a git ref or a source-tree path, kept under ``home`` by
+    content (the commit, or the sha256 of the tree's ``rummysim/``) with its compile cache beside it."""
     path = Path(ref).expanduser()
     if (path / "rummysim" / "__init__.py").is_file():
-        tree = work / f"{tag}-tree"
-        shutil.copytree(path / "rummysim", tree / "rummysim", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        import hashlib
+
+        digest = hashlib.sha256()
+        for f in sorted((path / "rummysim").rglob("*")):
+            if f.is_file() and "__pycache__" not in f.parts:
+                digest.update(str(f.relative_to(path)).encode() + b"\0" + f.read_bytes())
+        key = digest.hexdigest()[:12]
+        tree = home / f"tree-{key}"
+        if not (tree / "rummysim").is_dir():
+            shutil.copytree(path / "rummysim", tree / "rummysim.tmp",
+                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            os.replace(tree / "rummysim.tmp", tree / "rummysim")
+            seed_cache(tree, home)
         try:
             head = _git("rev-parse", "--short", "HEAD", cwd=path)
             dirty = _git("status", "--porcelain", "--", "rummysim", cwd=path)
             what = f"source tree {path.resolve()} at {head}" + (" + uncommitted changes" if dirty else "")
         except (subprocess.CalledProcessError, OSError):
             what = f"source tree {path.resolve()}"
-        import hashlib
-
-        digest = hashlib.sha256()
-        for f in sorted((tree / "rummysim").rglob("*")):
-            if f.is_file():
-                digest.update(str(f.relative_to(tree)).encode() + b"\0" + f.read_bytes())
-        return tree, f"{what} (copied at start; sources sha256 {digest.hexdigest()[:12]})", None
+        return tree, f"{what} (copied at start; sources sha256 {key})"
     commit = _git("rev-parse", "--verify", f"{ref}^{{commit}}")
-    tree = work / f"{tag}-worktree"
-    _git("worktree", "add", "--detach", str(tree), commit)
+    tree = home / f"git-{commit[:12]}"
+    if not (tree / "rummysim").is_dir():
+        shutil.rmtree(tree, ignore_errors=True)
+        tree.mkdir(parents=True)
+        archive = subprocess.run(["git", "archive", commit, "rummysim"], cwd=HERE.parent, capture_output=True,
+                                 check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        seed_cache(tree, home)
     subject = _git("log", "-1", "--format=%s", commit)
-    return tree, f"git {ref} = {commit[:10]} ({subject[:70]})", tree
+    return tree, f"git {ref} = {commit[:10]} ({subject[:70]})"
 
 
-def run_probe(tree: Path, cache: Path, **args) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(tree), "NUMBA_CACHE_DIR": str(cache), "NUMBA_NUM_THREADS": "1"}
+def _compiled_dirs(tree: Path) -> dict[str, list[Path]]:
+    """The directories of a tree's compiled modules (``engine``, ``variants/<name>``) and the sources
+    each one's kernels depend on (its own modules and the engine's), as ``rummysim.engine`` fingerprints them."""
+    package = tree / "rummysim"
+    engine = sorted((package / "engine").glob("*.py"))
+    dirs = {"engine": engine}
+    for d in sorted(p for p in (package / "variants").glob("*") if p.is_dir() and (p / "__init__.py").exists()):
+        dirs[str(d.relative_to(package))] = engine + sorted(d.glob("*.py"))
+    return dirs
+
+
+def seed_cache(tree: Path, home: Path) -> list[str]:
+    """Give a new version's compile cache the kernels another version under ``home`` compiled from the
+    same sources (a directory's files and the engine's byte for byte): its Numba cache folder copied
+    under this tree's name, and the file times Numba's index checks set to that version's. Returns
+    the directories seeded; the others compile as usual."""
+    from numba.core.caching import _CacheLocator
+
+    cache = tree.parent / f"{tree.name}-numba"
+    mine = _compiled_dirs(tree)
+    seeded = []
+    for donor in sorted(home.glob("*-numba")):
+        donor_tree = home / donor.name[:-len("-numba")]
+        if donor_tree == tree or not (donor_tree / "rummysim").is_dir():
+            continue
+        theirs = _compiled_dirs(donor_tree)
+        for d, sources in mine.items():
+            if d in seeded or d not in theirs or len(theirs[d]) != len(sources):
+                continue
+            if any(a.name != b.name or a.read_bytes() != b.read_bytes() for a, b in zip(sources, theirs[d])):
+                continue
+            src = donor / _CacheLocator.get_suitable_cache_subpath(str(donor_tree / "rummysim" / d / "kernel.py"))
+            if not src.is_dir():
+                continue
+            shutil.copytree(src, cache / _CacheLocator.get_suitable_cache_subpath(str(tree / "rummysim" / d / "kernel.py")),
+                            dirs_exist_ok=True)
+            for a, b in zip(sources, theirs[d]):   # each kernel's index holds the time of its own file
+                if (a.parent.name == "engine") == (d == "engine"):
+                    st = b.stat()
+                    os.utime(a, (st.st_atime, st.st_mtime))
+            seeded.append(d)
+    return seeded
+
+
+def _version_env(tree: Path, **extra: str) -> dict:
+    return {**os.environ, "PYTHONPATH": str(tree), "NUMBA_CACHE_DIR": str(tree.parent / f"{tree.name}-numba"),
+            **extra}
+
+
+def run_probe(tree: Path, **args) -> dict:
+    env = _version_env(tree, NUMBA_NUM_THREADS="1")
     done = subprocess.run([sys.executable, "-c", VERSION_PROBE, json.dumps(args)], env=env, cwd=tree,
                           capture_output=True, text=True)
     if done.returncode != 0:
@@ -488,63 +587,104 @@ def run_probe(tree: Path, cache: Path, **args) -> dict:
     return out
 
 
-def compare_versions(refs: tuple[str, str], rounds: int, repeats: int, cases: list[VersionCase]) -> list[str]:
-    """Time version A and B in turn (A B A B ..., ``rounds`` times) and return the README table."""
-    names = ("A", "B")
-    results: dict[str, dict[str, list[float]]] = {n: {c[0]: [] for c in cases} for n in names}
+def run_whole(tree: Path, case: WholeCase) -> float:
+    """Units/s (seconds for ``million``) of one ``python -m rummysim run`` of version ``tree``, process
+    start to exit, its results saved to a temporary directory."""
+    key, _, args, units, _ = case
+    with tempfile.TemporaryDirectory(prefix="rummysim-whole-") as out:
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "rummysim", "run", *args, "--out", out], env=_version_env(tree),
+                              cwd=out, capture_output=True, text=True)
+        wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"version at {tree}, {key} failed:\n{done.stderr[-3000:]}")
+    return wall if key == "million" else units / wall
+
+
+def compare_versions(refs: tuple[str, ...], rounds: int, repeats: int, cases: list[VersionCase],
+                     whole: list[WholeCase]) -> list[str]:
+    """Time the versions in turn (A B C A B C ..., ``rounds`` times): the kernel ``cases`` in one
+    probe process, or the ``whole`` commands, and return the README table."""
+    names = [chr(ord("A") + i) for i in range(len(refs))]
+    keys = [c[0] for c in whole] if whole else [c[0] for c in cases]
+    results: dict[str, dict[str, list[float]]] = {n: {k: [] for k in keys} for n in names}
     trees: dict[str, Path] = {}
     described: dict[str, str] = {}
-    worktrees: list[Path] = []
-    with tempfile.TemporaryDirectory(prefix="rummysim-versions-") as tmp:
-        work = Path(tmp)
-        try:
-            for n, ref in zip(names, refs):
-                trees[n], described[n], wt = prepare_version(ref, work, n)
-                if wt is not None:
-                    worktrees.append(wt)
-                print(f"{n}: {described[n]}", flush=True)
-            for n in names:  # compile each version once, into its own cache, outside the timing
-                start = time.perf_counter()
-                run_probe(trees[n], work / f"{n}-numba", warm=True, cases=cases, repeats=0, round=0)
-                print(f"{n}: compiled in {time.perf_counter() - start:.0f} s", flush=True)
-            for r in range(rounds):
-                for n in names:
-                    out = run_probe(trees[n], work / f"{n}-numba", warm=False, cases=cases, repeats=repeats,
-                                    round=r)
-                    for c in cases:
-                        results[n][c[0]].append(out[c[0]])
-                    print(f"round {r + 1}/{rounds} {n}: " + ", ".join(f"{c[0]} {out[c[0]]:,.0f}" for c in cases),
-                          flush=True)
-        finally:
-            for wt in worktrees:
-                subprocess.run(["git", "worktree", "remove", "--force", str(wt)], cwd=HERE.parent,
-                               capture_output=True)
-            subprocess.run(["git", "worktree", "prune"], cwd=HERE.parent, capture_output=True)
+    home = bench_home()
+    home.mkdir(parents=True, exist_ok=True)
+    for n, ref in zip(names, refs):
+        trees[n], described[n] = prepare_version(ref, home)
+        print(f"{n}: {described[n]} at {trees[n]}", flush=True)
+    for n in names:  # compile each version once, into its own cache kept beside its tree, outside the timing
+        start = time.perf_counter()
+        if whole:   # a short run of each case (the versions before the layering have no probe's names)
+            for c in whole_cases(1000, 2, False):
+                run_whole(trees[n], c)
+        else:
+            run_probe(trees[n], warm=True, cases=cases, repeats=0, round=0)
+        print(f"{n}: compiled or loaded in {time.perf_counter() - start:.0f} s", flush=True)
+    for r in range(rounds):
+        for n in names:
+            if whole:
+                out = {c[0]: statistics.median(run_whole(trees[n], c) for _ in range(repeats)) for c in whole}
+            else:
+                out = run_probe(trees[n], warm=False, cases=cases, repeats=repeats, round=r)
+            for k in keys:
+                results[n][k].append(out[k])
+            print(f"round {r + 1}/{rounds} {n}: " + ", ".join(f"{k} {out[k]:,.1f}" for k in keys), flush=True)
     med = {n: {k: statistics.median(v) for k, v in results[n].items()} for n in names}
-    rows = [(c[0], case_label(c)) for c in cases]
-    lines = [f"A = {described['A']}.", "", f"B = {described['B']}.", "",
-             f"One Numba thread, fresh process per version and round, A B A B ... {rounds} rounds; each round's "
-             f"figure is the median of {repeats} timings after a warm-up; the same deals for both versions.", "",
-             "| one core | A median [min, max] | B median [min, max] | B / A (medians) |", "|---|---|---|---|"]
-    for k, label in rows:
-        a, b = sorted(results["A"][k]), sorted(results["B"][k])
-        lines.append(f"| {label} | {med['A'][k]:,.0f} [{a[0]:,.0f}, {a[-1]:,.0f}] "
-                     f"| {med['B'][k]:,.0f} [{b[0]:,.0f}, {b[-1]:,.0f}] | {med['B'][k] / med['A'][k]:.3f} |")
+    labels = [(c[0], c[1]) for c in whole] if whole else [(c[0], case_label(c)) for c in cases]
+    how = ("Whole process: `python -m rummysim run ... --out DIR` from process start to exit, results saved, "
+           "warm compile cache, default output; `--workers 1` unless the row says all cores"
+           if whole else "Kernel only: `play_chunk` timed inside one process with one Numba thread, after a warm-up; "
+                         "no result files")
+    lines = [f"{n} = {described[n]}." for n in names]
+    lines = [x for line in lines for x in (line, "")]
+    lines += [f"{how}. A fresh process per version and round, {' '.join(names)} ... in turn, {rounds} rounds; "
+              f"each round's figure is the median of {repeats} timings; the same deals for every version.", "",
+              "| " + " | ".join(["what"] + [f"{n} median [min, max]" for n in names]
+                                + [f"{n} / A (medians)" for n in names[1:]]) + " |",
+              "|" + "---|" * (1 + 2 * len(names) - 1)]
+    for k, label in labels:
+        cells = []
+        for n in names:
+            v = sorted(results[n][k])
+            cells.append(f"{med[n][k]:,.0f} [{v[0]:,.0f}, {v[-1]:,.0f}]" if k != "million"
+                         else f"{med[n][k]:.1f} [{v[0]:.1f}, {v[-1]:.1f}]")
+        cells += [f"{med[n][k] / med['A'][k]:.3f}" for n in names[1:]]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return lines
 
 
 def section_versions(quick: bool, args: argparse.Namespace | None = None) -> list[str]:
     refs = tuple(args.versions) if args is not None and args.versions else ("main", str(HERE.parent))
-    rounds = args.rounds if args is not None and args.rounds else (3 if quick else 7)
-    repeats = args.repeats if args is not None and args.repeats else (1 if quick else 3)
-    hands = args.hands if args is not None and args.hands else (50_000 if quick else 250_000)
-    games = args.games if args is not None and args.games else (100 if quick else 400)
+    whole = args is not None and args.whole
+    rounds = args.rounds if args is not None and args.rounds else (3 if quick or whole else 7)
+    repeats = args.repeats if args is not None and args.repeats else (1 if quick or whole else 3)
+    hands = args.hands if args is not None and args.hands else (
+        50_000 if quick else 3_000_000 if whole else 250_000)
+    games = args.games if args is not None and args.games else (100 if quick else 6_000 if whole else 400)
     shanghai = args is not None and args.shanghai
     command = "python benchmarks/run.py --versions " + " ".join(refs)
     if args is not None and getattr(args, "_extra", ""):
         command += args._extra
-    lines = compare_versions(refs, rounds, repeats, version_cases(hands, games, shanghai))
+    wholes = whole_cases(hands, games, args is not None and args.million) if whole else []
+    cases = version_cases(hands, games, shanghai)
+    if args is not None and args.cases:
+        wanted = args.cases.split(",")
+        unknown = [c for c in wanted if c not in [k[0] for k in cases]]
+        if unknown:
+            raise SystemExit(f"--cases: unknown {unknown[0]!r}; the cases: {', '.join(k[0] for k in cases)}")
+        cases = [k for k in cases if k[0] in wanted]
+    lines = compare_versions(refs, rounds, repeats, cases, wholes)
     return [f"Command: `{command}`.", "", *lines]
+
+
+def section_breakdown(quick: bool) -> list[str]:
+    """Where a whole ``rummysim run`` spends its time, phase by phase (``breakdown.py``)."""
+    import breakdown
+
+    return breakdown.section(runs=1 if quick else 3)
 
 
 #: section name -> (title, function); the README keeps this order
@@ -553,6 +693,7 @@ SECTIONS = {
     "compare": ("Comparisons", section_compare),
     "compile": ("Compile time", section_compile),
     "million": ("A million games", section_million),
+    "breakdown": ("Where a run's time goes", section_breakdown),
     "shanghai": ("Shanghai Rummy", section_shanghai),
     "peers": ("Against peers", section_peers),
     "gin": ("Gin Rummy", section_gin),
@@ -587,17 +728,26 @@ INTRO = [
     "PettingZoo's `gin_rummy_v4` left PettingZoo after 1.24.3: `envs` times it when `PETTINGZOO_GIN_PYTHON` names",
     "an interpreter that has it (`python3 -m venv pz && pz/bin/pip install \"pettingzoo[classic]==1.24.3\"`).",
     "The bots' strength against OpenSpiel's own Gin bot is `benchmarks/gin_openspiel_bot.py` (docs/findings.md).", "",
-    "How to compare two versions: `python benchmarks/run.py --versions A B` (default with `--only",
-    "versions`: `main` and this tree). A and B are git refs (checked out with `git worktree add",
-    "--detach` in a temp dir, removed afterwards) or paths of source trees (their `rummysim/` copied",
-    "when the run starts). Each version compiles once into its own `NUMBA_CACHE_DIR`, outside the",
-    "timing; then A and B are timed in turn, A B A B ... (`--rounds`, default 7), each round in a",
-    "fresh process with `PYTHONPATH` at that version and one Numba thread, on the same deals: Basic",
-    "2-player greedy hands/s and Shanghai 4-player greedy rounds/s, each the median of `--repeats`",
-    "(default 3) timings of `--hands` (250,000) hands or `--games` (400) games. The table gives each",
-    "version's median and range over the rounds and B/A of the medians. `--shanghai` times instead",
-    "Shanghai greedy at 4, 6 and 8 players, greedy with `--rule jokers=4`, expert and buyer. It is not",
-    "part of the default run.", "",
+    "Whole process or kernel only: every table says which. *Whole process* is the command a user runs,",
+    "from process start to exit, results saved (`rummysim run ... --workers 1` for one core); *kernel only*",
+    "times the compiled play inside one process, without start-up, result files or the summary. Where a",
+    "whole run's time goes, phase by phase: `python benchmarks/breakdown.py` (section Breakdown).",
+    "Issue 29: whole process, Basic 2-player greedy at least 250,000 hands/s on one core, Shanghai",
+    "4-player greedy at least 5,000 rounds/s on one core, `rummysim run --games 1000000` within 30 s on",
+    "2 cores, side by side with 99c9acc and the commit before (`--versions 99c9acc main . --whole",
+    "--million`).", "",
+    "How to compare versions: `python benchmarks/run.py --versions A B [C ...]` (default with `--only",
+    "versions`: `main` and this tree). Each is a git ref or the path of a source tree, kept under",
+    "`~/.cache/rummysim-bench` by content with its own compile cache, so a version compiles once, ever",
+    "(a directory of kernels another kept version has byte for byte starts from its cache). The",
+    "versions are timed in turn, A B C A B C ... (`--rounds`), each round in a fresh process on the same",
+    "deals. Kernel only (default; 7 rounds): one Numba thread, Basic 2-player greedy hands/s and Shanghai",
+    "4-player greedy rounds/s, each the median of `--repeats` (3) timings of `--hands` (250,000) hands",
+    "or `--games` (400) games; `--cases basic` times some; `--shanghai` times instead Shanghai greedy at",
+    "4, 6 and 8 players, `--rule jokers=4`, expert and buyer. `--whole` (3 rounds): `rummysim run",
+    "--hands 3000000 --workers 1` and `rummysim run --variant shanghai --players 4 --games 6000",
+    "--workers 1`, and with `--million` `rummysim run --games 1000000` on all cores. The table gives each",
+    "version's median and range over the rounds and its ratio to A. Not part of the default run.", "",
 ]
 
 
@@ -618,9 +768,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer hands, skip the 1M-game and 100M-hand runs")
     parser.add_argument("--only", default=None, help=f"comma-separated sections among {', '.join(SECTIONS)}")
-    parser.add_argument("--versions", nargs=2, metavar=("A", "B"), default=None,
-                        help="time two versions in turn (git refs or source-tree paths; section 'versions'; "
-                             "with --only versions alone: main and this tree)")
+    parser.add_argument("--versions", nargs="+", metavar="REF", default=None,
+                        help="time two or more versions in turn (git refs or source-tree paths; section "
+                             "'versions'; with --only versions alone: main and this tree)")
+    parser.add_argument("--whole", action="store_true",
+                        help="versions: whole processes (`rummysim run ... --workers 1`, start to exit, results "
+                             "saved): Basic 2-player greedy --hands (default 3,000,000), Shanghai 4-player greedy "
+                             "--games (default 6,000), 3 rounds of 1")
+    parser.add_argument("--cases", default=None,
+                        help="versions (kernel only): these cases, comma-separated (basic, shanghai; with --shanghai "
+                             "shanghai-6, shanghai-8, ...): a version compiles only what they play")
+    parser.add_argument("--million", action="store_true",
+                        help="versions --whole: also `rummysim run --games 1000000` on all cores")
     parser.add_argument("--rounds", type=int, default=None, help="versions: alternating rounds (default 7)")
     parser.add_argument("--repeats", type=int, default=None, help="versions: timings per round (default 3)")
     parser.add_argument("--hands", type=int, default=None, help="versions: Basic hands per timing (default 250,000)")
@@ -630,9 +789,11 @@ def main() -> None:
                              "jokers=4, expert and buyer (a quarter of --games at 6, 8 players and 4 jokers, half "
                              "for expert and buyer)")
     args = parser.parse_args()
-    args._extra = "".join(f" --{k} {getattr(args, k)}" for k in ("rounds", "repeats", "hands", "games")
-                          if getattr(args, k) is not None) + (" --quick" if args.quick else "") + (
-                              " --shanghai" if args.shanghai else "")
+    if args.versions is not None and len(args.versions) < 2:
+        parser.error("--versions needs at least two versions")
+    args._extra = "".join(f" --{k} {getattr(args, k)}" for k in ("rounds", "repeats", "hands", "games", "cases")
+                          if getattr(args, k) is not None) + "".join(
+                              f" --{k}" for k in ("quick", "shanghai", "whole", "million") if getattr(args, k))
     if args.only is not None:
         chosen = [s.strip() for s in args.only.split(",")]
     else:

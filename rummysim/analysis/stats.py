@@ -31,12 +31,14 @@ import dataclasses
 import json
 import math
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+if TYPE_CHECKING:
+    import pandas as pd   # imported where used: a run's start does not pay for it
 
 from ..base.errors import UsageError
 from ..base.variant import Variant
@@ -268,6 +270,7 @@ class _BlockMoments:
     """
 
     def __init__(self, groups: int, file: Path, values: tuple[str, ...] = VALUES):
+        import pandas as pd
         self.groups = groups
         self.file = file
         self.values = values
@@ -280,6 +283,7 @@ class _BlockMoments:
 
     def add(self, block: np.ndarray, group: np.ndarray, values: np.ndarray, last: np.ndarray) -> None:
         """Fold rows: block key, group index, values [rows, values], and whether each is of the last rotation."""
+        import pandas as pd
         if block.size and block.min() < self.mark:
             raise ResultsError(f"{self.file}: rows are not in the order rummysim writes them")
         part = pd.DataFrame(values, index=block * self.groups + group).groupby(level=0, sort=False).sum()
@@ -301,6 +305,7 @@ class _BlockMoments:
 
     def finish(self) -> "_BlockMoments":
         """Fold the blocks still open (the last ones)."""
+        import pandas as pd
         self._fold(self.open.index.to_numpy() % self.groups, self.open.to_numpy(dtype=float))
         self.open = pd.DataFrame()
         return self
@@ -408,6 +413,7 @@ def _share(res: SavedResults, acc: _BlockMoments, g: int, num: str, den: str) ->
 
 
 def _player_rows(res: SavedResults, by: str) -> pd.DataFrame:
+    import pandas as pd
     acc = _moments(res, by)
     m = len(res.strategies)
     games = _game_moments(res, by) if res.mode == "games" else None
@@ -449,6 +455,7 @@ def going_rummy(results: SavedResults | str | Path) -> pd.DataFrame:
     won; ``_share``), mean points of a rummy win and of an ordinary win (t over blocks), and rummy's
     share of all its points (a share over blocks). A strategy in every seat of a 3-player run plays 3
     seat-hands a hand: its rate per seat-hand is a third of the hands that ended in rummy."""
+    import pandas as pd
     res = _as_results(results)
     acc = _moments(res, "strategy")
     rows = []
@@ -468,6 +475,7 @@ def hand_endings(results: SavedResults | str | Path) -> pd.DataFrame:
     """How hands end (``ENDINGS``): count and rate with its interval (``_share``: exact for a run, a share
     over duplicate blocks for a comparison); a comparison has one block of rows per match (column
     ``match``). Went out counts every win, going rummy included."""
+    import pandas as pd
     res = _as_results(results)
     matches = res.matches() if res.kind == "compare" else [None]
     names = tuple(name for name, _ in ENDINGS)
@@ -497,6 +505,7 @@ def starter_advantage(results: SavedResults | str | Path) -> pd.DataFrame:
     """Hand win rate by position relative to the dealer (1 = the starter, on the dealer's left, ...,
     ``players`` = the dealer), with its interval (``_share``: exact for a run, a share over duplicate
     blocks for a comparison) and the fair share 1/players."""
+    import pandas as pd
     res = _as_results(results)
     k = res.players
     positions = tuple(f"wins_{p}" for p in range(k))
@@ -532,6 +541,7 @@ def distribution(results: SavedResults | str | Path, quantity: str) -> pd.DataFr
     ``hands_per_game`` exists for ``--games`` results only (empty otherwise);
     the losing seats are every seat but the winner's in hands someone won.
     """
+    import pandas as pd
     res = _as_results(results)
     if quantity not in QUANTITIES:
         raise ValueError(f"unknown quantity {quantity!r}; known: {', '.join(QUANTITIES)}")
@@ -571,6 +581,7 @@ def distribution_summary(results: SavedResults | str | Path) -> pd.DataFrame:
     Quantiles are exact, from the value -> count tables: the smallest value
     whose cumulative share reaches the level.
     """
+    import pandas as pd
     res = _as_results(results)
     rows = []
     for quantity, words in QUANTITIES.items():
@@ -605,6 +616,7 @@ def convergence(results: SavedResults | str | Path, points: int = 300, first: in
     exactly the headline's estimate and interval; columns deals, estimate, lo, hi. At about ``points``
     log-spaced counts from ``first`` to all of them.
     """
+    import pandas as pd
     res = _as_results(results)
     if res.kind == "compare":
         scores = block_scores(res)
@@ -680,6 +692,7 @@ def headline(results: SavedResults | str | Path) -> pd.DataFrame:
     pairs [LL, LD, DD+WL, DW, WW], variance reduction from pairing, A's share of the hands (rounds) it
     played at each position after the dealer (``position_column``), SPRT, verdict.
     Shanghai: rounds, penalty points (lower is better) and rounds with no winner (its ``headline_words``)."""
+    import pandas as pd
     res = _as_results(results)
     if res.kind != "compare":
         raise ValueError("headline: a comparison's results are needed (compare.json)")
@@ -732,6 +745,7 @@ def crosstable(results: SavedResults | str | Path) -> pd.DataFrame:
     interval), with the strategy's overall rank and mean edge (win share minus 1/players over its
     matches). Long form: strategy, rank, mean_edge, opponent, win_share, lo, hi, n (duplicate blocks).
     Empty otherwise."""
+    import pandas as pd
     res = _as_results(results)
     ct = res.meta.get("crosstable")
     if ct is None:

@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from ..analysis import rating as RL
 from ..analysis import stats as S
@@ -42,6 +41,7 @@ from ..strategy import BUILTIN_DIR, params_matrix
 from .figures import COLORS, DPI, errorbar, even_label, new_figure, scope, set_title
 
 if TYPE_CHECKING:
+    import pandas as pd
     from matplotlib.figure import Figure
 
 
@@ -131,6 +131,7 @@ def _cell(column: str, x, whole: bool = True) -> str:
 
 def _units(n) -> str:
     """`` n=8`` beside an estimate resting on fewer than ``FEW_UNITS`` units (blocks, trials), else nothing."""
+    import pandas as pd
     return units_note({"n": None if n is None or pd.isna(n) else int(n)})
 
 
@@ -142,6 +143,7 @@ def display(df: pd.DataFrame) -> pd.DataFrame:
     """The table as text: ``x``, ``x_lo``, ``x_hi`` (and ``x_n``, its units) become one column ``x (95% CI)``
     "est [lo, hi]", with " n=8" after it when it rests on fewer than ``FEW_UNITS`` units;
     rates and shares in %, counts with thousands separators."""
+    import pandas as pd
     out = {}
     for c in df.columns:
         if c.endswith(("_lo", "_hi")) and c[:-3] in df.columns or c.endswith("_n") and f"{c[:-2]}_lo" in df.columns:

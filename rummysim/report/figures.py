@@ -11,12 +11,12 @@ import textwrap
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ..analysis import stats as S
 from ..base.summary import counted
 
 if TYPE_CHECKING:
+    import pandas as pd
     from matplotlib.figure import Figure
 
 DPI = 110

@@ -33,7 +33,6 @@ from ...engine.bits import U64
 from ...engine.codes import OUT_WIN
 from ...engine.deck import dealer_of
 from ...engine.rng import KIND_BOT, KIND_DEAL, shuffle, stream_key
-from . import bots as B
 from . import policy as P
 from ...engine import melds as M
 from . import moves as MV
@@ -149,35 +148,14 @@ def finish_hand(state, params, scratch, hand_row, seat_rows):
     ``hand_row`` int32[HAND_COLS]; ``seat_rows`` int32[players, SEAT_COLS].
     Returns ``(outcome, winner, points)``. Raises ValueError on a move ``moves.is_legal`` refuses.
     """
-    if P.any_search(params):
-        _play_with_search(state, params, scratch)
-    else:
-        _play_rule_based(state, params, scratch[:6])   # the search's buffers stay out of its call
+    _play(state, params, scratch)
     return result_rows(state, hand_row, seat_rows)
 
 
-# The driver's loop, twice: with no search seat its policy is ``bots.choose_in`` inlined and nothing of
-# the search is in the loop's compiled body, which runs without a reference count update per array
-# read (see the warning filter above).
 @njit(cache=True, parallel=True)
-def _play_rule_based(state, params, scratch):
-    """``finish_hand``'s loop when no seat searches (the arrays unpacked once, the ``*_in`` twins used);
-    ``scratch``: the policy scratch's first six arrays."""
-    masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, buf = state
-    melds, sr, sd, sm, legal, rngs = scratch
-    while ints[I_PHASE] != PH_OVER:
-        move = MV.forced_move_in(ints)
-        if move < 0:
-            move = B.choose_in(masks, ints, pile, t_lay, rules, card_value, buf, params, ints[I_SEAT],
-                               melds, sr, sd, sm, legal, rngs)
-        if not MV.is_legal_in(masks, ints, t_lay, rules, move):
-            raise ValueError("a policy chose an illegal move (see rummysim.variants.basic.moves)")
-        MV.apply_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, move)
-
-
-@njit(cache=True, parallel=True)
-def _play_with_search(state, params, scratch):
-    """``finish_hand``'s loop when a seat searches: every move through ``policy.choose_in``."""
+def _play(state, params, scratch):
+    """``finish_hand``'s loop, on the state's and the scratch's arrays unpacked once (the ``*_in``
+    twins of the moves and the policy, compiled inline)."""
     masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, buf = state
     melds, sr, sd, sm, legal, rngs, search = scratch
     while ints[I_PHASE] != PH_OVER:
