@@ -1,11 +1,16 @@
 """Fixtures shared by test modules. ``browser``: the headless Chromium the page tests drive (the replay
 viewer's, ``rummysim serve``'s), Debian's chromium through Playwright, one per test module; the tests
-that use it are skipped only when no chromium is installed."""
+that use it are skipped only when no chromium is installed. ``cluster``: a real Dask ``LocalCluster``
+(``test_scale``, ``test_dask_analysis``, ``test_paths``), and ``kill_a_busy_worker`` to kill one of its workers mid-run."""
 
 import os
 import shutil
+import signal
 
 import pytest
+
+from rummysim.run import warm_up
+from rummysim.variants import VARIANTS
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -20,3 +25,28 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A real ``LocalCluster`` of two worker processes (one thread each) and a client of it; the
+    kernels of Basic (2 players) and Shanghai (4) are compiled first, so the workers load them
+    from the cache."""
+    distributed = pytest.importorskip("distributed")
+    warm_up(2, VARIANTS["basic"])
+    warm_up(4, VARIANTS["shanghai"])
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as c, distributed.Client(c) as client:
+        yield c, client
+
+
+def kill_a_busy_worker(client, killed: list) -> None:
+    """SIGKILL one worker of ``client`` that is playing a chunk, once (its address is put in
+    ``killed``); call it from a progress callback, so that it strikes mid-run."""
+    if killed:
+        return
+    busy = [w for w, keys in client.processing().items() if keys]
+    if busy:
+        pid = client.run(os.getpid, workers=busy[:1])[busy[0]]
+        os.kill(pid, signal.SIGKILL)
+        killed.append(busy[0])

@@ -10,7 +10,6 @@ killed is finished by ``--resume --dask-local``; a worker killed mid-match has i
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import time
@@ -18,13 +17,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import kill_a_busy_worker
 from distributed.diagnostics.plugin import SchedulerPlugin
 
 from rummysim.analysis import tune as T
 from rummysim.analysis.compare import compare
 from rummysim.analysis.sweep import run_sweep
 from rummysim.results import prepare_out_dir
-from rummysim.run import warm_up
 from rummysim.strategy import load_strategy, with_override
 from rummysim.variants import VARIANTS
 from test_cli import run_cli
@@ -33,16 +32,6 @@ from test_scale import _rummysim
 BASIC = VARIANTS["basic"]
 #: what records how a comparison was run, not what it found
 HOW_IT_RAN = ("wall_seconds", "provenance")
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    """A real ``LocalCluster`` of two worker processes (as tests/test_scale.py's) and a client of it."""
-    distributed = pytest.importorskip("distributed")
-    warm_up(2, BASIC)  # workers load the compiled kernels from the cache
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as c, distributed.Client(c) as client:
-        yield c, client
 
 
 def _strategies(*names):
@@ -234,17 +223,11 @@ def test_a_worker_dying_mid_match_has_its_chunks_rerun_once(tmp_path, cluster):
     args = (BASIC, s, 2, 7, BASIC.rules(), None, 120_000)
     killed = []
 
-    def kill_a_busy_worker(done, hands):
-        if killed:
-            return
-        busy = [w for w, keys in client.processing().items() if keys]
-        if busy:
-            pid = client.run(os.getpid, workers=busy[:1])[busy[0]]
-            os.kill(pid, signal.SIGKILL)
-            killed.append(busy[0])
+    def kill_one(done, hands):
+        kill_a_busy_worker(client, killed)
 
     on = compare(*args, chunk_size=3000, out_dir=prepare_out_dir(tmp_path / "dask"), client=client,
-                 on_chunk=kill_a_busy_worker)
+                 on_chunk=kill_one)
     assert killed, "no worker was busy to kill"
     client.wait_for_workers(2, timeout=60)
     local = compare(*args, workers=1, chunk_size=3000, out_dir=prepare_out_dir(tmp_path / "local"))

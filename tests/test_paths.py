@@ -29,7 +29,7 @@ from scipy import stats
 
 from rummysim.results import TABLES
 from test_cli import run_cli
-from test_scale import _rummysim, _wait_for_chunks, cluster  # noqa: F401 (cluster: a module-scoped fixture)
+from test_scale import _rummysim, _wait_for_chunks
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPERT = ROOT / "strategies" / "expert.toml"

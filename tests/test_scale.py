@@ -8,7 +8,6 @@ resumed, or sent to the worker processes of a real ``distributed.LocalCluster``.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import kill_a_busy_worker
 
 from rummysim.results import prepare_out_dir, read_results_table
 from rummysim.run import ResumeError, RunSpec, resume_run, run_to_dir, warm_up
@@ -129,16 +129,6 @@ def test_a_killed_run_process_is_resumed_exactly(tmp_path, sig):
     _assert_same_run(out, whole)
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    distributed = pytest.importorskip("distributed")
-    warm_up(2, BASIC)
-    warm_up(4, SHANGHAI)  # workers load the compiled kernels from the cache
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as c, distributed.Client(c) as client:
-        yield c, client
-
-
 @pytest.mark.parametrize("spec", [_spec(games=150), RunSpec(SHANGHAI, 4, seat_strategies(["greedy", "buyer", "patient",
                                                                                     "random"], 4, SHANGHAI),
                                                              seed=2, games=24)],
@@ -163,17 +153,11 @@ def test_a_worker_dying_mid_run_has_its_chunks_rerun_once(tmp_path, cluster):
     spec = _spec(hands=240_000)
     killed = []
 
-    def kill_a_busy_worker(done, hands, seconds):
-        if killed:
-            return
-        busy = [w for w, keys in client.processing().items() if keys]
-        if busy:
-            pid = client.run(os.getpid, workers=busy[:1])[busy[0]]
-            os.kill(pid, signal.SIGKILL)
-            killed.append(busy[0])
+    def kill_one(done, hands, seconds):
+        kill_a_busy_worker(client, killed)
 
     out = prepare_out_dir(tmp_path / "dask")
-    record = run_to_dir(spec, out, chunk_size=6000, client=client, on_chunk=kill_a_busy_worker)
+    record = run_to_dir(spec, out, chunk_size=6000, client=client, on_chunk=kill_one)
     assert killed, "no worker was busy to kill"
     assert record["status"] == "complete" and record["done"] == spec.count
     hands = read_results_table(out, "hands").to_pandas()
