@@ -261,7 +261,8 @@ def section_million(quick: bool) -> list[str]:
             runs.append(million_games(out))
     run_walls = sorted(m["run_wall"] for m in runs)
     process_walls = sorted(m["process_wall"] for m in runs)
-    return ["| `rummysim run --games 1000000` (2 players, defaults, all cores, warm cache; 3 runs) | |",
+    return ["| `rummysim run --games 1000000` (whole process: 2 players, defaults, all cores, warm cache, results "
+            "saved; 3 runs) | |",
             "|---|---|", f"| hands played | {runs[0]['hands']:,} |",
             f"| run wall seconds (play + write), median [min, max] | {run_walls[1]:.1f} "
             f"[{run_walls[0]:.1f}, {run_walls[2]:.1f}] |",
@@ -356,7 +357,8 @@ def section_envs(quick: bool) -> list[str]:
              f"{load_after:.1f} after, on {os.cpu_count()} cores. Goals (issue 15): AEC at least 20,000 steps/s, "
              f"`Batch` at least 1,000,000 steps/s on 2 cores. {_env_versions()}.")
     lines = [intro, "",
-             "| environment | steps/s, wall (median) | range | steps per CPU-second (median) | wall vs OpenSpiel |",
+             "| environment (in one process: its steps, from Python) | steps/s, wall (median) | range "
+             "| steps per CPU-second (median) | wall vs OpenSpiel |",
              "|---|---|---|---|---|"]
     spiel = rates.get("OpenSpiel `gin_rummy` (C++ engine)") or []
     ref = statistics.median(w for w, _ in spiel) if spiel else None
@@ -376,13 +378,14 @@ def section_startup(quick: bool) -> list[str]:
     with tempfile.TemporaryDirectory() as cache:
         cold = startup_seconds(cache)
         warm = sorted(startup_seconds(cache) for _ in range(3))
-    return ["| `rummysim run --hands 1000`, process start to its last line | seconds |", "|---|---|",
+    return ["| `rummysim run --hands 1000`, whole process: process start to its last line | seconds |", "|---|---|",
             f"| cold compile cache (compiles the engine) | {cold:.1f} |",
             f"| warm cache, median [min, max] of 3 (target: under 3 s) | {warm[1]:.2f} [{warm[0]:.2f}, {warm[2]:.2f}] |"]
 
 
 def section_memory(quick: bool) -> list[str]:
-    lines = ["| `rummysim run --hands N` (2 players, greedy, all cores, results saved) | peak RSS MiB | wall s |",
+    lines = ["| `rummysim run --hands N` (whole process: 2 players, greedy, all cores, results saved) | peak RSS MiB "
+             "| wall s |",
              "|---|---|---|"]
     for hands in (1_000_000, 10_000_000) + (() if quick else (100_000_000,)):
         rss, wall = peak_rss(hands)
@@ -672,10 +675,12 @@ def section_versions(quick: bool, args: argparse.Namespace | None = None) -> lis
     cases = version_cases(hands, games, shanghai)
     if args is not None and args.cases:
         wanted = args.cases.split(",")
-        unknown = [c for c in wanted if c not in [k[0] for k in cases]]
+        known = [k[0] for k in (wholes or cases)]
+        unknown = [c for c in wanted if c not in known]
         if unknown:
-            raise SystemExit(f"--cases: unknown {unknown[0]!r}; the cases: {', '.join(k[0] for k in cases)}")
+            raise SystemExit(f"--cases: unknown {unknown[0]!r}; the cases: {', '.join(known)}")
         cases = [k for k in cases if k[0] in wanted]
+        wholes = [k for k in wholes if k[0] in wanted]
     lines = compare_versions(refs, rounds, repeats, cases, wholes)
     return [f"Command: `{command}`.", "", *lines]
 
@@ -700,14 +705,15 @@ SECTIONS = {
     "envs": ("Environments", section_envs),
     "startup": ("Start-up", section_startup),
     "memory": ("Memory of long runs", section_memory),
-    "versions": ("Two versions side by side", section_versions),
+    "versions": ("Versions side by side, kernel only", section_versions),
+    "versions_whole": ("Versions side by side, whole process", section_versions),
     "endings": ("How Shanghai rounds end", section_endings),
     "search": ("The search bot: strength against cost", section_search),
 }
 
 #: what ``python benchmarks/run.py`` measures without --only or --versions (``endings`` counts outcomes,
 #: not speed, and takes long)
-DEFAULT_SECTIONS = [s for s in SECTIONS if s not in ("versions", "endings", "search")]
+DEFAULT_SECTIONS = [s for s in SECTIONS if s not in ("versions", "versions_whole", "endings", "search")]
 
 INTRO = [
     "# Benchmarks", "",
@@ -776,8 +782,9 @@ def main() -> None:
                              "saved): Basic 2-player greedy --hands (default 3,000,000), Shanghai 4-player greedy "
                              "--games (default 6,000), 3 rounds of 1")
     parser.add_argument("--cases", default=None,
-                        help="versions (kernel only): these cases, comma-separated (basic, shanghai; with --shanghai "
-                             "shanghai-6, shanghai-8, ...): a version compiles only what they play")
+                        help="versions: these cases only, comma-separated (kernel only: basic, shanghai; with "
+                             "--shanghai shanghai-6, shanghai-8, ...; with --whole: basic-whole, shanghai-whole, "
+                             "million)")
     parser.add_argument("--million", action="store_true",
                         help="versions --whole: also `rummysim run --games 1000000` on all cores")
     parser.add_argument("--rounds", type=int, default=None, help="versions: alternating rounds (default 7)")
@@ -804,9 +811,12 @@ def main() -> None:
     readme = HERE / "README.md"
     sections = _old_sections(readme)
     for name in chosen:
+        if name == "versions" and args.whole:
+            name = "versions_whole"
+        args.whole = args.whole or name == "versions_whole"
         title, measure_section = SECTIONS[name]
         print(f"== {title}", flush=True)
-        body = section_versions(args.quick, args) if name == "versions" else measure_section(args.quick)
+        body = section_versions(args.quick, args) if name.startswith("versions") else measure_section(args.quick)
         if body:
             sections[name] = ["", f"## {title}", "", f"Measured {time.strftime('%Y-%m-%d')} on {machine()}.", "",
                               *body, ""]
