@@ -8,14 +8,15 @@ wraps the functions of each phase with a timer, and runs ``rummysim run ... --wo
 as a user would, warm compile cache, results saved. The parent times the process from start to
 exit. The phases:
 
-* on the main thread, one after the other: start-up (the imports), loading the
-  compiled engine (``run.warm_up``), the kernel (the variant's ``kernel.play_games``), the result
-  rows around it (``play_chunk`` less the kernel: allocating, keeping each game's rows), the
-  summary (``new_summary``, its ``add``, ``summary_state``), waiting for the writer, the end
-  (after the last chunk: the last write, renaming the files, the printed tables) and exit;
-* on the writer thread, meanwhile (``run._run_held``: chunk k is written while k+1 plays): the
-  Arrow tables (``chunk_tables``), the chunk files with their hashes (``ChunkStore.write``) and
-  the Parquet files (``ChunkStore.join``: encoding and writing).
+* one after the other: start-up (the imports), loading the compiled engine (``run.warm_up``), the
+  kernel (the variant's ``kernel.play_games``; on a thread of its own when a core is free, one chunk
+  ahead: ``run._local_chunks``), the result rows around it (``play_chunk`` less the kernel:
+  allocating, keeping each game's rows), the end (after the last chunk: the last write, renaming the
+  files, the printed tables) and exit;
+* meanwhile, on the other core: the summary (``new_summary``, its ``add``, ``summary_state``, on the
+  main thread while the next chunk plays) and the writer thread (``run._run_held``: chunk k is
+  written while k+1 plays): the Arrow tables (``chunk_tables``), the chunk files with their hashes
+  (``ChunkStore.write``) and the Parquet files (``ChunkStore.join``: encoding and writing).
 
 A wrapped call costs about a microsecond, a few hundred of them a run: nothing against seconds.
 """
@@ -123,9 +124,12 @@ def measure(args: list[str]) -> dict:
     return phases
 
 
-MAIN = ["start-up (imports)", "load the compiled engine", "kernel", "result rows around the kernel", "summary",
+#: the phases one after the other (the kernel's thread, the main thread before and after it)
+MAIN = ["start-up (imports)", "load the compiled engine", "kernel", "result rows around the kernel",
         "after the last chunk played"]
-WRITER = ["writer: Arrow tables", "writer: chunk files and hashes", "writer: Parquet files"]
+#: the phases that run meanwhile, on another core: the summary (the main thread, while the kernel's
+#: thread plays the next chunk) and the writer's
+MEANWHILE = ["summary", "writer: Arrow tables", "writer: chunk files and hashes", "writer: Parquet files"]
 
 
 def table(name: str, args: list[str], runs: list[dict], units: int, unit: str) -> list[str]:
@@ -142,7 +146,7 @@ def table(name: str, args: list[str], runs: list[dict], units: int, unit: str) -
         lines.append(f"| {k} | {med[k]:.2f} | {med[k] / whole:.1%} |")
     other = whole - accounted
     lines.append(f"| the rest (the interpreter's start, waiting for the writer, exit) | {other:.2f} | {other / whole:.1%} |")
-    for k in WRITER:
+    for k in MEANWHILE:
         lines.append(f"| {k} (meanwhile, on the second core) | {med[k]:.2f} | {med[k] / whole:.1%} |")
     return lines
 
@@ -158,8 +162,8 @@ def case_lines(name: str, args: list[str], runs: int) -> list[str]:
 def section(runs: int = 3) -> list[str]:
     """Both cases' tables, for benchmarks/README.md."""
     lines = ["Every figure whole process, `--workers 1`, warm compile cache, results saved; phases timed inside "
-             "the process by `benchmarks/breakdown.py` (what each phase holds: its docstring). The writer works "
-             "on the second core while the kernel plays, so its rows are not part of the sum.", ""]
+             "the process by `benchmarks/breakdown.py` (what each phase holds: its docstring). The summary and the writer work "
+             "on the second core while the kernel plays, so their rows are not part of the sum.", ""]
     for name, args in CASES.items():
         lines += case_lines(name, args, runs) + [""]
     return lines[:-1]
