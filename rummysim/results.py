@@ -251,11 +251,6 @@ def hold_results_dir(out_dir: Path):
         lock.release()
 
 
-#: chunks a ``ChunkStore`` keeps in memory from ``write`` to ``join`` (in a run on this machine the
-#: next to join is the one just written; on a cluster they arrive out of order, and the others are
-#: read back from their files)
-FRESH_CHUNKS = 4
-
 #: how a chunk's Arrow files are written: LZ4 takes 4 ms a table of a Basic chunk and leaves a third
 #: of the bytes, which the disk then writes (and the hash reads) in less than the 5 MB it saved took
 CHUNK_FILE_OPTIONS = pa.ipc.IpcWriteOptions(compression="lz4")
@@ -289,7 +284,8 @@ class ChunkStore:
     are missing, truncated or changed, so a resumed run plays them again. ``join`` appends finished
     chunks in order to ``<table>.parquet.tmp`` (one row group per chunk; ``parquet_writer``), passing
     their tables to ``check`` (the caller's content check: which games, how many rows) first: the
-    tables this store has just written from memory, any other chunk's re-read and re-hashed;
+    tables the caller just wrote and still holds (``written``) as they are, any other chunk's
+    re-read and re-hashed;
     ``finish`` renames the Parquet files into place and only then removes the chunks. A chunk that
     fails a check while being joined is deleted and raises ``ChunkError``: nothing is renamed, the
     other chunks stay, and a resumed run plays that one again.
@@ -305,7 +301,6 @@ class ChunkStore:
         self.dir.mkdir(exist_ok=True)
         self.writers: dict[str, pq.ParquetWriter] = {}
         self.joined = 0   # chunks joined so far, in the caller's order
-        self.fresh: dict = {}   # {key: tables} of chunks this store wrote and has not joined yet
 
     @staticmethod
     def stem(key) -> str:
@@ -343,7 +338,6 @@ class ChunkStore:
 
     def discard(self, key) -> None:
         """Delete whatever chunk ``key`` left (its record first, so it is never half finished)."""
-        self.fresh.pop(key, None)
         self._path(key, "json").unlink(missing_ok=True)
         for f in self.dir.glob(f"{self.stem(key)}.*"):
             f.unlink(missing_ok=True)
@@ -403,8 +397,6 @@ class ChunkStore:
             os.replace(tmp, final)
             meta[name] = {"rows": table.num_rows, "sha256": _sha256(data)}
         write_json_atomic(self._path(key, "json"), {**record, "run": self.run_id, "tables": meta})
-        if len(self.fresh) < FRESH_CHUNKS:
-            self.fresh[key] = tables
 
     def read(self, key) -> dict[str, pa.Table]:
         """Chunk ``key``'s tables, each checked against its recorded hash and row count (``ChunkError``)."""
@@ -421,13 +413,16 @@ class ChunkStore:
             out[name] = table
         return out
 
-    def join(self, order, check: Callable[[object, dict], str | None] | None = None) -> None:
+    def join(self, order, check: Callable[[object, dict], str | None] | None = None,
+             written: dict | None = None) -> None:
         """Append the finished chunks of ``order`` (every key, in order: a list, or a ``range`` for a
-        run's chunks, which takes no memory however many) that are next in line."""
+        run's chunks, which takes no memory however many) that are next in line. ``written``:
+        ``{key: tables}`` of a chunk the caller has just written (``write``) and still holds, used as
+        it is instead of read back from its files (a run writing chunk after chunk joins each so)."""
         while self.joined < len(order) and self._path(order[self.joined], "json").exists():
             key = order[self.joined]
             try:
-                tables = self.fresh.pop(key, None) or self.read(key)
+                tables = written[key] if written and key in written else self.read(key)
                 why = check(key, tables) if check else None
                 if why is not None:
                     raise ChunkError(f"chunk {self.stem(key)}: {why}")

@@ -429,10 +429,11 @@ def _run_held(spec, out_dir, workers, chunk_size, on_chunk, client, resume) -> d
     start = time.perf_counter()
 
     def write(k: int, chunk: Chunk, state: dict, seconds: float) -> None:
-        store.write(k, chunk_tables(spec, chunk), {"first": int(chunk.games[0]), "stop": int(chunk.games[-1]) + 1,
-                                                   "units": len(chunk.games), "rows": len(chunk.hand_rows),
-                                                   "seconds": seconds, "summary_state": state})
-        store.join(order, check)
+        tables = chunk_tables(spec, chunk)
+        store.write(k, tables, {"first": int(chunk.games[0]), "stop": int(chunk.games[-1]) + 1,
+                                "units": len(chunk.games), "rows": len(chunk.hand_rows),
+                                "seconds": seconds, "summary_state": state})
+        store.join(order, check, written={k: tables})
 
     stream = _dask_chunks(spec, todo, size, client) if client is not None else _local_chunks(spec, todo, size, workers)
     # chunk k is written by one thread while the kernel (which releases the GIL) plays chunk k+1

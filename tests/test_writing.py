@@ -1,6 +1,6 @@
 """What a run writes, and how (issue 29's write path): the Parquet files hold exactly the rows played,
 with the encodings chosen for speed; chunk files are compressed and checked; a chunk is joined from
-memory only by the store that wrote it; the ``rummysim`` command ends without the interpreter's
+memory only when the caller still holds it; the ``rummysim`` command ends without the interpreter's
 teardown but runs the exit handlers and keeps its exit status."""
 
 import json
@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from rummysim import simulate
-from rummysim.results import CHUNK_FILE_OPTIONS, COLUMN_ENCODING, FRESH_CHUNKS, ChunkError, ChunkStore
+from rummysim.results import CHUNK_FILE_OPTIONS, COLUMN_ENCODING, ChunkError, ChunkStore
 from rummysim.run import RunSpec, chunk_tables, play_chunk, run_to_dir
 from rummysim.strategy import params_matrix, seat_strategies
 from rummysim.variants import VARIANTS
@@ -78,42 +78,46 @@ def test_chunk_files_are_compressed_and_read_back_whole(tmp_path):
     assert CHUNK_FILE_OPTIONS.compression == "lz4"
 
 
-def test_a_chunk_is_joined_from_memory_only_by_the_store_that_wrote_it(tmp_path):
-    """The store that wrote a chunk joins it from the tables it still holds; a store that did not
-    (a resumed run) re-reads and re-hashes the files, and refuses one changed since."""
-    spec = _spec("basic", 2, hands=600)
-    parts = [_chunk(spec, 200 * k, 200) for k in range(3)]
+def _damage(out, key, table="hands"):
+    path = out / "chunks" / f"{ChunkStore.stem(key)}.{table}.arrow"
+    path.write_bytes(path.read_bytes()[:-40])
+
+
+def test_a_chunk_the_caller_holds_is_joined_as_it_is_any_other_read_back_and_checked(tmp_path):
+    """``join(written=...)`` takes the tables the caller just wrote as they are (so a file damaged
+    afterwards does not matter to this join); a chunk it is not given (a resumed run's) is re-read
+    and re-hashed, and one changed since is refused."""
+    spec = _spec("basic", 2, hands=400)
+    parts = [_chunk(spec, 200 * k, 200) for k in range(2)]
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     writer = ChunkStore(tmp_path / "a", "run-a")
-    for k in (2, 1, 0):                       # out of order, as a cluster's chunks arrive
+    for k in range(2):
         writer.write(k, parts[k], {"units": 200})
-    assert len(writer.fresh) == 3 <= FRESH_CHUNKS
-    writer.join(range(3))
-    assert writer.joined == 3 and not writer.fresh
-    writer.finish(range(3))
-    expected = pa.concat_tables(p["hands"] for p in parts)
-    assert pq.read_table(tmp_path / "a" / "hands.parquet").equals(expected)
+        _damage(tmp_path / "a", k)
+        writer.join(range(2), written={k: parts[k]})
+    writer.finish(range(2))
+    assert pq.read_table(tmp_path / "a" / "hands.parquet").equals(pa.concat_tables(p["hands"] for p in parts))
 
-    damaged = ChunkStore(tmp_path / "b", "run-b")
-    damaged.write(0, parts[0], {"units": 200})
-    path = tmp_path / "b" / "chunks" / f"{ChunkStore.stem(0)}.hands.arrow"
-    path.write_bytes(path.read_bytes()[:-40])
+    ChunkStore(tmp_path / "b", "run-b").write(0, parts[0], {"units": 200})
+    _damage(tmp_path / "b", 0)
     resumed = ChunkStore(tmp_path / "b", "run-b", keep=True)
     with pytest.raises(ChunkError, match="truncated or changed"):
         resumed.join(range(1))
 
 
-def test_the_store_keeps_at_most_a_few_chunks_in_memory(tmp_path):
-    """Chunks written far ahead of the join (a cluster's) are not all held: past ``FRESH_CHUNKS`` they
-    are read back from their files when their turn comes, and the result is the same."""
-    spec = _spec("basic", 2, hands=50 * (FRESH_CHUNKS + 3))
-    parts = [_chunk(spec, 50 * k, 50) for k in range(FRESH_CHUNKS + 3)]
+def test_chunks_written_ahead_of_their_turn_are_read_back_when_it_comes(tmp_path):
+    """Chunks arriving out of order (a cluster's) wait in their files: each join takes only the chunks
+    next in line, the one just written from memory and the others read back, and the Parquet file
+    holds them all in order."""
+    spec = _spec("basic", 2, hands=250)
+    parts = [_chunk(spec, 50 * k, 50) for k in range(5)]
     store = ChunkStore(tmp_path, "run-c")
-    for k in reversed(range(len(parts))):
+    for k in (3, 1, 4, 0, 2):
         store.write(k, parts[k], {"units": 50})
-    assert len(store.fresh) == FRESH_CHUNKS
-    store.finish(range(len(parts)))
+        store.join(range(5), written={k: parts[k]})
+        assert store.joined == {3: 0, 1: 0, 4: 0, 0: 2, 2: 5}[k]
+    store.finish(range(5))
     assert pq.read_table(tmp_path / "seats.parquet").equals(pa.concat_tables(p["seats"] for p in parts))
 
 
