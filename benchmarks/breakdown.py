@@ -43,7 +43,6 @@ CASES = {
 
 def child(args: list[str]) -> None:
     """In the timed process: wrap the phases, run the CLI, print the timings as one JSON line on stderr."""
-    import threading
     from collections import defaultdict
 
     started = time.perf_counter()
@@ -84,23 +83,20 @@ def child(args: list[str]) -> None:
     summary_class = {v.summary for v in VARIANTS.values()}
     for cls in summary_class:
         timed(cls, "add", "summary")
-    warm_kernel = {}
 
     original_warm = run.warm_up
 
     def warm(*a, **k):   # the warm-up's own kernel call is loading, not playing
         before = spent["kernel"], spent["result rows around the kernel"]
         out = original_warm(*a, **k)
-        warm_kernel["s"] = spent["kernel"] - before[0] + spent["result rows around the kernel"] - before[1]
         spent["kernel"], spent["result rows around the kernel"] = before
         return out
     run.warm_up = warm
+
     def report() -> None:   # an exit handler: the command (``cli.entry``) runs them, then ends at once
         done = time.perf_counter()
         out = dict(spent)
         out["start-up (imports)"] = imported - started
-        out["threads"] = threading.active_count()
-        out["main thread total"] = done - started
         out["after the last chunk played"] = done - marks.get("last_result rows around the kernel", done)
         print("BREAKDOWN " + json.dumps(out), file=sys.stderr, flush=True)
 

@@ -140,12 +140,9 @@ def compile_seconds(cache_dir: str) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def million_games(out_dir: str) -> dict:
-    start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-m", "rummysim", "run", "--games", "1000000", "--out", out_dir,
-                          "--overwrite", "--json"], capture_output=True, text=True, check=True)
-    wall = time.perf_counter() - start
-    record = json.loads(out.stdout)
+def million_games() -> dict:
+    wall, done = timed_run(["--games", "1000000", "--json"])
+    record = json.loads(done.stdout)
     return {"process_wall": wall, "run_wall": record["wall_seconds"], "hands": record["hands_played"],
             "compile": record["compile_seconds"]}
 
@@ -172,14 +169,23 @@ def _rummysim(*args: str) -> list[str]:
     return [sys.executable, "-m", "rummysim", *args]
 
 
+def timed_run(args: list[str], env: dict | None = None) -> tuple[float, subprocess.CompletedProcess]:
+    """``(seconds, the finished process)`` of one whole ``python -m rummysim run ARGS --out DIR``, from
+    process start to exit, its results saved to a temporary directory (also its working directory);
+    ``RuntimeError`` with the end of its stderr if it fails."""
+    with tempfile.TemporaryDirectory(prefix="rummysim-whole-") as out:
+        start = time.perf_counter()
+        done = subprocess.run(_rummysim("run", *args, "--out", out), env=env, cwd=out, capture_output=True,
+                              text=True)
+        wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"rummysim run {' '.join(args)} failed:\n{done.stderr[-3000:]}")
+    return wall, done
+
+
 def startup_seconds(cache_dir: str) -> float:
     """Seconds from starting ``rummysim run --hands 1000`` to its exit (its last line), with ``cache_dir``."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir}
-    with tempfile.TemporaryDirectory() as out:
-        start = time.perf_counter()
-        subprocess.run(_rummysim("run", "--hands", "1000", "--out", out, "--overwrite"), env=env,
-                       capture_output=True, check=True)
-        return time.perf_counter() - start
+    return timed_run(["--hands", "1000"], {**os.environ, "NUMBA_CACHE_DIR": cache_dir})[0]
 
 
 def peak_rss(hands: int) -> tuple[float, float]:
@@ -255,10 +261,7 @@ def section_compile(quick: bool) -> list[str]:
 def section_million(quick: bool) -> list[str]:
     if quick:
         return []
-    runs = []
-    for _ in range(3):  # the machine is noisy: median and range of three runs
-        with tempfile.TemporaryDirectory() as out:
-            runs.append(million_games(out))
+    runs = [million_games() for _ in range(3)]  # the machine is noisy: median and range of three runs
     run_walls = sorted(m["run_wall"] for m in runs)
     process_walls = sorted(m["process_wall"] for m in runs)
     return ["| `rummysim run --games 1000000` (whole process: 2 players, defaults, all cores, warm cache, results "
@@ -278,12 +281,8 @@ def section_shanghai(quick: bool) -> list[str]:
 def whole_run_hands_per_second(variant: str, strategy: str, hands: int) -> float:
     """Hands/s of the whole command ``rummysim run --variant ... --hands N --workers 1`` with one Numba
     thread, process start to exit, results saved (warm compile cache)."""
-    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
-    with tempfile.TemporaryDirectory() as out:
-        start = time.perf_counter()
-        subprocess.run(_rummysim("run", "--variant", variant, "--strategy", strategy, "--hands", str(hands),
-                                 "--workers", "1", "--out", out), env=env, capture_output=True, check=True)
-        return hands / (time.perf_counter() - start)
+    args = ["--variant", variant, "--strategy", strategy, "--hands", str(hands), "--workers", "1"]
+    return hands / timed_run(args, {**os.environ, "NUMBA_NUM_THREADS": "1"})[0]
 
 
 def section_gin(quick: bool) -> list[str]:
@@ -594,13 +593,7 @@ def run_whole(tree: Path, case: WholeCase) -> float:
     """Units/s (seconds for ``million``) of one ``python -m rummysim run`` of version ``tree``, process
     start to exit, its results saved to a temporary directory."""
     key, _, args, units, _ = case
-    with tempfile.TemporaryDirectory(prefix="rummysim-whole-") as out:
-        start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "rummysim", "run", *args, "--out", out], env=_version_env(tree),
-                              cwd=out, capture_output=True, text=True)
-        wall = time.perf_counter() - start
-    if done.returncode != 0:
-        raise RuntimeError(f"version at {tree}, {key} failed:\n{done.stderr[-3000:]}")
+    wall = timed_run(args, _version_env(tree))[0]
     return wall if key == "million" else units / wall
 
 
