@@ -869,6 +869,10 @@ def main(argv=None):
         sys.exit(EXIT_USAGE)
 
 
+#: glibc's mallopt parameters (malloc.h)
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+
+
 def keep_freed_memory() -> None:
     """Let the process reuse the memory it frees instead of giving it back to the system and faulting
     it in again, zeroed, for the next chunk (the kernel's rows, their Arrow copies, the files'
@@ -886,10 +890,6 @@ def keep_freed_memory() -> None:
     mallopt(M_MMAP_THRESHOLD, 32 << 20)
     mallopt(M_TRIM_THRESHOLD, 512 << 20)
     pa.set_memory_pool(pa.system_memory_pool())
-
-
-#: glibc's mallopt parameters (malloc.h)
-M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
 
 
 def entry() -> None:
