@@ -51,7 +51,7 @@ from rummysim.cards import card_id
 from rummysim.variants.shanghai import kernel as K
 from rummysim.variants.shanghai import bots as B
 from rummysim.variants.shanghai import policy as P
-from rummysim.variants.shanghai.contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, best_contract
+from rummysim.variants.shanghai.contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, SOLVER_WORK, best_contract
 from rummysim.engine.rng import KIND_DEAL, shuffle, stream_key
 from rummysim.variants.shanghai.state import (
     JOKER, MELD_RUN, SI_PILE_N, SI_STOCK_N, SR_ACE_HIGH, SR_BONUS, SR_BONUS_NO_JOKER, SR_DECKS, SR_JOKER_SWAP,
@@ -147,7 +147,7 @@ def exact_contract(text: str, round_no: int, ace_high: bool = True) -> int:
     counts[JOKER] = 0
     cand = np.zeros((MAX_RUN_CANDIDATES, RUN_COLS), dtype=np.int64)
     value, _ = best_contract(counts, jokers, round_no, ace_high, cand, np.zeros(3, dtype=np.int64),
-                             np.zeros(3, dtype=np.int64))
+                             np.zeros(3, dtype=np.int64), np.zeros(SOLVER_WORK, dtype=np.int64))
     return int(value)
 
 

@@ -34,7 +34,7 @@ from rummysim.base.rules import parse_rule_options
 from rummysim.strategy import load_strategy, params_matrix, with_override
 from rummysim.variants.shanghai import bots as B
 from rummysim.variants.shanghai import moves as M
-from rummysim.variants.shanghai.contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, best_contract
+from rummysim.variants.shanghai.contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, SOLVER_WORK, best_contract
 from rummysim.variants.shanghai.replay import parse_table_meld
 from rummysim.variants.shanghai.state import (
     I_PHASE, I_PROPOSAL_N, I_SEAT, I_TURN_SEAT, JOKER, MAX_TABLE, PH_BUY, PH_DISCARD, PH_PLAY, PH_UPCARD, SI_BUYS_SEAT,
@@ -472,10 +472,11 @@ def test_distance_zero_means_the_exact_solver_lays_the_contract():
     # the greedy laying behind distance 0 is a witness (module docstring): never a wasted exact call
     cand = np.zeros((MAX_RUN_CANDIDATES, RUN_COLS), dtype=np.int64)
     runs, ranks = np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64)
+    solver = np.zeros(SOLVER_WORK, dtype=np.int64)
     zeros = 0
     for counts, round_no, ace_high in _hands(7, 4000, 2):
         if B.distance(counts, round_no, ace_high) == 0:
             zeros += 1
-            value, _ = best_contract(counts, counts[63], round_no, ace_high, cand, runs, ranks)
+            value, _ = best_contract(counts, counts[63], round_no, ace_high, cand, runs, ranks, solver)
             assert value >= 0, (round_no, ace_high, np.flatnonzero(counts))
     assert zeros > 100 and CONTRACTS.shape == (11, 3)

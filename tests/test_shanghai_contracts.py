@@ -11,6 +11,7 @@ from rummysim.variants.shanghai import contracts as C
 pytestmark = pytest.mark.engine
 
 CAND = np.zeros((C.MAX_RUN_CANDIDATES, C.RUN_COLS), dtype=np.int64)
+SOLVER = np.zeros(C.SOLVER_WORK, dtype=np.int64)
 
 
 def solve(naturals, jokers, round_no, ace="high_or_low"):
@@ -19,7 +20,8 @@ def solve(naturals, jokers, round_no, ace="high_or_low"):
     for c in naturals:
         counts[c] += 1
     runs, set_ranks = np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64)
-    value, set_jokers = C.best_contract(counts, jokers, round_no, ace == "high_or_low", CAND, runs, set_ranks)
+    value, set_jokers = C.best_contract(counts, jokers, round_no, ace == "high_or_low", CAND, runs, set_ranks,
+                                        SOLVER)
     if value < 0:
         return None
     n_sets, n_runs, _ = C.CONTRACTS[round_no]

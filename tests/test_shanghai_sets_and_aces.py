@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from rummysim.variants.shanghai import moves as M
-from rummysim.variants.shanghai.contracts import MAX_RUN_CANDIDATES, RUN_COLS, first_contract
+from rummysim.variants.shanghai.contracts import MAX_RUN_CANDIDATES, RUN_COLS, SOLVER_WORK, first_contract
 from rummysim.variants.shanghai.replay import parse_table_meld
 from rummysim.variants.shanghai.state import (
     I_PROPOSAL_N, MELD_RUN, MELD_SET, SI_N_TABLE, T_HI, T_KIND, T_LO, T_NATURALS, T_RANK, T_SUIT, T_SUIT_COUNT,
@@ -30,7 +30,8 @@ def first_value(text: str, round_no: int, ace_high: bool = True) -> int:
     jokers = int(counts[63])
     counts[63] = 0
     value, _ = first_contract(counts, jokers, round_no, ace_high, np.zeros((MAX_RUN_CANDIDATES, RUN_COLS),
-                              dtype=np.int64), np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64))
+                              dtype=np.int64), np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64),
+                              np.zeros(SOLVER_WORK, dtype=np.int64))
     return int(value)
 
 

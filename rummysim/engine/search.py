@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from .bits import U64, lowest_card
+from .codes import BOT_SEARCH
 from .melds import FULL_DECK
 from .rng import GOLDEN, mix64, shuffle
 
@@ -29,6 +30,16 @@ CANDIDATES = 5    # candidate moves kept, in the rollout policy's order
 VALUE = 6         # VALUE_WIN or VALUE_POINTS
 CONFIDENCE = 7    # standard errors by which a candidate must beat the rollout's favourite, x10
 SEARCH_SLOTS = 8
+
+
+@njit(cache=True)
+def any_search(params, bot_slot):
+    """True when some seat of ``params`` float64[players, n] is a search bot (``BOT_SEARCH`` in its
+    ``bot_slot``): the drivers play the rule-based bots straight, without the policy, otherwise."""
+    for q in range(params.shape[0]):
+        if params[q, bot_slot] == BOT_SEARCH:
+            return True
+    return False
 
 
 @njit(cache=True)

@@ -1,5 +1,6 @@
-"""Compiled helpers for code that steps many tables at once (the variants' ``env_core``, ``Batch``):
-row views of a table's arrays that take no reference count, and a legal-move mask set from a list."""
+"""Compiled array helpers that take no reference count: row views of a table's arrays and a legal-move
+mask set from a list (for code that steps many tables at once: the variants' ``env_core``, ``Batch``),
+and an element copy for code compiled without reference counting (docs/development.md)."""
 
 from numba import njit, types
 from numba.core import cgutils
@@ -34,3 +35,11 @@ def set_mask(legal, n, mask, value):
     ``batch_step`` clear the previous moves and set the new ones)."""
     for j in range(n):
         mask[legal[j]] = value
+
+
+@njit(cache=True, _nrt=False)
+def copy_into(dst, src, n):
+    """``dst[:n] = src[:n]`` for 1-D arrays, element by element: a slice assignment may copy its
+    source first (when the two could overlap), and that allocation needs reference counting."""
+    for i in range(n):
+        dst[i] = src[i]

@@ -28,15 +28,6 @@ def new_scratch(players):
 
 
 @njit(cache=True)
-def any_search(params):
-    """True when some seat of ``params`` float64[players, N_PARAMS] is a search bot."""
-    for q in range(params.shape[0]):
-        if params[q, B.P_BOT] == B.BOT_SEARCH:
-            return True
-    return False
-
-
-@njit(cache=True)
 def choose(state, params, p, scratch):
     """Seat p's move (an action of ``moves``) at the state's decision. ``params`` float64[players,
     N_PARAMS]; ``scratch`` from ``new_scratch``."""

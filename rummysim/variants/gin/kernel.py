@@ -22,6 +22,7 @@ from ...engine.bits import U64
 from ...engine.codes import OUT_WIN
 from ...engine.deck import dealer_of
 from ...engine.rng import KIND_BOT, KIND_DEAL, shuffle, stream_key
+from ...engine.search import any_search
 from . import bots as B
 from . import moves as MV
 from . import policy as P
@@ -111,7 +112,7 @@ def finish_hand(state, params, scratch, hand_row, seat_rows):
     ``scratch`` from ``policy.new_scratch`` (its streams seeded); ``hand_row`` int32[HAND_COLS];
     ``seat_rows`` int32[2, SEAT_COLS]. Returns ``(outcome, winner, points)``. Raises ValueError on a
     move ``moves.is_legal`` refuses."""
-    if not P.any_search(params):
+    if not any_search(params, B.P_BOT):
         ok = _play_rule_based(state, params, scratch[0], scratch[1])
     else:
         ok = True

@@ -24,12 +24,6 @@ def new_scratch(rules, card_value):
 
 
 @njit(cache=True, _nrt=False)
-def any_search(params):
-    """True when some seat of ``params`` float64[2, N_PARAMS] is a search bot."""
-    return params[0, B.P_BOT] == B.BOT_SEARCH or params[1, B.P_BOT] == B.BOT_SEARCH
-
-
-@njit(cache=True, _nrt=False)
 def choose(state, params, p, scratch):
     """Seat p's move (an action of ``moves``) at the state's decision. ``params`` float64[2, N_PARAMS]."""
     legal, rngs, search = scratch

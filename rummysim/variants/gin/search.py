@@ -43,6 +43,7 @@ from ...engine.rng import next_u64
 from ...engine.search import (
     VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, settings, shuffled_unseen,
 )
+from ...engine.views import copy_into
 from . import bots as B
 from .deadwood import deadwood
 from .moves import EV_WIDTH, KNOCK, MAX_LEGAL, PASS, apply, forced_move, is_legal, legal_moves
@@ -65,13 +66,6 @@ def new_search(rules, card_value):
         np.zeros(MASKS_SIZE, dtype=np.uint64), np.zeros(INTS_SIZE, dtype=np.int64),
         np.zeros((2, B.N_PARAMS)), np.zeros((2, 1), dtype=np.uint64), np.zeros(n, dtype=np.int64), np.zeros(n),
         np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(64, dtype=np.int64), np.zeros(n, dtype=np.int64))
-
-
-@njit(cache=True, _nrt=False)
-def _copy(dst, src, n):
-    """``dst[:n] = src[:n]`` (a slice assignment needs reference counting)."""
-    for i in range(n):
-        dst[i] = src[i]
 
 
 @njit(cache=True, _nrt=False)
@@ -137,8 +131,8 @@ def determinize(state, p, root_masks, root_ints, pool, rng):
     scratch); the stock gets what is left, in that shuffled order."""
     masks, ints = state.masks, state.ints
     q = 1 - p
-    _copy(root_masks, masks, len(masks))
-    _copy(root_ints, ints, len(ints))
+    copy_into(root_masks, masks, len(masks))
+    copy_into(root_ints, ints, len(ints))
     seen = masks[M_HAND + p] | masks[M_TABLE] | masks[M_PILE] | masks[M_HELD + q]
     shuffled_unseen(seen, pool, rng)
     hand = masks[M_HELD + q]
@@ -154,8 +148,8 @@ def determinize(state, p, root_masks, root_ints, pool, rng):
 def start_playout(ss, key):
     """The simulated hand back at the sample's deal (``root_*``), both seats' streams keyed by ``key``."""
     sim = ss.sim
-    _copy(sim.masks, ss.root_masks, len(sim.masks))
-    _copy(sim.ints, ss.root_ints, len(sim.ints))
+    copy_into(sim.masks, ss.root_masks, len(sim.masks))
+    copy_into(sim.ints, ss.root_ints, len(sim.ints))
     playout_streams(ss.rngs, key, 2)
 
 

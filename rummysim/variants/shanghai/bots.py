@@ -90,10 +90,11 @@ import numpy as np
 from numba import njit
 
 from ...engine.codes import BOT_FAMILY, BOT_RANDOM, BOT_SEARCH  # noqa: F401  (bots.BOT_*: policy, spec and tests)
-from .contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, best_contract
+from .contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, SOLVER_WORK, best_contract
 from ...engine.bits import U64, popcount
 from ...engine.rng import KIND_BOT, below, stream_key
 from ...engine.search import SEARCH_SLOTS
+from ...engine.views import copy_into
 from .moves import (
     BUY, CONTRACT, JOKER_LOW_BASE, LAYOFF_BASE, LEAVE_UPCARD, MAX_LEGAL, PASS, STOP, SWAP_BASE, SWAP_DOWN_BASE,
     SWAP_LOW_BASE, TAKE_UPCARD, contract_hopeless, joker_home, leftover_ok, legal_moves, may_play, propose_contract,
@@ -112,8 +113,9 @@ from .table import (
 #: the policies' scratch: the contract solver's (``cand``, ``chosen``, ``ranks``), a hand copy
 #: ``left`` int64[64], a meld ``row`` int64[T_COLS], a table copy int64[MAX_TABLE, T_COLS], the
 #: seats' random streams ``rngs`` uint64[players, 1] and a move list ``out`` int64[MAX_LEGAL]
-#: and ``dwork`` int64[WORK_SIZE] for ``distance_in``
-BotScratch = namedtuple("BotScratch", ["cand", "chosen", "ranks", "left", "row", "table", "rngs", "out", "dwork"])
+#: and ``dwork`` int64[WORK_SIZE] for ``distance_in``; the solver's ``solver`` int64[SOLVER_WORK]
+BotScratch = namedtuple("BotScratch", ["cand", "chosen", "ranks", "left", "row", "table", "rngs", "out", "dwork",
+                                       "solver"])
 
 
 SP_BOT = 0
@@ -159,7 +161,7 @@ W_HAND = 50        # the whole hand's levels and ranks, kept while each discard 
 WORK_SIZE = 75
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _levels(counts, ace_high, work):
     """Fill ``work[:W_COPY]`` from ``counts`` int64[64] (copies beyond three are not needed:
     a contract has at most three runs)."""
@@ -198,7 +200,7 @@ def _take_positions(work, base, s, w):
     return taken
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _greedy_melds(work, base, round_no, ace_high, runs_first):
     """Lay the contract's melds one by one on the levels and rank counts at ``work[base:]``,
     each on the window or rank that misses fewest cards given the cards the earlier ones took;
@@ -280,7 +282,7 @@ def distance(counts, round_no, ace_high):
     return distance_in(counts, round_no, ace_high, np.empty(WORK_SIZE, dtype=np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def distance_in(counts, round_no, ace_high, work):
     """``distance`` with the caller's scratch ``work`` int64[WORK_SIZE] (no allocation)."""
     _levels(counts, ace_high, work)
@@ -303,7 +305,7 @@ def _distance_of_levels(work, jokers, round_no, ace_high):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def keep_hand_levels(counts, ace_high, work):
     """Store the levels and rank counts of ``counts`` int64[64] at ``work[W_HAND:W_HAND + W_COPY]``,
     for ``_discard_distance`` to weigh each discard from."""
@@ -312,7 +314,7 @@ def keep_hand_levels(counts, ace_high, work):
         work[W_HAND + i] = work[i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _discard_distance(counts, c, round_no, ace_high, work):
     """``distance`` of ``counts`` less one natural ``c`` (held), from the whole hand's levels kept
     by ``keep_hand_levels``: the same as ``distance_in`` on the smaller hand without rebuilding
@@ -330,7 +332,7 @@ def _discard_distance(counts, c, round_no, ace_high, work):
     return _distance_of_levels(work, counts[JOKER], round_no, ace_high)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fits_table(table, n_table, card, ace_high):
     for k in range(n_table):
         if fit(table[k], card, ace_high) != FIT_NONE:
@@ -338,20 +340,20 @@ def _fits_table(table, n_table, card, ace_high):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lay(counts, jokers_cap, round_no, ace_high, scratch, melds):
     """Best laying of ``counts`` with at most ``jokers_cap`` jokers; the leftover goes to
     ``scratch[3]``. Returns the number of melds (0: no laying)."""
     cand, chosen, ranks, left = scratch[0], scratch[1], scratch[2], scratch[3]
-    left[:] = counts
+    copy_into(left, counts, 64)
     value, set_jokers = best_contract(left, min(jokers_cap, counts[JOKER]), round_no, ace_high,
-                                      cand, chosen, ranks)
+                                      cand, chosen, ranks, scratch.solver)
     if value < 0:
         return 0
     return materialize(left, cand, chosen, ranks, set_jokers, round_no, melds)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plan_contract(counts, round_no, ace_high, drawn, must, fewest_jokers, scratch, melds):
     """A legal laying of the whole contract: the least value left (or the fewest jokers
     with ``fewest_jokers``), keeping back one card to discard when the laying would leave
@@ -379,7 +381,7 @@ def plan_contract(counts, round_no, ace_high, drawn, must, fewest_jokers, scratc
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plan_one_turn(counts, round_no, ace_high, drawn, must, scratch, melds):
     """A laying that goes out this turn: nothing left (not with ``must``), or one card other
     than the upcard taken this turn, to discard. Returns the number of melds (0: none)."""
@@ -473,7 +475,7 @@ def plan_down(p, params, hands, ints, rules, players, scratch, melds):
     return plan_contract(counts, round_no, ace_high, drawn, must, fewest, scratch, melds)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _abandon(p, par, hands, ints, players):
     """Has a trigger made a patient bot give up waiting for the one-turn bonus?"""
     if par[SP_ABANDON_TURN] > 0 and ints[SI_OWN_TURNS_SEAT + p] + 1 >= par[SP_ABANDON_TURN]:
@@ -488,7 +490,7 @@ def _abandon(p, par, hands, ints, players):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _holds_joker(melds, n):
     for i in range(n):
         if melds[i, T_JOKERS] > 0:
@@ -496,7 +498,7 @@ def _holds_joker(melds, n):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def swap_to_go_down(state, p, params, scratch):
     """Ruling 3.8 (``joker_swap = anyone``): the first swap (natural c ascending, table meld k
     ascending) after which seat p, not down, can lay its contract with the freed joker
@@ -589,7 +591,7 @@ def next_layoff(state, p, params, scratch):
     return STOP
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _joker_low(par, row, counts, ace_high, copy):
     """Ruling 3.13: does the family lay a joker at the low end of meld ``row``? Only on a run that
     takes it at both ends (``joker_both_ends``); ``SP_JOKER_END`` 0 never (the high end), 1 always,
@@ -604,10 +606,10 @@ def _joker_low(par, row, counts, ace_high, copy):
                                                                                     copy)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _joker_feeds(row, where, counts, ace_high, copy):
     """With a joker laid at ``where`` of run ``row``, does a natural of ``counts`` fit the run?"""
-    copy[:] = row
+    copy_into(copy, row, T_COLS)
     lay_off(copy, JOKER, where)
     for c in range(JOKER):
         if counts[c] > 0 and fit(copy, c, ace_high) != FIT_NONE:
@@ -615,13 +617,14 @@ def _joker_feeds(row, where, counts, ace_high, copy):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _can_go_out(counts, table, n_table, ace_high, scratch):
     """Would laying off greedily (on copies) leave at most one card in hand?"""
     left = scratch[3]
     copy = scratch[5]
-    left[:] = counts
-    copy[:n_table] = table[:n_table]
+    copy_into(left, counts, 64)
+    for k in range(n_table):
+        copy_into(copy[k], table[k], T_COLS)
     progress = True
     while progress:
         progress = False
@@ -712,14 +715,14 @@ def discard_score(counts, c, par, table, n_table, round_no, ace_high, down, d0, 
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _random_discard(state, out, rng):
     """A uniform draw among the legal discards (the distinct cards that may be thrown)."""
     n = legal_moves(state, out)
     return out[below(rng, n)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _connectors(counts, c):
     """Cards held that could join ``c`` in a meld: other copies of its rank, and cards of its
     suit at most two ranks away."""
@@ -740,10 +743,11 @@ def new_scratch(players):
     return BotScratch(np.zeros((MAX_RUN_CANDIDATES, RUN_COLS), dtype=np.int64), np.zeros(3, dtype=np.int64),
                       np.zeros(3, dtype=np.int64), np.zeros(64, dtype=np.int64), np.zeros(T_COLS, dtype=np.int64),
                       np.zeros((MAX_TABLE, T_COLS), dtype=np.int64), np.zeros((players, 1), dtype=np.uint64),
-                      np.zeros(MAX_LEGAL, dtype=np.int64), np.zeros(WORK_SIZE, dtype=np.int64))
+                      np.zeros(MAX_LEGAL, dtype=np.int64), np.zeros(WORK_SIZE, dtype=np.int64),
+                      np.zeros(SOLVER_WORK, dtype=np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seed_streams(scratch, seed, game, round_no):
     """Key each seat's random stream for round ``round_no`` (1..10) of game ``game``."""
     for p in range(scratch.rngs.shape[0]):

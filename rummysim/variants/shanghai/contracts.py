@@ -67,14 +67,15 @@ def next_multiset(idx, k, n):
     return True
 
 
-@njit(cache=True)
-def run_candidates(counts, jokers, min_len, ace_high, out):
+@njit(cache=True, _nrt=False)
+def run_candidates(counts, jokers, min_len, ace_high, out, solver):
     """Every run the hand could lay (step 1), written to ``out`` int64[MAX_RUN_CANDIDATES, RUN_COLS]
-    (suit, lo, hi, joker position bitmask, jokers, natural value); returns how many."""
+    (suit, lo, hi, joker position bitmask, jokers, natural value); returns how many. ``solver``
+    int64[SOLVER_WORK] scratch."""
     n = 0
     top = 13 if ace_high else 12
-    held_pos = np.zeros(14, dtype=np.int64)
-    pick = np.zeros(14, dtype=np.int64)
+    held_pos = solver[SV_HELD:SV_HELD + 14]
+    pick = solver[SV_PICK:SV_PICK + 14]
     for s in range(4):
         for lo in range(0, top + 1):
             for hi in range(lo + min_len - 1, top + 1):
@@ -126,7 +127,7 @@ def run_candidates(counts, jokers, min_len, ace_high, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _take_run(counts, cand, k, sign):
     """Add (sign=+1) or remove (sign=-1) the naturals of run candidate ``k`` from ``counts``;
     returns False (after undoing) if removing would go below zero."""
@@ -144,7 +145,7 @@ def _take_run(counts, cand, k, sign):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _touch(cand, a, b):
     """Two runs of one suit that touch end to end (rules 2.2: they could be joined)."""
     if cand[a, RC_SUIT] != cand[b, RC_SUIT]:
@@ -158,8 +159,21 @@ def _touch(cand, a, b):
 SW_IDX, SW_N, SW_V, SW_RANKS = 0, 3, 16, 29
 SETS_WORK = 42
 
+# layout of the solver's scratch ``solver`` int64[SOLVER_WORK], the caller's (``State.solver``,
+# ``BotScratch.solver``): the solver allocates nothing, so the rules and the bots that call it are
+# compiled without reference counting (docs/development.md "Reference counting")
+SV_HAND = 0                       # int64[64]: the hand, runs taken out and put back
+SV_SETS = SV_HAND + 64            # int64[SETS_WORK]: ``_best_sets``' scratch
+SV_TRIAL = SV_SETS + SETS_WORK    # int64[3]: the set ranks of the laying tried
+SV_IDX = SV_TRIAL + 3             # int64[4]: the runs chosen, a multiset of candidates
+SV_JOKERS_LEFT = SV_IDX + 4       # int64[4]: jokers left before choosing run t (``first_contract``)
+SV_VALUE = SV_JOKERS_LEFT + 4     # int64[4]: value placed before choosing run t (``first_contract``)
+SV_HELD = SV_VALUE + 4            # int64[14]: ``run_candidates``: the held positions of a block
+SV_PICK = SV_HELD + 14            # int64[14]: ``run_candidates``: the held naturals given way to jokers
+SOLVER_WORK = SV_PICK + 14
 
-@njit(cache=True)
+
+@njit(cache=True, _nrt=False)
 def _best_sets(counts, jokers, n_sets, set_ranks, sw):
     """Step 3: the best ``n_sets`` set ranks on ``counts``; fills ``set_ranks`` int64[>=3]
     (non-decreasing) and returns ``(placed value, jokers used)``, or ``(-1, 0)`` if none fits.
@@ -213,12 +227,30 @@ def _best_sets(counts, jokers, n_sets, set_ranks, sw):
     return best, best_j
 
 
-@njit(cache=True)
-def best_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ranks):
+@njit(cache=True, inline="always")
+def _hand_copy(counts, solver):
+    """A copy of the hand ``counts`` int64[64] in ``solver``, to take runs out of."""
+    work = solver[SV_HAND:SV_HAND + 64]
+    for c in range(64):
+        work[c] = counts[c]
+    return work
+
+
+@njit(cache=True, inline="always")
+def _zeroed(solver, at, n):
+    """``solver[at:at + n]``, zeroed."""
+    out = solver[at:at + n]
+    for i in range(n):
+        out[i] = 0
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def best_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ranks, solver):
     """Exact best laying of the contract of ``round_no`` (1..10).
 
     ``counts`` int64[64] natural counts (left unchanged; index 63 is ignored), ``jokers`` >= 0;
-    scratch ``cand`` int64[MAX_RUN_CANDIDATES, RUN_COLS]. On success fills
+    scratch ``cand`` int64[MAX_RUN_CANDIDATES, RUN_COLS] and ``solver`` int64[SOLVER_WORK]. On success fills
     ``chosen_runs`` int64[3] (rows of ``cand``) and ``set_ranks`` int64[3]
     and returns ``(value_left, jokers_in_sets)``; returns ``(-1, 0)`` when the
     contract cannot be met. Jokers in runs are given by ``cand[k, RC_JOKERS]``.
@@ -233,9 +265,9 @@ def best_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ran
         n_cards += counts[c]
     if n_cards < 3 * n_sets + run_min * n_runs:
         return -1, 0
-    work = counts.copy()
-    sw = np.empty(SETS_WORK, dtype=np.int64)
-    trial_ranks = np.zeros(3, dtype=np.int64)
+    work = _hand_copy(counts, solver)
+    sw = solver[SV_SETS:SV_SETS + SETS_WORK]
+    trial_ranks = _zeroed(solver, SV_TRIAL, 3)
     best_placed = -1
     best_set_j = 0
     if n_runs == 0:
@@ -243,10 +275,10 @@ def best_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ran
         if placed < 0:
             return -1, 0
         return total - placed, used
-    n_cand = run_candidates(work, jokers, run_min, ace_high, cand)
+    n_cand = run_candidates(work, jokers, run_min, ace_high, cand, solver)
     if n_cand == 0:
         return -1, 0
-    idx = np.zeros(3, dtype=np.int64)
+    idx = _zeroed(solver, SV_IDX, 3)
     while True:
         # pay for runs idx[0] <= ... <= idx[n_runs-1]
         j_left = jokers
@@ -289,8 +321,8 @@ def best_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ran
     return total - best_placed, best_set_j
 
 
-@njit(cache=True)
-def first_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ranks, min_jokers=0):
+@njit(cache=True, _nrt=False)
+def first_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ranks, solver, min_jokers=0):
     """A laying of the contract of ``round_no`` if one exists, found fast: depth first over the run
     candidates (``run_candidates`` order, a multiset as in ``best_contract``), abandoning a
     partial choice of runs as soon as the hand cannot pay for it, then ``_best_sets`` on what is
@@ -309,17 +341,17 @@ def first_contract(counts, jokers, round_no, ace_high, cand, chosen_runs, set_ra
         n_cards += counts[c]
     if n_cards < 3 * n_sets + run_min * n_runs:
         return -1, 0
-    work = counts.copy()
-    sw = np.empty(SETS_WORK, dtype=np.int64)
+    work = _hand_copy(counts, solver)
+    sw = solver[SV_SETS:SV_SETS + SETS_WORK]
     if n_runs == 0:
         placed, used = _best_sets(work, jokers, n_sets, set_ranks, sw)
         if placed < 0 or used < min_jokers:
             return -1, 0
         return total - placed, used
-    n_cand = run_candidates(work, jokers, run_min, ace_high, cand)
-    idx = np.zeros(4, dtype=np.int64)
-    j_left = np.zeros(4, dtype=np.int64)   # jokers left before choosing run t
-    value = np.zeros(4, dtype=np.int64)    # value placed before choosing run t
+    n_cand = run_candidates(work, jokers, run_min, ace_high, cand, solver)
+    idx = _zeroed(solver, SV_IDX, 4)
+    j_left = _zeroed(solver, SV_JOKERS_LEFT, 4)
+    value = _zeroed(solver, SV_VALUE, 4)
     j_left[0] = jokers
     depth = 0
     while True:

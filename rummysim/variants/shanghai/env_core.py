@@ -148,23 +148,23 @@ def new_tables(n, players, rules):
     of ``state.State`` a round keeps between moves (hands, ints, stock, pile, table, melds, rng1,
     n_ev, held), then ``scores`` int64[n, players] (the game's totals before the round); ``shared``,
     the block's ``rules`` (a copy), an empty event log and the scratch of a move (the state's
-    listing, counts, row, cand, chosen, ranks, left, trial)."""
+    listing, counts, row, cand, chosen, ranks, left, trial, solver)."""
     one = moves.new_state(players, rules, np.empty((0, moves.EV_WIDTH), dtype=np.int16))
     tables = tuple(np.zeros((n, *a.shape), dtype=a.dtype) for a in one[:6]) + (
         np.zeros((n, 1), dtype=np.uint64), np.zeros((n, 1), dtype=np.int64),
         np.zeros((n, players, 64), dtype=np.int64), np.zeros((n, players), dtype=np.int64))
     shared = (one.rules, one.ev, one.listing, one.counts, one.row, one.cand, one.chosen, one.ranks, one.left,
-              one.trial)
+              one.trial, one.solver)
     return tables, shared
 
 
 @njit(cache=True, inline="always")
 def _table_state(tables, shared, i):
     hands, ints, stock, pile, table, melds, rng1, n_ev, held = tables[:9]
-    rules, ev, listing, counts, row, cand, chosen, ranks, left, trial = shared
+    rules, ev, listing, counts, row, cand, chosen, ranks, left, trial, solver = shared
     return State(row_view(hands, i), row_view(ints, i), row_view(stock, i), row_view(pile, i), row_view(table, i),
                  row_view(melds, i), listing, counts, row, row_view(rng1, i), rules, ev, row_view(n_ev, i), cand, chosen,
-                 ranks, left, trial, row_view(held, i))
+                 ranks, left, trial, row_view(held, i), solver)
 
 
 @njit(cache=True)

@@ -94,7 +94,8 @@ from ...engine.codes import (EV_BUY, EV_CONTRACT, EV_DISCARD, EV_DRAW_DISCARD, E
 from ...engine.deck import dealer_of
 from ...engine.events import EV_CARDS, close_event, open_event
 from ...engine.rng import KIND_DEAL, KIND_RESHUFFLE, shuffle, stream_key
-from .contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, card_at, first_contract
+from ...engine.views import copy_into
+from .contracts import CONTRACTS, MAX_RUN_CANDIDATES, RUN_COLS, SOLVER_WORK, card_at, first_contract
 from .state import (
     BONUS_NO_JOKER, BONUS_NONE, BONUS_ONE_TURN, CARDS_DEALT, I_BONUS, I_DOWN_NOW, I_FIRST, I_GAME,
     I_JOKERS_DOWN, I_OUTCOME, I_PHASE, I_PROPOSAL_N, I_SEAT, I_SEED, I_SWAPPED_DOWN, I_TABLE_MOVED, I_TURN_SEAT,
@@ -137,7 +138,7 @@ MAX_LEGAL = 1280
 EV_WIDTH = EV_CARDS + 8 * 52 + 16
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def total_cards(rules):
     return 52 * rules[SR_DECKS] + rules[SR_JOKERS]
 
@@ -154,7 +155,8 @@ def new_state(players, rules, ev):
                  np.zeros(T_COLS, dtype=np.int64), np.zeros(1, dtype=np.uint64), rules.copy(), ev,
                  np.zeros(1, dtype=np.int64), np.zeros((MAX_RUN_CANDIDATES, RUN_COLS), dtype=np.int64),
                  np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64), np.zeros(64, dtype=np.int64),
-                 np.zeros((6, T_COLS), dtype=np.int64), np.zeros((players, 64), dtype=np.int64))
+                 np.zeros((6, T_COLS), dtype=np.int64), np.zeros((players, 64), dtype=np.int64),
+                 np.zeros(SOLVER_WORK, dtype=np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -168,7 +170,7 @@ def _log(state, kind, player, card, meld, cards, n):
     close_event(state.ev, state.n_ev, i, n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal(state, seed, game, round_no):
     """Reset ``state`` and deal round ``round_no`` (1..10) of game ``game`` (rules 2.1); the first
     seat's turn begins. Returns the first seat."""
@@ -216,7 +218,7 @@ def deal(state, seed, game, round_no):
     return first
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def begin(state, first):
     """Start play of the round held in ``state`` (dealt, or a hand-built position) at seat
     ``first``'s turn."""
@@ -230,7 +232,7 @@ def begin(state, first):
         _begin_turn(state, first)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_cards(state):
     """Raise unless every card is in exactly one place: a hand, the table, the stock or the pile,
     and every card a seat is known to hold (``held``) is in its hand."""
@@ -263,7 +265,7 @@ def _check(state):
         check_cards(state)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _refill(state):
     """Rules 2.6: the discard pile less its top card, shuffled, becomes the stock."""
     ints, stock, pile = state.ints, state.stock, state.pile
@@ -283,7 +285,7 @@ def _refill(state):
 
 # ---------------------------------------------------------------- legality helpers (bots use them)
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def leftover_ok(counts, drawn, must_discard):
     """May a hand be left as ``counts`` before the discard? Empty only without
     ``must_discard_to_go_out``; otherwise it must hold a card it may throw (not the upcard
@@ -294,7 +296,7 @@ def leftover_ok(counts, drawn, must_discard):
     return hand_size(counts) == 0 and not must_discard
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def may_play(counts, card, drawn, must):
     """May ``card`` leave the hand now (what is left must still allow a legal discard)?"""
     counts[card] -= 1
@@ -303,17 +305,17 @@ def may_play(counts, card, drawn, must):
     return ok
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def joker_fits_after_swap(table, k, pos, card, k2, ace_high, row):
     """After swapping ``card`` into meld ``k`` at ``pos``, does meld ``k2`` take the freed joker?
     (``row`` int64[T_COLS] scratch: meld ``k2`` after the swap)"""
-    row[:] = table[k2]
+    copy_into(row, table[k2], T_COLS)
     if k2 == k:
         swap_in(row, card, pos)
     return fit(row, JOKER, ace_high) != FIT_NONE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def joker_home(table, n_table, k, pos, card, ace_high, row):
     """The first meld that takes the joker freed by swapping ``card`` into meld ``k``, or -1."""
     for k2 in range(n_table):
@@ -322,7 +324,7 @@ def joker_home(table, n_table, k, pos, card, ace_high, row):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def all_down(state):
     """Has every seat laid down its contract (2.5)?"""
     for p in range(state.hands.shape[0]):
@@ -331,7 +333,7 @@ def all_down(state):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_closed(state):
     """Ruling 3.7: can no card off the table (stock, discard pile, any hand) ever go onto it? True
     when every joker is on the table and no natural off it can be laid off on a table meld or,
@@ -344,7 +346,7 @@ def table_closed(state):
     return not _natural_joins(state, counts, False)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _natural_joins(state, counts, any_swap):
     """Can a natural off the table (the table holds ``counts`` int64[64] of each card) be laid off on
     a table meld or, with ``joker_swap``, swapped for a table joker whose freed joker has a home
@@ -377,7 +379,7 @@ def _natural_joins(state, counts, any_swap):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_dead(state):
     """Ruling 3.12 (interpretation I.9), for a round with a seat not down: can the table never change
     again? True when no card off it can join it (a joker that fits no table meld does not; a natural
@@ -401,7 +403,7 @@ def table_dead(state):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def may_hold_contract(state, p):
     """Ruling 3.12: can seat ``p`` (not down) ever hold the round's fewest cards of a contract: its
     hand now, one card drawn, two for each buy left, one more to throw with ``must_discard_to_go_out``?"""
@@ -414,7 +416,7 @@ def may_hold_contract(state, p):
     return most >= need
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def contract_hopeless(state, p):
     """Ruling 3.12 for one seat not down, from what every seat sees (the table and the rules): can
     seat ``p`` never lay the round's contract, holding too few cards or, whatever it draws, the
@@ -425,7 +427,7 @@ def contract_hopeless(state, p):
     return not pool_lays_contract(state, state.counts)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pool_lays_contract(state, counts):
     """Ruling 3.12: do the cards off the table hold a laying of the round's contract? ``counts``
     int64[64] holds the table's cards on entry and the cards off it (naturals) on return. An empty
@@ -441,16 +443,17 @@ def pool_lays_contract(state, counts):
         return True
     round_no = state.ints[SI_ROUND]
     ace_high = rules[SR_ACE_HIGH] != 0
-    if first_contract(counts, 0, round_no, ace_high, state.cand, state.chosen, state.ranks)[0] >= 0:
+    if first_contract(counts, 0, round_no, ace_high, state.cand, state.chosen, state.ranks, state.solver)[0] >= 0:
         return True
     if jokers == 0:
         return False
     if jokers > 2:
         return True
-    return first_contract(counts, jokers, round_no, ace_high, state.cand, state.chosen, state.ranks)[0] >= 0
+    return first_contract(counts, jokers, round_no, ace_high, state.cand, state.chosen, state.ranks,
+                          state.solver)[0] >= 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_blocked(state):
     """Rulings 3.7 and 3.12: does the round end at once as ``stalemate_blocked``? Judged at the start
     of a round and after a turn that moved the table (interpretation I.7)."""
@@ -479,7 +482,7 @@ def proposal_ok(state):
     if not contract_ok(state.melds, n, ints[SI_ROUND], rules[SR_ACE_HIGH] != 0):
         return False
     left = state.counts
-    left[:] = state.hands[ints[I_SEAT]]
+    copy_into(left, state.hands[ints[I_SEAT]], 64)
     jokers = 0
     for i in range(n):
         meld_cards_into(state.melds[i], left, -1)
@@ -492,23 +495,23 @@ def proposal_ok(state):
     return leftover_ok(left, ints[SI_DRAWN], rules[SR_MUST_DISCARD] != 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _solve_into(state, counts, min_jokers, melds):
     """A laying of ``counts`` holding at least ``min_jokers`` (0 or 1) jokers
     (``contracts.first_contract``, exact about whether one exists) into ``melds``
     int64[6, T_COLS]; returns the number of melds (0: none). The leftover is in ``state.left``."""
     left = state.left
-    left[:] = counts
+    copy_into(left, counts, 64)
     round_no = state.ints[SI_ROUND]
     ace_high = state.rules[SR_ACE_HIGH] != 0
     value, set_jokers = first_contract(left, counts[JOKER], round_no, ace_high, state.cand, state.chosen,
-                                      state.ranks, min_jokers)
+                                      state.ranks, state.solver, min_jokers)
     if value < 0:
         return 0
     return materialize(left, state.cand, state.chosen, state.ranks, set_jokers, round_no, melds)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _propose(state, counts, min_jokers, melds):
     """A legal laying of the hand ``counts`` (of the seat to act) into ``melds``: the first laying
     found by ``contracts.first_contract`` holding ``min_jokers`` jokers; if it leaves no card that
@@ -529,7 +532,7 @@ def _propose(state, counts, min_jokers, melds):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def propose_contract(state):
     """Fill the proposal buffer with a legal laying if one exists (``_propose``; holding a joker
     after a swap, ruling 3.8). Returns the number of melds (0: no legal laying)."""
@@ -540,7 +543,7 @@ def propose_contract(state):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def swap_down_ok(state, c, k):
     """Ruling 3.8 (``joker_swap = anyone``): may the seat to act, not down and not yet swapped this
     turn, put natural ``c`` in place of a joker of table meld ``k`` and take the joker, that is,
@@ -568,7 +571,7 @@ def is_over(state):
     return state.ints[I_PHASE] == PH_OVER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_moves(state, out):
     """Every legal move at the current decision into ``out`` int64[>= MAX_LEGAL], in the order of
     the module docstring; returns how many (0 once the round is over). In PH_PLAY for a seat not
@@ -638,7 +641,7 @@ def _listed(out, n, move):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _moves_not_down(state, out):
     """``legal_moves`` in PH_PLAY for a seat not down: ``STOP``, ``CONTRACT`` if a laying exists,
     the swaps of ruling 3.8 (``swap_down_ok``); after such a swap ``CONTRACT`` alone."""
@@ -759,7 +762,7 @@ def apply(state, move):
         _discard(state, move)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def scores(state, out):
     """This round's score of each seat into ``out`` (rules 2.7): the winner 0 or the one-turn bonus,
     everyone else the value of their hand. Meaningful once ``is_over``."""
@@ -1050,9 +1053,9 @@ def _end_turn(state):
 def copy_state(state):
     """A copy of ``state`` to look ahead or try a move on: the round (hands, counters, stock, pile,
     table, proposal, streams, rules, log) is copied; the scratch arrays (``listing``, ``counts``,
-    ``row``, the solver's ``cand``, ``chosen``, ``ranks``, ``left``, ``trial``) are shared, so the copy
+    ``row``, the solver's ``cand``, ``chosen``, ``ranks``, ``left``, ``solver``, ``trial``) are shared, so the copy
     and the original must not be used at the same time from two threads."""
     return State(state.hands.copy(), state.ints.copy(), state.stock.copy(), state.pile.copy(), state.table.copy(),
                  state.melds.copy(), state.listing, state.counts, state.row, state.rng1.copy(),
                  state.rules.copy(), state.ev.copy(), state.n_ev.copy(), state.cand, state.chosen,
-                 state.ranks, state.left, state.trial, state.held.copy())
+                 state.ranks, state.left, state.trial, state.held.copy(), state.solver)

@@ -28,13 +28,13 @@ def new_scratch(players):
     p's stream (keyed per round by ``kernel.start_round``)."""
     b = B.new_scratch(players)
     simulated = B.BotScratch(b.cand, b.chosen, b.ranks, b.left, b.row, b.table,
-                             np.zeros((players, 1), dtype=np.uint64), b.out, b.dwork)
+                             np.zeros((players, 1), dtype=np.uint64), b.out, b.dwork, b.solver)
     ss = S.SearchScratch(simulated, np.zeros((players, B.N_SHANGHAI_PARAMS), dtype=np.float64),
                          np.zeros(MAX_LEGAL, dtype=np.int64), np.zeros(MAX_LEGAL, dtype=np.float64),
                          np.zeros(MAX_LEGAL, dtype=np.float64), np.zeros(MAX_LEGAL, dtype=np.float64),
                          np.zeros(MAX_LEGAL, dtype=np.float64), np.zeros(64, dtype=np.int64),
                          np.zeros(players, dtype=np.int64))
-    return PolicyScratch(b.cand, b.chosen, b.ranks, b.left, b.row, b.table, b.rngs, b.out, b.dwork, ss)
+    return PolicyScratch(b.cand, b.chosen, b.ranks, b.left, b.row, b.table, b.rngs, b.out, b.dwork, b.solver, ss)
 
 
 @njit(cache=True, inline="always")

@@ -222,7 +222,7 @@ def _sim_state(state):
     return State(state.hands.copy(), state.ints.copy(), state.stock.copy(), state.pile.copy(), state.table.copy(),
                  state.melds.copy(), state.listing, state.counts, state.row, state.rng1.copy(), state.rules,
                  np.zeros((0, EV_WIDTH), dtype=np.int16), np.zeros(1, dtype=np.int64), state.cand, state.chosen,
-                 state.ranks, state.left, state.trial, state.held.copy())
+                 state.ranks, state.left, state.trial, state.held.copy(), state.solver)
 
 
 @njit(cache=True)

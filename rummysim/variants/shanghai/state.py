@@ -23,7 +23,8 @@ A round in play is one ``State`` (a namedtuple of arrays, built by
 ``rng1``   uint64[1]  the reshuffle stream
 ``rules``  int64[SR_SIZE]  the rule vector the round is played under
 ``ev``     int16[n, EV_WIDTH], ``n_ev`` int64[1]  the event log (n = 0: not logging)
-``cand``, ``chosen``, ``ranks``, ``left``  the exact contract solver's scratch (``moves.legal_moves``)
+``cand``, ``chosen``, ``ranks``, ``left``, ``solver``  the contract solver's scratch (``moves.legal_moves``;
+    ``solver`` int64[``contracts.SOLVER_WORK``])
 ``trial``  int64[6, T_COLS]  scratch: a laying tried by a legality check (a joker swap before the
     contract, ruling 3.8), so that the proposal buffer ``melds`` is kept
 ``held``   int64[players, 64]
@@ -44,7 +45,8 @@ from collections import namedtuple
 from ...cards import JOKER  # noqa: F401  (state.JOKER for the kernels: the card id of every joker)
 
 State = namedtuple("State", ["hands", "ints", "stock", "pile", "table", "melds", "listing", "counts", "row",
-                             "rng1", "rules", "ev", "n_ev", "cand", "chosen", "ranks", "left", "trial", "held"])
+                             "rng1", "rules", "ev", "n_ev", "cand", "chosen", "ranks", "left", "trial", "held",
+                             "solver"])
 
 MAX_SEATS = 8
 #: table meld slots: round 9's contract is four melds a seat (three sets and a run, 2.2), so eight

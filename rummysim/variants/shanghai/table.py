@@ -11,6 +11,7 @@ the engine validates each move a bot proposes with these tests first.
 
 from numba import njit
 
+from ...engine.views import copy_into
 from .contracts import CONTRACTS, JOKER_VALUE, RC_HI, RC_JOKER_POS, RC_JOKERS, RC_LO, RC_SUIT, SHANGHAI_VALUE, card_at
 from .state import (
     JOKER, MELD_RUN, MELD_SET, T_COLS, T_HI, T_JOKER_POS, T_JOKERS, T_KIND, T_LO, T_NATURALS, T_OWNER,
@@ -28,7 +29,7 @@ FIT_LOW = 2   # a run's low end
 FIT_HIGH = 3  # a run's high end
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_points(counts):
     """Rules 2.7: the value of a hand ``counts`` int64[64] (jokers at 63 count 25)."""
     total = 0
@@ -37,7 +38,7 @@ def hand_points(counts):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_size(counts):
     n = 0
     for c in range(64):
@@ -45,7 +46,7 @@ def hand_size(counts):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def materialize(counts, cand, chosen_runs, set_ranks, set_jokers, round_no, melds):
     """Turn a ``best_contract`` answer into meld rows and take their cards out of ``counts``.
 
@@ -117,12 +118,12 @@ def materialize(counts, cand, chosen_runs, set_ranks, set_jokers, round_no, meld
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _suit_total(row):
     return row[T_SUIT_COUNT] + row[T_SUIT_COUNT + 1] + row[T_SUIT_COUNT + 2] + row[T_SUIT_COUNT + 3]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_ok(row, ace_high):
     """Rules 2.3: is this row a legal meld (3+ cards, naturals >= jokers, runs in bounds)?"""
     if row[T_JOKERS] < 0 or row[T_NATURALS] < row[T_JOKERS] or row[T_NATURALS] + row[T_JOKERS] < 3:
@@ -147,7 +148,7 @@ def meld_ok(row, ace_high):
     return n == row[T_JOKERS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def contract_ok(melds, n, round_no, ace_high):
     """Rules 2.2: exactly the contract's sets and runs, each at least its size, runs of a suit
     not joinable (touching end to end), every meld legal."""
@@ -170,7 +171,7 @@ def contract_ok(melds, n, round_no, ace_high):
     return n_sets == CONTRACTS[round_no, 0] and n_runs == CONTRACTS[round_no, 1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_cards_into(row, counts, sign):
     """Add (sign +1) or take (sign -1) a meld's cards to/from ``counts`` int64[64]."""
     if row[T_KIND] == MELD_SET:
@@ -183,7 +184,7 @@ def meld_cards_into(row, counts, sign):
     counts[JOKER] += sign * row[T_JOKERS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_listing(row, out):
     """The meld's cards in order into ``out`` int64[>=16] (runs by position, jokers as 63;
     sets by suit, jokers last); returns how many."""
@@ -203,7 +204,7 @@ def meld_listing(row, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fit(row, card, ace_high):
     """Where ``card`` (a natural id, or 63 for a joker) would be laid off on the meld ``row``:
     ``FIT_SET``, ``FIT_LOW``, ``FIT_HIGH`` or ``FIT_NONE`` (rules 2.3, 2.5). A joker on a run goes
@@ -247,7 +248,7 @@ def _open_low(row):
     return row[T_LO] > 0 and not (row[T_LO] - 1 == 0 and row[T_HI] == 13)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def joker_both_ends(row, ace_high):
     """Ruling 3.13: is ``row`` a run that takes a joker at either end? Then the player chooses the
     card it stands for: ``fit`` gives the high end, ``FIT_LOW`` the low one."""
@@ -255,7 +256,7 @@ def joker_both_ends(row, ace_high):
             and _open_low(row))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lay_off(row, card, where):
     """Apply a lay-off found by ``fit``; returns the position (runs) or rank (sets) the card took."""
     if where == FIT_SET:
@@ -278,7 +279,7 @@ def lay_off(row, card, where):
     return pos
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def swap_position(row, card):
     """Rules 2.5 joker swap: the position (runs) or rank (sets) of a joker that the natural
     ``card`` stands for in this meld, or -1."""
@@ -299,7 +300,7 @@ def swap_position(row, card):
     return rank if (jpos >> rank) & 1 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def swap_in(row, card, pos):
     """Put the natural ``card`` where the joker at ``pos`` (from ``swap_position``) was."""
     if row[T_KIND] == MELD_SET:
@@ -310,7 +311,7 @@ def swap_in(row, card, pos):
     row[T_JOKERS] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_counts(table, n_table, counts):
     """Fill ``counts`` int64[64] with the cards of every table meld."""
     counts[:] = 0
@@ -318,8 +319,8 @@ def table_counts(table, n_table, counts):
         meld_cards_into(table[k], counts, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place(table, n_table, row, owner):
     """Copy a meld row onto the table as meld ``n_table`` for ``owner``."""
-    table[n_table, :] = row[:T_COLS]
+    copy_into(table[n_table], row, T_COLS)
     table[n_table, T_OWNER] = owner
