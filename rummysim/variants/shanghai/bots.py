@@ -235,6 +235,10 @@ def _greedy_melds(work, base, round_no, ace_high, runs_first):
                             best = v
                             best_s = s
                             best_lo = lo
+                            if v == 0:
+                                break  # a whole run: no later window can miss fewer (the first one wins ties)
+                    if best == 0:
+                        break
                 if t == 0:
                     suit0, lo0 = best_s, best_lo
                 else:
