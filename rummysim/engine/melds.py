@@ -35,7 +35,7 @@ for _s in range(4):
         CARD_VALUE[16 * _s + _r] = min(_r + 1, 10)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mask_value(mask, card_value):
     """Sum of card values in ``mask``; ``card_value`` is int64[64]."""
     total = 0
@@ -85,13 +85,13 @@ def rank_counts_at_least(hand, k):
     return a & b & c & d
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_meld(hand, ace_high):
     """True when some three cards of ``hand`` form a meld."""
     return run_starts(hand, ace_high) != 0 or rank_counts_at_least(hand, 3) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def melded_cards(hand, ace_high):
     """Union of the cards of ``hand`` that belong to at least one meld of ``hand``."""
     out = U64(0)
@@ -112,7 +112,7 @@ def _contiguous(x):
     return (y & (y + U64(1))) == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_meld(cards, ace_high):
     """True when ``cards`` (card space) is one valid meld (rules 1.2; 1.7 ``ace``)."""
     if popcount(cards) < 3:
@@ -128,7 +128,7 @@ def is_meld(cards, ace_high):
     return ace_high and (lane & U64(1)) != 0 and _contiguous((lane & ~U64(1)) | U64(1 << 13))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def list_melds(hand, ace_high, out):
     """Write every meld contained in ``hand`` to ``out`` (uint64[>=64]); return the count.
 
@@ -174,7 +174,7 @@ def list_melds(hand, ace_high, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_partition(hand, ace_high, card_value, melds, stack_r, stack_d, stack_m):
     """Exact least-deadwood split of ``hand`` into disjoint melds, without recursion.
 
@@ -222,7 +222,7 @@ def best_partition(hand, ace_high, card_value, melds, stack_r, stack_d, stack_m)
     return best, best_chosen
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chosen_cards(melds, chosen):
     """Union of ``melds[i]`` over the bits i of ``chosen``."""
     out = U64(0)
@@ -233,7 +233,7 @@ def chosen_cards(melds, chosen):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def layoff_cards(t_mask, t_kind, ace_high):
     """Cards that would extend one table meld (card space). See module doc for ``t_mask``/``t_kind``."""
     if t_kind == KIND_SET:
@@ -245,7 +245,7 @@ def layoff_cards(t_mask, t_kind, ace_high):
     return to_cards(ext) & ~to_cards(t_mask)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def grow_meld(t_mask, t_kind, card, ace_high):
     """The table meld ``t_mask`` with ``card`` laid off on it (``card`` must fit)."""
     b = bit(card)
@@ -257,7 +257,7 @@ def grow_meld(t_mask, t_kind, card, ace_high):
     return t_mask | (extend(b, ace_high) & (t_mask << U64(1)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_meld_of(meld, ace_high):
     """``(kind, stored mask)`` of a meld being laid down (card space in, table form out)."""
     rank = lowest_card(meld) & 15
@@ -268,7 +268,7 @@ def table_meld_of(meld, ace_high):
     return KIND_RUN, meld
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_layoffs(t_mask, t_kind, n_table, ace_high):
     """Union of the lay-off cards of the first ``n_table`` table melds."""
     out = U64(0)
@@ -277,7 +277,7 @@ def table_layoffs(t_mask, t_kind, n_table, ace_high):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def blocked(table_cards, layable, hands, players, ace_high):
     """Rules 1.5 ``blocked``: nobody can ever finish.
 
