@@ -52,19 +52,25 @@ def short_name(symbol: str) -> str:
     return (name or symbol) + wrapper
 
 
+def parse_symbols(dump: str) -> list[tuple[int, str]]:
+    """(address, symbol) of every function of the in-memory objects (the JIT's) in gdb's
+    ``maint print msymbols`` text, by address."""
+    symbols, in_memory = [], False
+    for line in dump.splitlines():
+        if line.startswith("Object file"):
+            in_memory = "<in-memory@" in line
+        elif in_memory and (m := _SYMBOL.match(line)):
+            symbols.append((int(m.group(2), 16), m.group(3)))
+    return sorted(symbols)
+
+
 def jit_symbols(pid: int) -> list[tuple[int, str]]:
-    """(address, symbol) of every function in the in-memory objects gdb knows of in process ``pid``."""
+    """``parse_symbols`` of what gdb, attached to process ``pid``, knows."""
     with tempfile.TemporaryDirectory() as tmp:
         dump = Path(tmp) / "msymbols.txt"
         subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", f"maint print msymbols {dump}"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=300)
-        symbols, in_memory = [], False
-        for line in dump.read_text().splitlines():
-            if line.startswith("Object file"):
-                in_memory = "<in-memory@" in line
-            elif in_memory and (m := _SYMBOL.match(line)):
-                symbols.append((int(m.group(2), 16), m.group(3)))
-    return sorted(symbols)
+        return parse_symbols(dump.read_text())
 
 
 def write_perf_map(pid: int, symbols: list[tuple[int, str]]) -> Path:
