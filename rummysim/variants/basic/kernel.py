@@ -23,18 +23,13 @@ asks the seat to act for a move (``moves.forced_move``, else the seat's policy
 it; the result rows are then read off the ``state.State``.
 """
 
-import warnings
-
 import numpy as np
 from numba import njit, prange
-from numba.core.errors import NumbaPerformanceWarning
 
 from ...engine.bits import U64
 from ...engine.codes import OUT_WIN
 from ...engine.deck import dealer_of
 from ...engine.rng import KIND_BOT, KIND_DEAL, shuffle, stream_key
-from ...engine.search import any_search
-from . import bots as B
 from . import policy as P
 from ...engine import melds as M
 from . import moves as MV
@@ -125,18 +120,11 @@ def start_hand(state, seed, game, hand, rngs):
     return first
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_hand(state, seed, game, hand, params, scratch, hand_row, seat_rows):
     """Deal and play one hand to its end; fill its result rows. See ``finish_hand``."""
     start_hand(state, seed, game, hand, scratch[5])
     return finish_hand(state, params, scratch, hand_row, seat_rows)
-
-
-# parallel=True on the driver, which has no parallel loop: Numba's parallel pipeline propagates the
-# copies that inlining makes of the state's arrays, so the loop runs without a reference count update
-# per array per call (about twice as fast). Numba warns that nothing was parallelised: expected here.
-warnings.filterwarnings("ignore", message=r"(?s).*'parallel=True' was specified but no transformation",
-                        category=NumbaPerformanceWarning)
 
 
 @njit(cache=True, inline="always")
@@ -150,20 +138,18 @@ def finish_hand(state, params, scratch, hand_row, seat_rows):
     ``hand_row`` int32[HAND_COLS]; ``seat_rows`` int32[players, SEAT_COLS].
     Returns ``(outcome, winner, points)``. Raises ValueError on a move ``moves.is_legal`` refuses.
     """
-    if any_search(params, B.P_BOT):
-        ok = _play(state, params, scratch)
-    else:
-        ok = _play_rule_based(state, params, scratch)
-    if not ok:
+    if not _play(state, params, scratch):
         raise ValueError("a policy chose an illegal move (see rummysim.variants.basic.moves)")
     return result_rows(state, hand_row, seat_rows)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, _nrt=False)
 def _play(state, params, scratch):
-    """``finish_hand``'s loop when a seat searches, on the state's and the scratch's arrays unpacked
-    once (the ``*_in`` twins of the moves and the policy, compiled inline). Returns False, the hand
-    unfinished, at a move ``moves.is_legal`` refuses."""
+    """``finish_hand``'s loop, on the state's and the scratch's arrays unpacked once (the ``*_in``
+    twins of the moves and the policy, compiled inline), without reference counting (the counts
+    were a fifth of greedy's ``perf`` samples); a search bot's move is chosen with them
+    (``policy._search_seat``). Returns False, the hand unfinished, at a move ``moves.is_legal``
+    refuses."""
     masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, buf = state
     melds, sr, sd, sm, legal, rngs, search = scratch
     while ints[I_PHASE] != PH_OVER:
@@ -171,23 +157,6 @@ def _play(state, params, scratch):
         if move < 0:
             move = P.choose_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, buf, params,
                                ints[I_SEAT], melds, sr, sd, sm, legal, rngs, search)
-        if not MV.is_legal_in(masks, ints, t_lay, rules, move):
-            return False
-        MV.apply_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, move)
-    return True
-
-
-@njit(cache=True, _nrt=False)
-def _play_rule_based(state, params, scratch):
-    """``_play`` when no seat searches: the rule-based bots called straight, compiled without
-    reference counting (the counts were a fifth of greedy's ``perf`` samples in ``_play``)."""
-    masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, buf = state
-    melds, sr, sd, sm, legal, rngs, search = scratch
-    while ints[I_PHASE] != PH_OVER:
-        move = MV.forced_move_in(ints)
-        if move < 0:
-            move = B.choose_in(masks, ints, pile, t_lay, rules, card_value, buf, params, ints[I_SEAT], melds, sr, sd,
-                               sm, legal, rngs)
         if not MV.is_legal_in(masks, ints, t_lay, rules, move):
             return False
         MV.apply_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, ev, n_ev, rng, move)

@@ -46,10 +46,12 @@ def choose_in(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value
                         melds, sr, sd, sm, legal, rngs, search)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _search_seat(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, buf, params, p,
                  melds, sr, sd, sm, legal, rngs, search):
-    """A search bot's move: searched, or its rollout strategy's at a decision it does not search."""
+    """A search bot's move: searched, or its rollout strategy's at a decision it does not search.
+    Compiled with reference counting (the search allocates), though the driver that calls it is not
+    (``kernel._play``): a function that does not say ``_nrt`` is compiled as its caller is."""
     ss = S.unpack(search, ints[I_PLAYERS])
     if searches(params, p, ints[I_PHASE], B.P_SEARCH):
         return S.search_move(masks, ints, stock, pile, t_mask, t_kind, t_lay, rules, card_value, buf, params, p,

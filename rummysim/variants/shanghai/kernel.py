@@ -44,14 +44,10 @@ A turn (2.4-2.6):
    winner, everyone scoring their hand.
 """
 
-import warnings
-
 import numpy as np
 from numba import njit, prange
-from numba.core.errors import NumbaPerformanceWarning
 
 from ...engine.deck import dealer_of  # noqa: F401  (re-exported: tests and replay use K.dealer_of)
-from ...engine.search import any_search
 from . import bots as B
 from . import policy as P
 from .moves import (  # noqa: F401  (EV_* and total_cards re-exported for replay and the results code)
@@ -89,15 +85,7 @@ def play_round(seed, game, round_no, params, state, scratch, round_row, seat_row
     return finish_round(state, params, scratch, round_row, seat_rows)
 
 
-# parallel=True on the driver, which has no parallel loop: with the moves and the policy's entry
-# compiled inline, Numba's parallel pipeline propagates the inlined copies of the state's arrays, so
-# the loop runs without a reference-count update per field read. Numba warns that nothing was
-# parallelised: expected here.
-warnings.filterwarnings("ignore", message=r"(?s).*'parallel=True' was specified but no transformation",
-                        category=NumbaPerformanceWarning)
-
-
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def finish_round(state, params, scratch, round_row, seat_rows):
     """Play the round held in ``state`` (dealt by ``start_round``, or a hand-built position started
     with ``moves.begin``) to its end, the bots choosing every move; fill the result rows.
@@ -106,28 +94,20 @@ def finish_round(state, params, scratch, round_row, seat_rows):
     ``round_row`` int32[ROUND_COLS]; ``seat_rows`` int32[players, SEAT_COLS] (scores of this
     round in ``SS_SCORE``). Returns ``(outcome, winner)``.
     """
-    if not any_search(params, B.SP_BOT):
-        ok = _play_rule_based(state, params, scratch)
-    else:
-        ok = True
-        while ok and not is_over(state):
-            move = P.choose(state, params, state.ints[I_SEAT], scratch)
-            ok = is_legal(state, move)
-            if ok:
-                apply(state, move)
-    if not ok:
+    if not _play(state, params, scratch):
         raise ValueError("a bot chose an illegal move (docs/rules.md 2.4-2.6)")
     fill_rows(state, round_row, seat_rows)
     return state.ints[I_OUTCOME], state.ints[I_WINNER]
 
 
 @njit(cache=True, _nrt=False)
-def _play_rule_based(state, params, scratch):
-    """``finish_round``'s loop when no seat searches: the rule-based bots called straight, compiled
-    without reference counting (with it, greedy spent a seventh of its time counting: ``perf``).
-    Returns False, the round unfinished, at a move ``moves.is_legal`` refuses."""
+def _play(state, params, scratch):
+    """``finish_round``'s loop, compiled without reference counting (with it, greedy spent a seventh
+    of its time counting: ``perf``); a search bot's move is chosen with them
+    (``policy._search_seat``). Returns False, the round unfinished, at a move ``moves.is_legal``
+    refuses."""
     while not is_over(state):
-        move = B.choose(state, params, state.ints[I_SEAT], scratch)
+        move = P.choose(state, params, state.ints[I_SEAT], scratch)
         if not is_legal(state, move):
             return False
         apply(state, move)

@@ -46,9 +46,11 @@ def choose(state, params, seat, scratch):
     return _search_seat(state, params, seat, scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _search_seat(state, params, p, scratch):
-    """A search bot's move: searched, or its rollout strategy's at a decision it does not search."""
+    """A search bot's move: searched, or its rollout strategy's at a decision it does not search.
+    Compiled with reference counting (the search allocates), though the driver that calls it is not
+    (``kernel._play``): a function that does not say ``_nrt`` is compiled as its caller is."""
     if searches(params, p, state.ints[I_PHASE], B.SP_SEARCH):
         return S.search_move(state, params, p, scratch)
     ss = scratch.search

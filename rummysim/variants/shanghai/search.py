@@ -238,7 +238,7 @@ def _start_from(sim, state, root_hands, root_ints, root_stock):
     sim.held[:] = state.held
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def playout(sim, ss, p, move, horizon, value_mode):
     """Play ``move`` in the simulated round ``sim``, then every seat by the rollout strategy
     (``ss.params``, the simulated seats' ``ss.bots``) to the end of the round or ``horizon`` turns
