@@ -1,18 +1,42 @@
 """Fixtures shared by test modules. ``browser``: the headless Chromium the page tests drive (the replay
 viewer's, ``rummysim serve``'s), Debian's chromium through Playwright, one per test module; the tests
 that use it are skipped only when no chromium is installed. ``cluster``: a real Dask ``LocalCluster``
-(``test_scale``, ``test_dask_analysis``, ``test_paths``), and ``kill_a_busy_worker`` to kill one of its workers mid-run."""
+(``test_scale``, ``test_dask_analysis``, ``test_paths``), and ``kill_a_busy_worker`` to kill one of its workers mid-run.
+Under pytest-xdist each worker first compiles (or loads) the variants' kernels (``pytest_configure``)."""
 
 import os
 import shutil
 import signal
+import tempfile
+from pathlib import Path
 
 import pytest
+from filelock import FileLock
+from numba.core import config as numba_config
 
 from rummysim.run import warm_up
 from rummysim.variants import VARIANTS
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def pytest_configure(config):
+    """In each pytest-xdist worker, before any test: every variant's run kernel compiled or loaded
+    (``warm_up``), one variant at a time across the workers (a file lock per variant beside Numba's
+    cache), each worker starting at a different one, the longest compile first. On an empty cache the
+    workers compile different variants side by side instead of the same one twice, and the second to
+    reach a variant loads it from the cache (an unlocked start compiled Shanghai's kernel in both
+    workers at once). Without xdist nothing is done here."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        return
+    names = sorted(VARIANTS, key=lambda name: -VARIANTS[name].compile_seconds)
+    k = int(worker.removeprefix("gw")) % len(names)
+    locks = Path(numba_config.CACHE_DIR or tempfile.gettempdir())
+    locks.mkdir(parents=True, exist_ok=True)
+    for name in names[k:] + names[:k]:
+        with FileLock(locks / f"rummysim-tests-warm-{name}.lock"):
+            warm_up(VARIANTS[name].players[2], VARIANTS[name])
 
 
 @pytest.fixture(scope="module")

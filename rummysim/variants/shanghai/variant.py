@@ -17,7 +17,7 @@ VARIANT = Variant(
     replay_samples=(("one_turn", "a win in one turn (Shanghai, docs/rules.md 2.7)", "bonus", ("one_turn", "one_turn_no_joker")),
                     ("no_winner", "a round nobody won", "outcome", ("stalemate_stock", "stalemate_blocked", "turn_limit"))),
     rotation_rows=summary.rotation_rows, report=f"{__package__}.report",
-    notation=notation, game=game.Game, env_core=env_core, rules_section="2", options_section="8", compile_seconds=420, search_slot=SP_SEARCH,
+    notation=notation, game=game.Game, env_core=env_core, rules_section="2", options_section="8", compile_seconds=360, search_slot=SP_SEARCH,
     headline_words={"hands": "rounds", "points_per_hand_diff": "penalty_per_round_diff",
                     "points_per_game_diff": "penalty_per_game_diff", "stalemate_rate": "no_winner_rate"},
     interval_note="Every interval is 95%: exact (Clopper-Pearson) for rates over rounds and seat-rounds (the rounds "
