@@ -198,7 +198,8 @@ def test_every_bot_move_is_legal(name):
 def _copy_scratch(s):
     """The policies' scratch with its own copy of the random streams (the rest, the search's arrays
     too, is written before it is read)."""
-    return P.PolicyScratch(s.cand, s.chosen, s.ranks, s.left, s.row, s.table, s.rngs.copy(), s.out, s.dwork, s.search)
+    return P.PolicyScratch(s.cand, s.chosen, s.ranks, s.left, s.row, s.table, s.rngs.copy(), s.out, s.dwork, s.solver,
+                           s.search)
 
 
 @njit(cache=True)
