@@ -67,6 +67,28 @@ def _scores_add_up(state, points):
             raise AssertionError("a loser's score is not the value of the hand")
 
 
+# The rules layer's ``apply`` and ``is_legal`` and the policy's ``choose`` are inlined wherever
+# compiled code calls them, and every compiled function that inlines them takes tens of seconds to
+# compile (``apply`` alone about 30 s). The compiled test loops below call them through these
+# three, compiled once, so each loop compiles in seconds.
+@njit(cache=True)
+def _apply(state, move):
+    """``moves.apply``, not inlined."""
+    M.apply(state, move)
+
+
+@njit(cache=True)
+def _is_legal(state, move):
+    """``moves.is_legal``, not inlined."""
+    return M.is_legal(state, move)
+
+
+@njit(cache=True)
+def _choose(state, params, seat, scratch):
+    """``policy.choose``, not inlined."""
+    return P.choose(state, params, seat, scratch)
+
+
 @njit(cache=True)
 def _random_rounds(seed, n_rounds, players_of, rules_of, stats):
     """Play ``n_rounds`` rounds (config ``i % len(players_of)``, round ``1 + i % 10``) choosing every
@@ -90,7 +112,7 @@ def _random_rounds(seed, n_rounds, players_of, rules_of, stats):
             if n <= 0:
                 raise AssertionError("no legal move at a decision")
             for j in range(n):
-                if not M.is_legal(state, out[j]):
+                if not _is_legal(state, out[j]):
                     raise AssertionError("legal_moves listed a move is_legal refuses")
             move = out[below(rng, n)]
             if move == M.CONTRACT:
@@ -103,7 +125,7 @@ def _random_rounds(seed, n_rounds, players_of, rules_of, stats):
                 stats[6] += 1
             elif move >= M.LAYOFF_BASE:
                 stats[5] += 1
-            M.apply(state, move)
+            _apply(state, move)
             M.check_cards(state)
             moves += 1
             if moves > 100000:
@@ -144,7 +166,7 @@ def _bot_rounds(seed, games, players, params, rules, round_rows, seat_rows, phas
         for r in range(10):
             K.start_round(seed, games[i], r + 1, state, scratch)
             while not M.is_over(state):
-                move = P.choose(state, params, state.ints[I_SEAT], scratch)
+                move = _choose(state, params, state.ints[I_SEAT], scratch)
                 n = M.legal_moves(state, out)
                 found = False
                 for j in range(n):
@@ -152,10 +174,10 @@ def _bot_rounds(seed, games, players, params, rules, round_rows, seat_rows, phas
                         found = True
                 if not found:
                     raise AssertionError("a bot chose a move legal_moves does not list")
-                if not M.is_legal(state, move):
+                if not _is_legal(state, move):
                     raise AssertionError("a bot chose a move is_legal refuses")
                 phases[state.ints[I_PHASE]] += 1
-                M.apply(state, move)
+                _apply(state, move)
             K.fill_rows(state, round_rows[i * 10 + r], seat_rows[i * 10 + r])
 
 
@@ -256,8 +278,8 @@ def _hidden_info(seed, games, players, params, rules, every, phases):
                     a = M.copy_state(state)
                     b = M.copy_state(state)
                     _scramble(b, seat, rng)
-                    m_a = P.choose(a, params, seat, _copy_scratch(scratch))
-                    m_b = P.choose(b, params, seat, _copy_scratch(scratch))
+                    m_a = _choose(a, params, seat, _copy_scratch(scratch))
+                    m_b = _choose(b, params, seat, _copy_scratch(scratch))
                     if m_a != m_b:
                         raise AssertionError("a bot's move depends on cards it cannot see")
                     if m_a == M.CONTRACT:
@@ -265,10 +287,10 @@ def _hidden_info(seed, games, players, params, rules, every, phases):
                         if b.ints[I_PROPOSAL_N] != n or (a.melds[:n] != b.melds[:n]).any():
                             raise AssertionError("a bot's laying depends on cards it cannot see")
                     phases[state.ints[I_PHASE]] += 1
-                move = P.choose(state, params, seat, scratch)
-                if not M.is_legal(state, move):
+                move = _choose(state, params, seat, scratch)
+                if not _is_legal(state, move):
                     raise AssertionError("a policy chose an illegal move")
-                M.apply(state, move)
+                _apply(state, move)
 
 
 @pytest.mark.slow   # minutes a strategy in the compiled loop (the conformance suite checks every variant's seats are blind in the fast loop)
