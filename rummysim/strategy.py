@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
+import stat
 import tomllib
 from pathlib import Path
 
@@ -25,6 +27,8 @@ from .variants import NAMES, VARIANTS
 BUILTIN_DIR = Path(__file__).parent / "strategies"
 #: the keys every strategy file has, besides its variant's ``Variant.spec``
 _TOP_KEYS = ("name", "variant", "description")
+#: the largest strategy file read (bytes): a strategy is a few dozen keys
+MAX_STRATEGY_BYTES = 65_536
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,14 +54,15 @@ def _flatten(data: dict, where: str, prefix: str = "") -> dict:
     return out
 
 
-def parse_strategy(text: str, where: str, variant: Variant, base_dir: Path | None = None) -> tuple[str, str, tuple, str]:
+def parse_strategy(text: str, where: str, variant: Variant, base_dir: Path | None = None,
+                   within: tuple[Path, ...] | None = None) -> tuple[str, str, tuple, str]:
     """Validate the TOML text of a strategy; returns ``(name, description, params, rollout digest)``.
 
     A search bot (``bot = "search"``) starts from its rollout strategy's vector (``search.rollout``,
     a shipped name or a file, relative to ``base_dir``), which plays its simulated continuations
     and the decisions it does not search; the file's other keys then override that vector. The
     rollout's digest (its file's, "" for other bots) is returned so that the search file's
-    identity covers it."""
+    identity covers it. ``within``: the only directories a rollout file may come from (``load_strategy``)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -80,7 +85,7 @@ def parse_strategy(text: str, where: str, variant: Variant, base_dir: Path | Non
         params[p.index] = p.convert(p.default, "default")
     rollout_digest = ""
     if flat.get("bot") == SEARCH and SEARCH in by_key["bot"].choices:
-        rollout = _rollout(flat, where, variant, base_dir)
+        rollout = _rollout(flat, where, variant, base_dir, within)
         params = list(rollout.params)
         params[v.search_slot + ROLLOUT_BOT] = rollout.params[by_key["bot"].index]
         for p in spec:
@@ -100,7 +105,8 @@ def parse_strategy(text: str, where: str, variant: Variant, base_dir: Path | Non
     return flat["name"], flat["description"].strip(), tuple(params), rollout_digest
 
 
-def _rollout(flat: dict, where: str, variant: Variant, base_dir: Path | None) -> "Strategy":
+def _rollout(flat: dict, where: str, variant: Variant, base_dir: Path | None,
+             within: tuple[Path, ...] | None) -> "Strategy":
     """The rollout strategy a search file names: required, and not itself a search bot."""
     name = flat.get(ROLLOUT_KEY)
     if not isinstance(name, str) or not name.strip():
@@ -110,7 +116,7 @@ def _rollout(flat: dict, where: str, variant: Variant, base_dir: Path | None) ->
     if path.suffix == ".toml" and not path.is_absolute() and base_dir is not None:
         name = str(base_dir / path)
     try:
-        rollout = load_strategy(name, variant)
+        rollout = load_strategy(name, variant, within)
     except StrategyError as e:
         raise StrategyError(f"{where}: {ROLLOUT_KEY}: {e}") from None
     if is_search(rollout, variant):
@@ -142,31 +148,78 @@ def _shipped_elsewhere(name: str, variant: Variant) -> str:
             f"{' or '.join(f'--variant {v.name}' for v in others)})")
 
 
-def load_strategy(name_or_path: str, variant: Variant) -> Strategy:
-    """A strategy by shipped name (``greedy``) or by file path (``my/bot.toml``)."""
+def _is_shipped_name(name_or_path: str) -> bool:
+    """A shipped strategy's name (``greedy``), not a file's path."""
     path = Path(name_or_path)
-    shipped = builtin_dir(variant)
-    if path.suffix != ".toml" and path.parent == Path("."):
-        path = shipped / f"{name_or_path}.toml"
-        if not path.exists():
-            raise StrategyError(f"unknown strategy {name_or_path!r}{_shipped_elsewhere(name_or_path, variant)}; "
-                                f"shipped for {variant.title}: {', '.join(builtin_names(variant))}, or give a "
-                                f".toml file")
+    return path.suffix != ".toml" and path.parent == Path(".")
+
+
+def _unknown(name_or_path: str, variant: Variant, within: tuple[Path, ...] | None) -> StrategyError:
+    files = (", or give a .toml file" if within is None else
+             f", or a .toml file under {', '.join(map(str, within))}" if within else
+             " (no strategy files: the server was started without --strategies DIR)")
+    return StrategyError(f"unknown strategy {name_or_path!r}{_shipped_elsewhere(name_or_path, variant)}; "
+                         f"shipped for {variant.title}: {', '.join(builtin_names(variant))}{files}")
+
+
+def _inside(name_or_path: str, variant: Variant, within: tuple[Path, ...]) -> Path:
+    """The file ``name_or_path`` names under one of the directories ``within`` (a relative path from
+    each in turn, an absolute one as it is), symbolic links and ``..`` resolved: nothing outside them
+    is opened, and the refusal is the same whether or not such a path exists."""
+    path = Path(name_or_path)
+    for root in within:
+        root = root.resolve()
+        candidate = (path if path.is_absolute() else root / path).resolve()
+        if candidate.is_relative_to(root) and candidate.suffix == ".toml" and candidate.exists():
+            return candidate
+    raise _unknown(name_or_path, variant, within)
+
+
+def read_strategy_file(path: Path) -> bytes:
+    """A strategy file's bytes: a regular file of at most ``MAX_STRATEGY_BYTES`` (``StrategyError``,
+    one line, for a directory, a device, a pipe or a larger file: none of them is read, and none
+    can hold the reader up)."""
     try:
-        raw = path.read_bytes()
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise StrategyError(f"strategy file {path}: not a regular file")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)   # a pipe swapped in since cannot block the open
     except OSError as e:
         raise StrategyError(f"strategy file {path}: cannot read it ({e.strerror})") from None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise StrategyError(f"strategy file {path}: not a regular file")
+        raw = f.read(MAX_STRATEGY_BYTES + 1)
+    if len(raw) > MAX_STRATEGY_BYTES:
+        raise StrategyError(f"strategy file {path}: over {MAX_STRATEGY_BYTES:,} bytes: not a strategy")
+    return raw
+
+
+def load_strategy(name_or_path: str, variant: Variant, within: tuple[Path, ...] | None = None) -> Strategy:
+    """A strategy by shipped name (``greedy``) or by file path (``my/bot.toml``). ``within``: the
+    directories files may come from (``rummysim serve --strategies DIR``; a relative path is taken
+    from each of them, never from the working directory); None: any file."""
+    shipped = builtin_dir(variant)
+    if _is_shipped_name(name_or_path):
+        path = shipped / f"{name_or_path}.toml"
+        if not path.exists():
+            raise _unknown(name_or_path, variant, within)
+    else:
+        path = Path(name_or_path) if within is None else _inside(name_or_path, variant, within)
+    raw = read_strategy_file(path)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise StrategyError(f"strategy file {path}: not UTF-8 text") from None
-    name, description, params, rollout_digest = parse_strategy(text, str(path), variant, path.parent)
+    name, description, params, rollout_digest = parse_strategy(text, str(path), variant, path.parent, within)
     source = name_or_path if path.parent == shipped else str(path)  # shipped: by name, portable
     return Strategy(name, description, source, hashlib.sha256(raw + rollout_digest.encode()).hexdigest()[:12], params)
 
 
-def seat_strategies(names: tuple[str, ...] | list[str], players: int, variant: Variant) -> list[Strategy]:
-    """One strategy for every seat: a single name for all, or exactly one per seat."""
+def seat_strategies(names: tuple[str, ...] | list[str], players: int, variant: Variant,
+                    within: tuple[Path, ...] | None = None) -> list[Strategy]:
+    """One strategy for every seat: a single name for all, or exactly one per seat (``within``: as
+    ``load_strategy`` takes it)."""
     names = list(names) or ["greedy"]
     if len(names) == 1:
         names = names * players
@@ -175,7 +228,7 @@ def seat_strategies(names: tuple[str, ...] | list[str], players: int, variant: V
     cache: dict[str, Strategy] = {}
     for n in names:
         if n not in cache:
-            cache[n] = load_strategy(n, variant)
+            cache[n] = load_strategy(n, variant, within)
     return [cache[n] for n in names]
 
 
