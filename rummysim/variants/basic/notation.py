@@ -21,7 +21,7 @@ from .state import (
     PH_DISCARD, PH_DRAW, PH_OVER, PH_PLAY, R_ACE_HIGH, R_MAX_MELDS, R_MUST_DISCARD, R_TARGET, State,
 )
 
-__all__ = ["State", "describe", "legal_move_names", "move_name", "parse_move"]
+__all__ = ["State", "describe", "legal_move_names", "move_name", "parse_move", "step_verbs"]
 
 #: what the seat to act is asked at each step, and the moves that answer it
 STEPS = {PH_DRAW: "draw: draw stock, or take the upcard",
@@ -80,6 +80,11 @@ def upcard(state: State) -> int:
 
 
 # ------------------------------------------------------------------ parsing
+def step_verbs(state: State) -> tuple[str, ...]:
+    """The verbs the step to act now takes (``serve`` tries each with the selected cards)."""
+    return tuple(verb for verb, step in VERB_STEP.items() if step == _phase(state))
+
+
 def parse_move(state: State, text: str) -> int:
     return N.parse_move(state, text, _phase(state), steps=STEPS, verb_step=VERB_STEP, aliases=ALIASES,
                         parsers=_Parse, is_legal=MV.is_legal, why_not=_why_not)

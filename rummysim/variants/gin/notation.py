@@ -20,7 +20,7 @@ from .state import (
     PH_KNOCK_DISCARD, PH_KNOCK_MELD, PH_LAYOFF, PH_OVER, PH_WALL, R_BIG_GIN_BONUS, R_GAME_TO, State,
 )
 
-__all__ = ["State", "describe", "legal_move_names", "move_name", "parse_move"]
+__all__ = ["State", "describe", "legal_move_names", "move_name", "parse_move", "step_verbs"]
 
 #: what the seat to act is asked at each step
 STEPS = {PH_FIRST_UPCARD: "the first upcard: take it, or pass",
@@ -81,6 +81,11 @@ def upcard(state: State) -> int:
 
 
 # ------------------------------------------------------------------ parsing
+def step_verbs(state: State) -> tuple[str, ...]:
+    """The verbs the step to act now takes (``serve`` tries each with the selected cards)."""
+    return VERBS[int(state.ints[I_PHASE])]
+
+
 def parse_move(state: State, text: str) -> int:
     phase = int(state.ints[I_PHASE])
     verb_step = {verb: phase if verb in VERBS[phase] else home for verb, home in HOME.items()}

@@ -37,7 +37,7 @@ from .table import (
     FIT_HIGH, FIT_LOW, FIT_NONE, contract_ok, fit, joker_both_ends, meld_listing, swap_position, table_counts,
 )
 
-__all__ = ["State", "contract_words", "describe", "legal_move_names", "move_name", "parse_move"]
+__all__ = ["State", "contract_words", "describe", "legal_move_names", "move_name", "parse_move", "step_verbs"]
 
 STEPS = {PH_UPCARD: "take the upcard, or draw stock",
          PH_BUY: "buy the upcard, or pass",
@@ -125,6 +125,11 @@ def legal_move_names(state: State) -> list[tuple[int, str]]:
 
 
 # ------------------------------------------------------------------ parsing
+def step_verbs(state: State) -> tuple[str, ...]:
+    """The verbs the step to act now takes (``serve`` tries each with the selected cards)."""
+    return tuple(verb for verb, step in VERB_STEP.items() if step == int(state.ints[I_PHASE]))
+
+
 def parse_move(state: State, text: str) -> int:
     return N.parse_move(state, text, int(state.ints[I_PHASE]), steps=STEPS, verb_step=VERB_STEP,
                         aliases=ALIASES, parsers=_Parse, is_legal=MV.is_legal, why_not=_why_not)
