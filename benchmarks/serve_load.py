@@ -6,7 +6,8 @@ sent; each game saved complete). Prints the median and the worst response time.
     python benchmarks/serve_load.py [--games 50] [--seed 0] [--variant basic]
 
 The server is ``rummysim serve`` in a child process on a free port, its games in a temporary directory.
-Moves: the listed move a seeded random choice names (by number) or ``auto``, alternately.
+Moves: the listed move a seeded random choice names (by number and words) or ``auto``, alternately,
+each naming the decision it answers (``seq``); the token is read from the address the server prints.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import argparse
 import asyncio
 import json
 import random
+import re
 import socket
 import statistics
 import subprocess
@@ -48,23 +50,26 @@ async def play(client: httpx.AsyncClient, k: int, args, times: list[float]) -> d
     gid, view, sent = r["id"], r["view"], 0
     while view["state"] != "over":
         if view["state"] == "ended":
-            view = (await call("POST", f"/api/games/{gid}/next"))["view"]
+            view = (await call("POST", f"/api/games/{gid}/next", {"seq": view["seq"]}))["view"]
         elif sent % 2:
-            view = (await call("POST", f"/api/games/{gid}/move", {"n": rng.randint(1, len(view["moves"]))}))["view"]
+            m = rng.choice(view["moves"])
+            view = (await call("POST", f"/api/games/{gid}/move", {"seq": view["seq"], "n": m["n"],
+                                                                  "move": m["words"]}))["view"]
         else:
-            view = (await call("POST", f"/api/games/{gid}/auto", {"reach": "move"}))["view"]
+            view = (await call("POST", f"/api/games/{gid}/auto", {"seq": view["seq"], "reach": "move"}))["view"]
         sent += 1
         if sent % 10 == 0:     # a page reload now and then
             view = (await call("GET", f"/api/games/{gid}"))["view"]
-    if view["moves_made"] != sent:
-        raise RuntimeError(f"game {k}: the server counted {view['moves_made']} answers, the client sent {sent}")
+    if view["seq"] != sent:
+        raise RuntimeError(f"game {k}: the server counted {view['seq']} answers, the client sent {sent}")
     return {"id": gid, "sent": sent}
 
 
-async def main_async(args, url: str, root: Path) -> dict:
+async def main_async(args, url: str, token: str, root: Path) -> dict:
     times: list[float] = []
     limits = httpx.Limits(max_connections=args.games + 10)
-    async with httpx.AsyncClient(base_url=url, timeout=600, limits=limits) as client:
+    async with httpx.AsyncClient(base_url=url, timeout=600, limits=limits,
+                                 headers={"X-Rummysim-Token": token}) as client:
         start = time.perf_counter()
         done = await asyncio.gather(*(play(client, k, args, times) for k in range(args.games)))
         wall = time.perf_counter() - start
@@ -92,11 +97,13 @@ def main() -> None:
                                   stdout=subprocess.PIPE, text=True)
         try:
             line = server.stdout.readline()      # the address, once it listens
-            if "http://" not in line:
+            found = re.search(r"\?token=([\w-]+)", line)
+            if not found:
                 raise RuntimeError(f"the server did not start: {line!r}")
-            url = f"http://127.0.0.1:{port}"
-            httpx.post(f"{url}/api/games", json={"variant": args.variant, "seed": 0}, timeout=1800)   # compiled or loaded
-            print(json.dumps(asyncio.run(main_async(args, url, root))))
+            url, token = f"http://127.0.0.1:{port}", found.group(1)
+            httpx.post(f"{url}/api/games", json={"variant": args.variant, "seed": 0}, timeout=1800,
+                       headers={"X-Rummysim-Token": token})   # compiled or loaded
+            print(json.dumps(asyncio.run(main_async(args, url, token, root))))
         finally:
             server.terminate()
             server.wait(30)

@@ -41,9 +41,9 @@ from .strategy import builtin_dir, builtin_names, is_search, load_strategy, para
 from .variants import DEFAULT_VARIANT, NAMES, VARIANTS, variant_named, variant_of
 
 try:   # rummysim serve needs the [serve] extra (starlette, uvicorn)
-    from .serve import serve as serve_games
+    from .serve import Limits as ServeLimits, serve as serve_games
 except ImportError as _serve_missing:   # pragma: no cover - without the extra
-    serve_games, SERVE_MISSING = None, str(_serve_missing)
+    serve_games, ServeLimits, SERVE_MISSING = None, None, str(_serve_missing)
 
 EXIT_USAGE = 2
 
@@ -834,20 +834,31 @@ def strategies_show(name, variant):
 
 
 @cli.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Anything but loopback (127.0.0.1, localhost, ::1) is warned about: "
+                   "others on the network can reach the server.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
 @click.option("--dir", "root", type=click.Path(file_okay=False), default=None,
               help="Where the games are saved (and resumed from). Default: results/serve-<time>.")
+@click.option("--strategies", "strategy_dirs", multiple=True,
+              type=click.Path(exists=True, file_okay=False, resolve_path=True),
+              help="A directory of strategy files the page may name as opponents or hints (.toml files under "
+                   "it, by their path from it); repeatable. Without it only shipped strategies are offered.")
+@click.option("--max-games", type=click.IntRange(1, 1_000_000), default=1_000, show_default=True,
+              help="Games the directory keeps: more are refused.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
-def serve(host, port, root, open_browser):
+def serve(host, port, root, strategy_dirs, max_games, open_browser):
     """Play against the bots in the browser: rummysim serve, then open the address it prints.
 
     Each game is saved under --dir like play's (rummysim replay --from DIR/ID, rummysim report DIR/ID);
-    serving the same --dir again resumes its games.
+    serving the same --dir again resumes its games. The address carries the server's token: only the
+    page opened from it (and scripts that send the token) can play.
     """
     if serve_games is None:
         raise UserError(f"serve needs its extra: pip install 'rummysim[serve]' ({SERVE_MISSING})")
-    serve_games(Path(root or f"results/serve-{time.strftime('%Y%m%d-%H%M%S')}"), host, port, open_browser, click.echo)
+    limits = ServeLimits(games=max_games)
+    serve_games(Path(root or f"results/serve-{time.strftime('%Y%m%d-%H%M%S')}"), host, port, open_browser, click.echo,
+                tuple(Path(d) for d in strategy_dirs), limits)
 
 
 def main(argv=None):

@@ -22,28 +22,15 @@ from rummysim.cli import main
 from rummysim.cards import card_name, cards_of
 from rummysim.variants import variant_named
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")          # starlette's note on the httpx it drives
-    from starlette.testclient import TestClient
-
-from rummysim.serve import MAX_BODY, create_app
+from serve_client import auto_to_the_end, client, decide, new_game, seq
+from rummysim.serve import Limits, create_app
 from rummysim.replay_html import template
 from rummysim.serve.view import meld_of, move_parts
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([CDHS](?:10|[2-9AJQK]))(?![A-Za-z0-9])")
-BASIC = {"variant": "basic", "opponents": ["expert"], "seed": 1}
-
-
-def client(root):
-    return TestClient(create_app(root))
-
-
-def new_game(c, **setup):
-    r = c.post("/api/games", json={**BASIC, **setup})
-    assert r.status_code == 201, r.text
-    return r.json()
+MAX_BODY = Limits().body
 
 
 # ------------------------------------------------------------------ what the seat may not see
@@ -112,7 +99,7 @@ def test_move_parts_and_meld_lines():
 def test_the_page_draws_the_replay_pages_cards():
     """Both pages put in the one card drawing (replay_html/cards.js, card_symbols.svg)."""
     c = client(None)
-    page = c.get("/").text
+    page = c.get("/", params={"token": c.app.state.token}).text
     for text in (page, template()):
         assert text.count("function cardSvg") == 1 and text.count('<path id="suit-H"') == 1
         assert "/*CARD-DRAWING*/" not in text and "<!--CARD-SYMBOLS-->" not in text
@@ -126,7 +113,7 @@ def test_a_game_by_auto_is_runs_game_row_for_row(tmp_path):
     response checked for hidden cards; the server restarted halfway; the saved game equals game 0 of
     ``run --games 1`` with the same seed and strategies."""
     app = create_app(tmp_path)
-    c = TestClient(app)
+    c = client(app)
     first = new_game(c)
     gid = first["id"]
     check_hidden(app, gid, first)
@@ -143,19 +130,19 @@ def test_a_game_by_auto_is_runs_game_row_for_row(tmp_path):
             with open(log, "a") as f:   # the server stopped in the middle of writing an answer
                 f.write('{"auto": "mo')
             app = create_app(tmp_path)
-            c = TestClient(app)
+            c = client(app)
             assert c.get(f"/api/games/{gid}").json()["view"] == view   # that answer was never acknowledged
             assert log.read_text() == before
         if view["state"] == "ended":
-            r = c.post(f"/api/games/{gid}/next")
-        elif answers % 3 == 0:   # the hint's move by its number: the same move as auto
-            n = c.post(f"/api/games/{gid}/hint").json()["view"]["hint"]["n"]
-            r = c.post(f"/api/games/{gid}/move", json={"n": n})
-        elif answers % 3 == 1:   # ... by its words
+            r = decide(c, gid, "next")
+        elif answers % 3 == 0:   # the hint's move by its number and words: the same move as auto
+            hint = c.post(f"/api/games/{gid}/hint").json()["view"]["hint"]
+            r = decide(c, gid, "move", n=hint["n"], move=hint["words"])
+        elif answers % 3 == 1:   # ... by its words alone
             words = c.post(f"/api/games/{gid}/hint").json()["view"]["hint"]["words"]
-            r = c.post(f"/api/games/{gid}/move", json={"text": words})
+            r = decide(c, gid, "move", move=words)
         else:
-            r = c.post(f"/api/games/{gid}/auto", json={"reach": "move"})
+            r = decide(c, gid, "auto", reach="move")
         assert r.status_code == 200, r.text
         check_hidden(app, gid, r.json())
         answers += 1
@@ -176,12 +163,11 @@ def test_auto_to_the_end_saves_runs_rows(tmp_path, capsys):
     """Auto to the end of the game: run's rows, and replay --from and report read the saved game."""
     c = client(tmp_path)
     gid = new_game(c, seed=4, opponents=["greedy"], rules=["target=60"])["id"]
-    r = c.post(f"/api/games/{gid}/auto", json={"reach": "game"})
-    assert r.status_code == 200 and r.json()["view"]["state"] == "over"
+    assert auto_to_the_end(c, gid)["view"]["state"] == "over"
     run = rummysim.simulate(games=1, players=2, strategies=["expert", "greedy"], seed=4, variant="basic",
                             rules={"target": 60})
     assert pd.read_parquet(tmp_path / gid / "hands.parquet").equals(run.hands)
-    assert c.post(f"/api/games/{gid}/auto", json={"reach": "game"}).json() == {"error": "the game is over"}
+    assert decide(c, gid, "auto", reach="game").json() == {"error": "the game is over"}
     capsys.readouterr()
     main(["replay", "--from", str(tmp_path / gid), "--hand", "0"])
     shown = capsys.readouterr().out
@@ -194,13 +180,13 @@ def test_auto_to_the_end_saves_runs_rows(tmp_path, capsys):
 def test_shanghai_and_gin_through_the_api(tmp_path, variant, opponents, seed):
     """By auto, move by move, every response checked for hidden cards: run's rows; resumed."""
     app = create_app(tmp_path)
-    c = TestClient(app)
+    c = client(app)
     first = new_game(c, variant=variant, players=len(opponents) + 1, opponents=opponents, seed=seed)
     gid = first["id"]
     check_hidden(app, gid, first)
     while (look := c.get(f"/api/games/{gid}").json())["view"]["state"] != "over":
         check_hidden(app, gid, look)
-        r = c.post(f"/api/games/{gid}/next" if look["view"]["state"] == "ended" else f"/api/games/{gid}/auto")
+        r = decide(c, gid, "next" if look["view"]["state"] == "ended" else "auto")
         assert r.status_code == 200, r.text
         check_hidden(app, gid, r.json())
     v = variant_named(variant)
@@ -208,7 +194,7 @@ def test_shanghai_and_gin_through_the_api(tmp_path, variant, opponents, seed):
                             variant=variant)
     assert pd.read_parquet(tmp_path / gid / f"{v.table}.parquet").equals(run.hands)
     assert pd.read_parquet(tmp_path / gid / "games.parquet").equals(run.games)
-    assert TestClient(create_app(tmp_path)).get(f"/api/games/{gid}").json() == look
+    assert client(tmp_path).get(f"/api/games/{gid}").json() == look
 
 
 def test_bad_requests_are_refused_in_one_line_and_change_nothing(tmp_path):
@@ -219,20 +205,25 @@ def test_bad_requests_are_refused_in_one_line_and_change_nothing(tmp_path):
     bad = [
         (c.get, "/api/games/0123456789abcdef", None, 404),
         (c.get, "/api/games/../etc", None, 404),
-        (c.post, f"/api/games/{'f' * 16}/move", {"n": 1}, 404),
+        (c.post, f"/api/games/{'f' * 16}/move", {"seq": 0, "move": "draw stock"}, 404),
         (c.post, f"/api/games/{gid}/move", b"{not json", 400),
         (c.post, f"/api/games/{gid}/move", b"[1, 2]", 400),
         (c.post, f"/api/games/{gid}/move", b"x" * (MAX_BODY + 1), 413),
-        (c.post, f"/api/games/{gid}/move", {"n": 99}, 422),
-        (c.post, f"/api/games/{gid}/move", {"n": "1"}, 422),
-        (c.post, f"/api/games/{gid}/move", {"n": 1, "text": "stop"}, 422),
-        (c.post, f"/api/games/{gid}/move", {"card": "D9"}, 400),
-        (c.post, f"/api/games/{gid}/move", {"text": "discard D9"}, 422),     # a discard at the draw
-        (c.post, f"/api/games/{gid}/move", {"text": "meld H3"}, 422),
-        (c.post, f"/api/games/{gid}/move", {"text": "fly away"}, 422),
-        (c.post, f"/api/games/{gid}/move", {"text": ""}, 422),
-        (c.post, f"/api/games/{gid}/auto", {"reach": "forever"}, 422),
-        (c.post, f"/api/games/{gid}/next", {}, 422),                          # the hand is not over
+        (c.post, f"/api/games/{gid}/move", {"seq": 0, "n": 99, "move": "draw stock"}, 422),
+        (c.post, f"/api/games/{gid}/move", {"seq": 0, "n": "1", "move": "draw stock"}, 422),
+        (c.post, f"/api/games/{gid}/move", {"seq": 0, "n": 1}, 400),         # a number without the move
+        (c.post, f"/api/games/{gid}/move", {"seq": 0, "n": 1, "move": "stop"}, 409),   # not what it lists
+        (c.post, f"/api/games/{gid}/move", {"move": "draw stock"}, 400),    # no seq
+        (c.post, f"/api/games/{gid}/move", {"seq": "0", "move": "draw stock"}, 400),
+        (c.post, f"/api/games/{gid}/move", {"seq": 1, "move": "draw stock"}, 409),     # not come yet
+        (c.post, f"/api/games/{gid}/move", {"seq": 0, "card": "D9"}, 400),
+        (c.post, f"/api/games/{gid}/move", {"seq": 0, "move": "discard D9"}, 422),     # a discard at the draw
+        (c.post, f"/api/games/{gid}/move", {"seq": 0, "move": "meld H3"}, 422),
+        (c.post, f"/api/games/{gid}/move", {"seq": 0, "move": "fly away"}, 422),
+        (c.post, f"/api/games/{gid}/move", {"seq": 0, "move": ""}, 422),
+        (c.post, f"/api/games/{gid}/auto", {"seq": 0, "reach": "forever"}, 422),
+        (c.post, f"/api/games/{gid}/auto", {"seq": 0, "reach": 3}, 422),
+        (c.post, f"/api/games/{gid}/next", {"seq": 0}, 422),                          # the hand is not over
         (c.post, f"/api/games/{gid}/check", {"cards": ["ZZ"]}, 422),
         (c.post, "/api/games", {"variant": "poker"}, 422),
         (c.post, "/api/games", {"opponents": ["nobody"]}, 422),
@@ -255,15 +246,14 @@ def test_bad_requests_are_refused_in_one_line_and_change_nothing(tmp_path):
 
 def test_several_games_at_once(tmp_path):
     app = create_app(tmp_path)
-    c = TestClient(app)
+    c = client(app)
     ids = [new_game(c, seed=s)["id"] for s in (1, 2, 3)]
     errors = []
 
     def play(gid):
         try:
-            with TestClient(app) as own:
-                r = own.post(f"/api/games/{gid}/auto", json={"reach": "game"})
-                assert r.status_code == 200 and r.json()["view"]["state"] == "over"
+            with client(app) as own:
+                assert auto_to_the_end(own, gid)["view"]["state"] == "over"
         except Exception as e:   # noqa: BLE001 - reported below
             errors.append(e)
     threads = [threading.Thread(target=play, args=(g,)) for g in ids]
@@ -279,19 +269,18 @@ def test_several_games_at_once(tmp_path):
 
 def test_games_dropped_from_memory_come_back_from_their_directory(tmp_path):
     """At most max_live games in memory: the others are rebuilt from their move logs when asked for."""
-    app = create_app(tmp_path, max_live=1)
-    c = TestClient(app)
+    app = create_app(tmp_path, limits=Limits(live=1))
+    c = client(app)
     ids = [new_game(c, seed=s)["id"] for s in (1, 2, 3)]
     assert list(app.state.games.live) == ids[-1:]
     for _ in range(4):
         for gid in ids:
             state = c.get(f"/api/games/{gid}").json()["view"]["state"]
             if state != "over":
-                r = c.post(f"/api/games/{gid}/next") if state == "ended" else \
-                    c.post(f"/api/games/{gid}/auto", json={"reach": "unit"})
+                r = decide(c, gid, "next") if state == "ended" else decide(c, gid, "auto", reach="unit")
                 assert r.status_code == 200, r.text
             assert len(app.state.games.live) == 1
-    fresh = TestClient(create_app(tmp_path))
+    fresh = client(tmp_path)
     assert all(fresh.get(f"/api/games/{g}").json() == c.get(f"/api/games/{g}").json() for g in ids)
 
 
@@ -301,9 +290,12 @@ def test_the_serve_command_listens_on_localhost_and_says_where(tmp_path):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = p.stdout.readline()
-        assert line.startswith(f"rummysim serve: http://127.0.0.1:{port}/ (games saved in {tmp_path / 'g'}")
-        assert "function cardSvg" in httpx.get(f"http://127.0.0.1:{port}/").text
-        assert httpx.get(f"http://127.0.0.1:{port}/nowhere").json() == {"error": "Not Found"}
+        m = re.match(rf"rummysim serve: (http://127\.0\.0\.1:{port}/\?token=([\w-]+)) \(games saved in (.*);", line)
+        assert m and m.group(3) == str(tmp_path / "g"), line
+        assert "function cardSvg" in httpx.get(m.group(1)).text
+        assert httpx.get(f"http://127.0.0.1:{port}/").status_code == 403        # the page needs the token
+        api = httpx.get(f"http://127.0.0.1:{port}/nowhere", headers={"X-Rummysim-Token": m.group(2)})
+        assert api.json() == {"error": "Not Found"}
     finally:
         p.terminate()
         p.wait(30)
@@ -330,7 +322,7 @@ def server(tmp_path_factory):
         if srv.started:
             break
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/", app, root
+    yield f"http://127.0.0.1:{port}/?token={app.state.token}", app, root
     srv.should_exit = True
     t.join(10)
 
@@ -346,10 +338,12 @@ class Table:
     """The page in the browser, played by clicking as a person would, checked against the server."""
 
     def __init__(self, browser, url, app, width=1000):
-        self.page = browser.new_page(viewport={"width": width, "height": 900})
+        # the test's own waits evaluate strings, which the page's CSP forbids (test_the_page_runs_under_its_csp)
+        self.page = browser.new_page(viewport={"width": width, "height": 900}, bypass_csp=True)
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("request", lambda r: None if r.url.startswith(url) else self.errors.append("fetched " + r.url))
+        here = url.split("?")[0]
+        self.page.on("request", lambda r: None if r.url.startswith(here) else self.errors.append("fetched " + r.url))
         self.url, self.app = url, app
         self.page.goto(url)
         self.page.wait_for_selector("#variant option", state="attached")
@@ -538,3 +532,24 @@ def test_the_bots_moves_play_out_at_the_chosen_speed(server, browser):
     assert len(bots) >= 2 and took >= 0.25 * len(bots) * 0.9, (bots, took)
     assert t.page.get_attribute("#speed", "aria-valuetext") == "250 ms"
     t.page.close()
+
+
+@pytest.mark.slow   # a browser: seconds
+def test_the_page_runs_under_its_csp(server, browser):
+    """The page's one script runs under the policy the server sends (its hash), and nothing is refused:
+    a game started and a move played by clicking, no CSP violation in the console."""
+    url, app, root = server
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    refused = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    page.on("pageerror", lambda e: refused.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("#variant option", state="attached")
+    page.fill("#seed", "1")
+    page.click("#start")
+    page.wait_for_selector("#game:not(.hidden) #offered button")
+    page.click("#offered button >> nth=0")
+    page.wait_for_selector("#log p.you")
+    assert refused == []
+    assert page.url.startswith(url.split("#")[0]) and "#game=" in page.url    # the token kept in the address
+    page.close()

@@ -7,6 +7,7 @@ moves cannot be replayed from a strategy). The person's seat is named ``human`` 
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -42,12 +43,14 @@ def save_events(out: Path, unit: str, number: int, events: list[dict]) -> None:
 def save_game(out: Path, spec: RunSpec, game, complete: bool, started: str, wall: float, you: int,
               hint: Strategy) -> dict:
     """Write the game's tables and ``run.json`` (status ``complete``, or ``quit`` with the hands or
-    rounds finished before it); returns the record."""
+    rounds finished before it), each through a rename; returns the record."""
     v = spec.variant
     chunk = game.chunk()
     names = [s.name for s in spec.strategies]
     for name, arrow in v.tables(chunk, spec.seed, spec.players, names).items():
-        pq.write_table(arrow, out / f"{name}.parquet")
+        tmp = out / f"{name}.parquet.tmp"
+        pq.write_table(arrow, tmp)
+        os.replace(tmp, out / f"{name}.parquet")      # never half a table: a crash leaves the last one whole
     summary = v.summary(spec.players, names)
     summary.add(chunk)
     record = {"rummysim_version": __version__, "schema_version": SCHEMA_VERSION, **spec.describe(),

@@ -85,7 +85,8 @@ def view_of(session, hint: bool = False, table_only: bool = False) -> dict:
         "state": "over" if over else "ended" if waiting else "decide" if session.decision else "play",
         "to_act": None if waiting or game.unit_over else game.seat,
         "ended": session.ended if waiting else [],
-        "moves_made": session.moves,
+        "seq": session.moves,          # the decision now: what a decision request names (``Session.answer_request``)
+        "auto": session.person.auto,   # "game": an auto to the end of the game goes on with the next request
     }
     if table_only:
         return out
