@@ -61,7 +61,9 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, open_browser: b
     if not is_loopback(host):
         echo(f"rummysim serve: warning: listening on {host}, not only this machine: anyone who can reach port "
              f"{port} and learns the address below can play here; it is plain HTTP, not encrypted")
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+    # an idle connection kept 30 s (uvicorn's 5 s equals httpx's and many clients' own expiry: a request
+    # sent as the server closed it was lost, a ReadError for the client)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_keep_alive=30)
     server = uvicorn.Server(config)
 
     def started():
