@@ -261,9 +261,9 @@ def test_crosstable_by_hand_holm_verdicts_direction_and_ranking():
     pairs = [_pair("X", "Y", 0, 1, 0.03, 0.58), _pair("X", "Z", 0, 2, 0.01, 0.35), _pair("Y", "Z", 1, 2, 0.04, 0.45)]
     out = _crosstable(names, pairs, 2)
     assert [p["p_holm"] for p in pairs] == pytest.approx([0.06, 0.03, 0.06], abs=1e-15)
-    assert [p["verdict"] for p in pairs] == ["no significant difference (Holm-adjusted p = 0.06, t-test over 400 blocks)",
-                                           "Z is better (Holm-adjusted p = 0.03, t-test over 400 blocks)",
-                                           "no significant difference (Holm-adjusted p = 0.06, t-test over 400 blocks)"]
+    assert [p["verdict"] for p in pairs] == ["no significant difference (Holm-adjusted p = 0.06, the share interval's test over 400 blocks)",
+                                           "Z is better (Holm-adjusted p = 0.03, the share interval's test over 400 blocks)",
+                                           "no significant difference (Holm-adjusted p = 0.06, the share interval's test over 400 blocks)"]
     assert [(r["rank"], r["name"]) for r in out["ranking"]] == [(1, "Z"), (2, "X"), (3, "Y")]
     assert [r["mean_edge"] for r in out["ranking"]] == pytest.approx([0.10, -0.035, -0.065], abs=1e-12)
     ws = out["crosstable"]["win_share"]
@@ -359,8 +359,10 @@ def test_shanghai_duplicate_match_by_hand():
                                                                                    rel=1e-9)
     assert 0 <= s["win_share"]["ci95"][0] < s["win_share"]["ci95"][1] <= 1
     assert s["win_share_minus_fair"]["estimate"] == pytest.approx(2 / 9, abs=1e-12)
-    # 2 blocks at 3 players: no p-value (a t-test on 2 blocks gave p = 0.156)
-    assert s["p_value"] is None and s["test"] == "no test: 2 blocks, fewer than 30"
+    # 2 blocks at 3 players: the share interval's test (a t-test on 2 blocks gave p = 0.156), which
+    # agrees with the interval: it holds the fair share 1/3, p above 0.05
+    assert s["test"] == "share interval" and 0.05 < s["p_value"] <= 1
+    assert s["win_share"]["ci95"][0] < 1 / 3
     assert s["points_per_hand_diff"]["estimate"] == pytest.approx(-102.5 / 12, abs=1e-12)
     pg = np.array([-27.5 / 3, -25.0])
     half = t * pg.std(ddof=1) / np.sqrt(2)
@@ -557,13 +559,14 @@ def test_twelve_deals_won_print_honest_bounds_an_exact_test_and_no_infinity(caps
     """compare expert random --hands 12 --seed 3: expert won all 24 hands. It printed
     ``1.0000 [1.0000, 1.0000] n=12``, ``+inf [+inf, +inf]`` and ``p < 1e-16``; now the share's interval
     is one-sided (Clopper-Pearson on 12 deals: 0.025^(1/12) = 0.7354), the Elo is unbounded in words
-    from the image of that bound (+177.5), and the test is the exact sign test, 2 / 4096."""
+    from the image of that bound (+177.5), and the test is the interval's, Clopper-Pearson on the 12
+    deals as the exact sign test, 2 / 4096."""
     result = compare(BASIC, [load_strategy("expert", BASIC), load_strategy("random", BASIC)], 2, 3, BasicRules(), None, 12)
     text = _printed(result)
     assert "1.0000 [0.7354, 1.0000] n=12" in text
     assert "unbounded [+177.5, unbounded] n=12" in text
     assert "0.00% [0.00%, 26.46%] n=12" in text                 # no stalemate: one-sided, not [0.00, 0.00]
-    assert "expert is better (Holm-adjusted p = 0.000488, exact sign test over 12 pairs)" in text
+    assert "expert is better (Holm-adjusted p = 0.000488, the share interval's test over 12 blocks)" in text
     assert "n/a: every block scored the same" in text           # not "infx"
     assert "inf " not in text.replace("unbounded", "") and "1e-16" not in text
 

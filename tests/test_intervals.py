@@ -8,13 +8,15 @@ import pytest
 from scipy import stats as sps
 
 from rummysim.base.intervals import (
-    MIN_T_BLOCKS,
     PAIR_BINS,
+    SHARE_TEST,
+    _ratio_moments,
     elo,
     elo_ci,
     holm_adjust,
     mean_ci,
     pentanomial,
+    pentanomial_probs,
     pentanomial_score,
     proportion_ci,
     ratio_ci,
@@ -27,6 +29,8 @@ from rummysim.base.intervals import (
     sprt_llr,
     two_sided_p,
     variance_reduction,
+    win_share_ci,
+    win_share_interval,
 )
 
 Z = 1.959964
@@ -114,41 +118,131 @@ def test_mean_ci_hand():
     assert (lo, hi) == pytest.approx((0.4457, 4.5543), abs=1e-4)
 
 
-# --- item 3: below MIN_T_BLOCKS blocks an exact sign test over pairs, or no p-value ---
+# --- issue 42, items 1 and 2: one test, the interval's, at every n ---
 
-def test_twelve_won_deals_get_the_exact_sign_test_not_p_below_1e_16():
-    # 12 of 12 pairs won: 2 * 0.5^12 = 0.000488
-    p, test = share_test(np.ones(12), 0.5, pairs=True)
-    assert test == "sign" and p == pytest.approx(2 * 0.5 ** 12, rel=1e-12)
-    # 11 above, 1 below: 2 * (1 + 12) / 4096
-    p, _ = share_test(np.array([1.0] * 10 + [0.75, 0.0]), 0.5, pairs=True)
-    assert p == pytest.approx(2 * 13 / 4096, rel=1e-12)
+def test_twelve_won_deals_get_the_exact_bound_not_p_below_1e_16():
+    # 12 of 12 pairs won: every block alike, Clopper-Pearson on the 12 blocks, 2 * 0.5^12 = 0.000488
+    # (the exact sign test's p too)
+    p, test = share_test(np.ones(12), 0.5)
+    assert test == SHARE_TEST and p == pytest.approx(2 * 0.5 ** 12, rel=1e-9)
+    # 30 all won: 2^-29 = 1.86e-9, what no test over 30 pairs can go below; one block short of a
+    # sweep is no surer (the t-test said 3e-14 and the share interval alone 3e-31)
+    assert share_test(np.ones(30), 0.5)[0] == pytest.approx(2 * 0.5 ** 30, rel=1e-9)
+    assert share_test(np.array([1.0] * 29 + [0.75]), 0.5)[0] == pytest.approx(2 * 0.5 ** 30, rel=1e-9)
+    m, lo, hi = win_share_ci(np.array([1.0] * 29 + [0.75]), 0.5)
+    assert lo == pytest.approx(0.025 ** (1 / 30), rel=1e-12) and hi > m
+    # 30 all lost at 3 players: 2 (2/3)^30
+    assert share_test(np.zeros(30), 1 / 3)[0] == pytest.approx(2 * (2 / 3) ** 30, rel=1e-9)
     assert sign_test_p(0, 0) == 1.0 and sign_test_p(3, 3) == 1.0
 
 
-def test_few_blocks_at_three_players_get_no_p_value():
-    p, why = share_test(np.array([1.0, 2 / 3, 1 / 3] * 5), 1 / 3, pairs=False)
-    assert p is None and why == f"no test: 15 blocks, fewer than {MIN_T_BLOCKS}"
-    # enough blocks: Student-t
-    v = np.array([1.0, 2 / 3, 1 / 3, 0.0] * 10)
-    p, test = share_test(v, 1 / 3, pairs=False)
-    assert test == "t" and p == pytest.approx(2 * sps.t.sf(abs(v.mean() - 1 / 3) / (v.std(ddof=1) / 40 ** 0.5), 39))
+def test_the_p_value_is_the_level_at_which_the_interval_reaches_the_fair_share():
+    """10 won, a DW and a LL of 12 pairs: the share interval at level 1 - p has the fair share 0.5
+    as its lower bound (to 1e-9)."""
+    v = np.array([1.0] * 10 + [0.75, 0.0])
+    p, _ = share_test(v, 0.5)
+    assert 0.01 < p < 0.05
+    assert share_ci(v, level=1 - p)[1] == pytest.approx(0.5, abs=1e-9)
+    assert win_share_ci(v, 0.5)[1:] == share_ci(v)[1:]   # not near a sweep: the share interval itself
+
+
+def test_few_blocks_at_three_players_get_a_p_value_from_two_blocks():
+    p, test = share_test(np.array([1.0, 2 / 3, 1 / 3] * 5), 1 / 3)
+    assert test == SHARE_TEST and p < 0.05 and win_share_ci(np.array([1.0, 2 / 3, 1 / 3] * 5), 1 / 3)[1] > 1 / 3
+    assert share_test([1.0], 1 / 3) == (None, "no test: 1 block")
 
 
 # --- item 4: blocks all alike up to rounding are no evidence ---
 
 def test_blocks_of_one_third_up_to_rounding_test_nothing():
     """Every block of greedy against a copy of itself scores 1/3 but for the last bit: the t-test
-    used to find p = 1.5e-152 in it; there is no spread, so no test at 3 players, and p = 1 (no
-    untied pair) at 2."""
+    used to find p = 1.5e-152 in it; there is no spread and the share is the fair one: p = 1."""
     rng = np.random.default_rng(0)
     v = np.full(1000, 1 / 3) + rng.choice([0.0, 5.551115123125783e-17], 1000)
     assert np.ptp(v) > 0 and v.std() > 0
-    assert share_test(v, 1 / 3, pairs=False) == (None, "no test: every block scored the same")
-    assert share_test(np.full(1000, 0.5) + rng.choice([0.0, 1.1e-16], 1000), 0.5, pairs=True) == (1.0, "sign")
+    assert share_test(v, 1 / 3) == (1.0, SHARE_TEST)
+    assert share_test(np.full(1000, 0.5) + rng.choice([0.0, 1.1e-16], 1000), 0.5) == (1.0, SHARE_TEST)
     # nor a width: the interval of no spread rests on the blocks alone (Clopper-Pearson at 1/3 of 1000)
     _, lo, hi = share_ci(v)
     assert hi - lo > 0.05
+
+
+def _random_matches(rng, count):
+    """``count`` random matches as their block values ([count, 200], the first ``n`` of each row used)
+    with ``n`` in 5..200, the players (2, 3 or 4) and the fair share: two-player pairs from the
+    pentanomial of an Elo in [-120, 120] with up to 30% stalemates, and 3-4 player rotations whose
+    deals share their luck (a win chance per deal from a beta distribution about a share near 1/k),
+    so that many matches fall near the 5% boundary."""
+    n = rng.integers(5, 201, count)
+    players = rng.choice([2, 3, 4], count)
+    values = np.zeros((count, 200))
+    two = players == 2
+    for i in np.flatnonzero(two):
+        probs = pentanomial_probs(rng.uniform(-120, 120), rng.uniform(0, 0.3))
+        values[i] = rng.choice(5, 200, p=probs) / 4
+    many = np.flatnonzero(~two)
+    k = players[many][:, None, None]
+    share = np.clip(1 / k * np.exp(rng.uniform(-0.6, 0.6, (len(many), 1, 1))), 0.02, 0.98)
+    chance = rng.beta(4 * share, 4 * (1 - share), (len(many), 200, 1))
+    won = (rng.random((len(many), 200, 4)) < chance) & (np.arange(4) < k)
+    values[many] = won.sum(axis=-1) / k[:, :, 0]
+    used = np.arange(200) < n[:, None]
+    return np.where(used, values, 0.0), n, players
+
+
+def test_the_verdict_never_disagrees_with_the_interval_in_10000_random_matches():
+    """The rule of docs/intervals.md: the verdict is the test whose confidence set is the printed
+    interval. 10,000 random matches at 5 to 200 blocks (vectorised: the same code as
+    ``share_test`` and ``win_share_ci``): p < 0.05 exactly where the interval excludes the fair share,
+    and never below what the blocks could give (2 fair^n); 200 of them through
+    ``compare.verdict`` too, whose words say the same."""
+    from rummysim.analysis.compare import verdict
+    rng = np.random.default_rng(42)
+    values, n, players = _random_matches(rng, 10_000)
+    fair = 1 / players
+    s = values.sum(axis=1)
+    share, variance = _ratio_moments(n, s, n, (values * values).sum(axis=1), s, n)
+    lo, hi, p = win_share_interval(share, variance, n, fair)
+    excluded = (lo > fair) | (hi < fair)
+    assert 0.2 < excluded.mean() < 0.8 and np.sum(np.abs(p - 0.05) < 0.01) > 100   # near the boundary too
+    assert np.array_equal(p < 0.05, excluded)
+    assert np.all(p >= np.minimum(1, 2 * np.minimum(fair, 1 - fair) ** n) * (1 - 1e-9))
+    assert np.all((lo <= share) & (share <= hi))
+    for i in rng.choice(10_000, 200, replace=False):
+        v = values[i, :n[i]]
+        (m, lo_i, hi_i), (p_i, _) = win_share_ci(v, fair[i]), share_test(v, fair[i])
+        assert (lo_i, hi_i, p_i) == pytest.approx((lo[i], hi[i], p[i]), rel=1e-9)
+        words = verdict({"a": "A", "b": "B", "blocks": int(n[i]), "p_value": p_i, "test": SHARE_TEST,
+                         "win_share": {"estimate": m, "ci95": [lo_i, hi_i]}}, p_i, int(players[i]))
+        assert ("is better" in words) == bool(excluded[i]), (words, lo_i, hi_i)
+
+
+def _sign_flip_p(v) -> float:
+    """The exact two-sided sign-flip test of pair scores / 2 about 1/2 (the sum statistic, every one
+    of the 2^n flips), by convolution: 4 (v - 1/2) is 2 (2A - a) + (2B - b) with A of the a pairs at
+    +-2 and B of the b at +-1 flipped up, each Binomial(., 1/2)."""
+    d = np.rint(4 * (np.asarray(v) - 0.5)).astype(int)
+    a, b = int(np.sum(np.abs(d) == 2)), int(np.sum(np.abs(d) == 1))
+    pa = sps.binom.pmf(np.arange(a + 1), a, 0.5)
+    pb = sps.binom.pmf(np.arange(b + 1), b, 0.5)
+    sums = (2 * (2 * np.arange(a + 1) - a))[:, None] + (2 * np.arange(b + 1) - b)[None, :]
+    return float((pa[:, None] * pb[None, :])[np.abs(sums) >= abs(int(d.sum()))].sum())
+
+
+def test_the_share_test_is_within_a_factor_10_of_the_exact_sign_flip_test_at_every_n():
+    """The share interval's test is used at every n (no switch of method); at 2 players the exact
+    test over the same pairs, the sign-flip (permutation) test, gives p-values within a factor of 10
+    of it on 2,000 random matches at 5 to 200 pairs (p from 1e-12 to 0.5: within 6 here)."""
+    rng = np.random.default_rng(5)
+    n = rng.integers(5, 201, 2000)
+    matches = [rng.choice(5, k, p=pentanomial_probs(rng.uniform(-120, 120), rng.uniform(0, 0.3))) / 4 for k in n]
+    exact = np.array([_sign_flip_p(v) for v in matches])
+    moments = np.array([_ratio_moments(len(v), v.sum(), len(v), v @ v, v.sum(), len(v)) for v in matches])
+    p = win_share_interval(moments[:, 0], moments[:, 1], n, 0.5)[2]
+    assert p[:50] == pytest.approx([share_test(v, 0.5)[0] for v in matches[:50]], rel=1e-9)
+    tested = (exact > 1e-12) & (np.minimum(p, exact) < 0.5)
+    ratios = np.maximum(p / exact, exact / p)[tested]
+    assert len(ratios) > 1000 and max(ratios) < 10
 
 
 def test_pentanomial_counts():

@@ -265,7 +265,7 @@ def test_p_values_that_underflow_and_negative_zero():
     pairs = [{"a": "x", "b": "y", "a_index": 0, "b_index": 1, **summarise_pair(_stopped_blocks(False), 2),
               "p_value": 0.0}]
     _crosstable([S("x"), S("y")], pairs, 2)
-    assert pairs[0]["verdict"] == "x is better (Holm-adjusted p < 1e-300, t-test over 300 blocks)"
+    assert pairs[0]["verdict"] == "x is better (Holm-adjusted p < 1e-300, the share interval's test over 300 blocks)"
 
 
 # --- issue 24, item 6: an SPRT at its cap says so; the crosstable after a stop is flagged ---

@@ -37,9 +37,10 @@ def test_sweep_holm_adjusts_over_its_values_and_says_the_intervals_are_not(tmp_p
     assert "not adjusted for the 3 comparisons" in result["multiple_comparisons"]
     rows = result["rows"]
     for r in rows:
-        # the p-value of win share = 1/2: a t-test over the 400 blocks (intervals.share_test)
+        # the p-value of win share = 1/2: the share interval's test over the 400 blocks (intervals.share_test)
         ws, n = r["win_share"], r["blocks"]
-        assert ws["n"] == n == 400 and r["test"] == "t" and 0 < r["p_value"] <= 1
+        assert ws["n"] == n == 400 and r["test"] == "share interval" and 0 < r["p_value"] <= 1
+        assert (r["p_value"] < 0.05) == (not ws["ci95"][0] <= 0.5 <= ws["ci95"][1])
     assert [r["p_holm"] for r in rows] == pytest.approx(holm([r["p_value"] for r in rows]), rel=1e-12)
     assert any(r["p_holm"] > r["p_value"] for r in rows)   # the adjustment did something
     header = (out / "sweep.csv").read_text().splitlines()[0]

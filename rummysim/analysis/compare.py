@@ -207,10 +207,11 @@ def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | Non
     out: dict = {"blocks": n, "hands": blocks.hands,
                  # the rotations of one deal are not independent: an interval over blocks
                  "stalemate_rate": _estimate(*_ratio(bstale, bhands, share=True))}
-    m, lo, hi = I.share_ci(score)
+    # the interval and the p-value of one test (``intervals.win_share_interval``): they never disagree
+    m, lo, hi = I.win_share_ci(score, 1 / k)
     out["win_share"] = _estimate(m, lo, hi, n)
     out["win_share_minus_fair"] = _estimate(m - 1 / k, lo - 1 / k, hi - 1 / k, n)
-    out["p_value"], out["test"] = I.share_test(score, 1 / k, pairs=k == 2)
+    out["p_value"], out["test"] = I.share_test(score, 1 / k)
     if played_identically(score, pdiff, k):
         out["identical"] = True
     # A's points minus the mean of B's seats (B's own at 2 players) over all hands played: a ratio
@@ -622,8 +623,7 @@ def verdict(p: dict, p_holm: float, players: int) -> str:
         return IDENTICAL
     if p.get("p_value") is None or math.isnan(p_holm):
         return f"none ({p.get('test', 'no test')})"
-    test = (f"exact sign test over {p['blocks']:,} pairs" if p.get("test") == "sign"
-            else f"t-test over {p['blocks']:,} blocks")
+    test = f"the share interval's test over {p['blocks']:,} blocks"
     if p_holm < 0.05:
         better = p["a"] if p["win_share"]["estimate"] > 1 / players else p["b"]
         return f"{better} is better (Holm-adjusted {_p_text(p_holm)}, {test})"

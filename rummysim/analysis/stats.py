@@ -45,7 +45,7 @@ from ..base.variant import Variant
 from ..engine.codes import OUTCOMES
 from ..variants import variant_of
 from .compare import SEQUENTIAL_WARNING, position_words, sprt_words
-from ..base.intervals import LEVEL, proportion_ci, ratio_ci, share_ci, share_ratio_ci
+from ..base.intervals import LEVEL, proportion_ci, ratio_ci, share_ratio_ci, win_share_ci
 
 #: the records ``report`` reads (a sweep is summed up by ``sweep`` itself)
 REPORTED_RECORDS = ("run.json", "compare.json")
@@ -612,7 +612,7 @@ def convergence(results: SavedResults | str | Path, points: int = 300, first: in
     Run: the hand win rate of seat 0 after each number of hands, in the order played (exact band);
     columns hands, estimate, lo, hi. Comparison: the first match's win share of its candidate A after
     each number of duplicate blocks (deals; games with ``--games``) in deal order, every block with
-    all its rotations, and the interval over blocks of ``intervals.share_ci``: after the last block,
+    all its rotations, and the win share's interval over blocks (``intervals.win_share_ci``): after the last block,
     exactly the headline's estimate and interval; columns deals, estimate, lo, hi. At about ``points``
     log-spaced counts from ``first`` to all of them.
     """
@@ -620,7 +620,8 @@ def convergence(results: SavedResults | str | Path, points: int = 300, first: in
     res = _as_results(results)
     if res.kind == "compare":
         scores = block_scores(res)
-        rows = [(int(n), *share_ci(scores[:n], LEVEL)) for n in _marks(len(scores), points, first)]
+        rows = [(int(n), *win_share_ci(scores[:n], 1 / res.players, LEVEL))
+                for n in _marks(len(scores), points, first)]
         return pd.DataFrame(rows, columns=["deals", "estimate", "lo", "hi"])
     total = res.hands_played()
     marks = _marks(total, points, first)

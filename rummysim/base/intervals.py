@@ -13,8 +13,8 @@
   Student-t, ``mean_ci``; ratios of block totals by linearisation, ``ratio_ci``;
 * Elo: the image of the win share's interval under ``elo`` (``elo_ci``);
 * two-player duplicate deals: pentanomial counts ``[LL, LD, DD+WL, DW, WW]`` and the SPRT;
-* "is A's share the fair one": ``share_test`` (a t-test over blocks, an exact sign test over pairs
-  below ``MIN_T_BLOCKS`` blocks); many candidates: Holm-adjusted p-values.
+* "is A's share the fair one": ``share_test``, the test whose confidence set is the win share's
+  interval (``win_share_interval``), at every number of blocks; many candidates: Holm-adjusted p-values.
 
 No interval is given (the bounds are nan) for one unit, nor for a mean whose units are all equal
 (``no_spread``): a zero-width interval would claim certainty the data do not have. Every function
@@ -39,8 +39,8 @@ def _special():
 LEVEL = 0.95
 PAIR_BINS = ("LL", "LD", "DD+WL", "DW", "WW")
 _PAIR_VALUES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])  # pair score / 2, per game
-#: fewer blocks than this: no t-test (its p-value is not to be trusted on so few); an exact sign test
-#: over the pairs at 2 players, no p-value at more
+#: fewer blocks a match than this: the rating list gives ratings only (its bootstrap interval is not to
+#: be trusted on so few)
 MIN_T_BLOCKS = 30
 #: a spread of the units below this share of their scale (1 for a share) is rounding, not spread: the
 #: blocks of two copies of one strategy score exactly the fair share, up to the last bit
@@ -420,29 +420,122 @@ def sign_test_p(above: int, below: int) -> float:
     return float(min(1.0, 2 * _special().bdtr(min(above, below), n, 0.5)))
 
 
-def share_test(scores, fair: float, pairs: bool) -> tuple[float | None, str]:
-    """p-value of "A's expected share is the fair share" from its block ``scores`` (float64[n]) and
-    the test that gave it, ``(p, "t" | "sign" | reason there is none)``.
+def _reflected(share, fair):
+    """``(s, f, below)``: the share and the fair share mirrored (``1 - x``) where the share is below
+    the fair one, so that ``s >= f`` (a share below the fair one is a share of the other side above it)."""
+    below = share < fair
+    return np.where(below, 1 - share, share), np.where(below, 1 - fair, fair), below
 
-    * ``MIN_T_BLOCKS`` blocks or more, with spread: Student-t over the blocks;
-    * two players (``pairs``) with fewer blocks, or every block alike: the exact sign test over the
-      pairs, A's pair scores above 1 against below 1 (ties left out). Under "A and B are the same",
-      swapping them turns one into the other, so either is as likely;
-    * three or more players with fewer blocks, or every block alike: none (``p`` None). Swapping A
-      and B does not mirror a block there (A holds one seat, B the others), so a sign test would not
-      be exact, and a t-test on so few blocks, or on none with spread, claims what it cannot.
-    """
-    v = np.asarray(scores, dtype=float).ravel()
+
+def _share_p(share, variance, blocks, fair):
+    """Two-sided p-value of "the share is ``fair``" inverted from ``_share_interval``: the smallest
+    ``1 - level`` whose interval excludes ``fair`` (by bisection on its logarithm, to about 1e-14 of
+    it; above 0.999 it is 1). The interval at ``level`` excludes a fair share below the estimate iff the upper tail of
+    Clopper-Pearson on the ``n_eff`` units of that level, ``I_fair(x, n_eff - x + 1)`` with ``x = s
+    n_eff``, is below ``(1 - level) / 2``; ``n_eff`` grows as the level falls (the ``(z/t)^2``
+    shrink), so the tail falls and there is one crossing. Where every block is alike ``n_eff`` is the
+    number of blocks, and this is Clopper-Pearson's exact p-value on the blocks: ``2 fair^n`` where
+    all n blocks are 1. 1 where the share is the fair one up to rounding, nan with fewer than 2
+    blocks. Vectorised (a float for scalar input)."""
+    share, variance, blocks, fair = np.broadcast_arrays(
+        *(np.asarray(x, dtype=float) for x in (share, variance, blocks, fair)))
+    special = _special()
+    usable = (blocks >= 2) & np.isfinite(share)
+    s, f, _ = _reflected(np.clip(np.where(usable, share, 0.5), 0.0, 1.0), fair)
+    m = np.where(usable, blocks, 2.0)
+    flat = ~(variance > 0) | (s == 0) | (s == 1)
+    base = np.where(flat, m, s * (1 - s) / np.where(flat, 1.0, variance))
+
+    def rejected(log_alpha):
+        tail = np.exp(log_alpha) / 2
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            shrink = np.where(flat, 1.0, (special.ndtri(tail) / special.stdtrit(m - 1, tail)) ** 2)
+            n_eff = base * shrink
+            x = s * n_eff
+            upper = special.betainc(x, n_eff - x + 1, f)
+        return upper < tail
+
+    lo = np.full(s.shape, math.log(1e-300))   # rejected at 1e-300 already: p below it (0)
+    hi = np.full(s.shape, math.log(0.999))     # not rejected even at 0.999: p = 1 (a share at the fair one)
+    never = ~rejected(hi)
+    always = rejected(lo)
+    for _ in range(56):
+        mid = (lo + hi) / 2
+        r = rejected(mid)
+        hi = np.where(r, mid, hi)
+        lo = np.where(r, lo, mid)
+    p = np.where(never, 1.0, np.where(always, 0.0, np.exp(hi)))
+    p = np.where(np.abs(share - fair) <= TIE, 1.0, p)
+    p = np.where(usable, p, np.nan)
+    return float(p) if p.ndim == 0 else p
+
+
+def _floor_p(share, blocks, fair):
+    """The smallest p-value ``n`` blocks can give "the share is ``fair``": that of n blocks all 1
+    (all 0) for a share above (below) the fair one, ``2 fair^n`` (``2 (1 - fair)^n``). A share in
+    [0, 1] with mean ``fair`` is 1 with chance at most ``fair``, so n blocks all 1 have chance at
+    most ``fair^n``: no test over n blocks that holds for any blocks in [0, 1] can say more; at 2
+    players it is the exact sign test's (and sign-flip test's) least p over n pairs, ``2^(1-n)``."""
+    s, f, _ = _reflected(np.asarray(share, dtype=float), np.asarray(fair, dtype=float))
+    with np.errstate(under="ignore"):
+        return np.minimum(1.0, 2 * f ** np.asarray(blocks, dtype=float))
+
+
+def win_share_interval(share, variance, blocks, fair, level: float = LEVEL):
+    """The interval and the p-value of a win share, the two faces of one test, so that the verdict
+    and the interval never disagree: ``(lo, hi, p)``.
+
+    * the interval is ``_share_interval``'s, widened where it is narrower than that of n blocks all
+      1 (all 0): it never excludes a share that n blocks all won (lost) would not (``[(1 - level)/2)
+      ^(1/n), 1]``): a match one block short of a sweep is no surer than the sweep;
+    * the p-value is the smallest ``1 - level`` whose interval excludes ``fair``: ``_share_p``, never
+      below ``_floor_p`` (what n blocks all won can give).
+
+    So ``p < 1 - level`` exactly when the interval excludes the fair share, at every n: one test,
+    no switch of method at any number of blocks. nan with fewer than 2 blocks. Vectorised."""
+    lo, hi = _share_interval(share, variance, blocks, level)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = ((1 - level) / 2) ** (1 / np.asarray(blocks, dtype=float))
+    lo, hi = np.minimum(lo, c), np.maximum(hi, 1 - c)
+    p = np.maximum(_share_p(share, variance, blocks, fair), _floor_p(share, blocks, fair))
+    p = np.where(np.isnan(lo), np.nan, p)
+    return _scalar_or_array(lo, hi, p)
+
+
+def block_moments(values) -> tuple[float, float, int]:
+    """``(mean, variance of the mean, n)`` of block values in [0, 1] as ``share_ci`` uses them
+    (``_ratio_moments`` with ``m = 1``: rounding is no spread)."""
+    v = np.asarray(values, dtype=float).ravel()
     n = v.size
-    flat = no_spread(v)
-    if n >= MIN_T_BLOCKS and not flat:
-        m = float(v.mean())
-        return two_sided_p(m - fair, float(v.std(ddof=1)) / math.sqrt(n), n - 1), "t"
-    if pairs and n >= 1:
-        return sign_test_p(int(np.sum(v > fair + TIE)), int(np.sum(v < fair - TIE))), "sign"
-    if n < MIN_T_BLOCKS:
-        return None, f"no test: {n:,} blocks, fewer than {MIN_T_BLOCKS}"
-    return None, "no test: every block scored the same"
+    r, var = _ratio_moments(n, float(v.sum()), float(n), float(v @ v), float(v.sum()), float(n))
+    return float(r), float(var), n
+
+
+#: the name of ``share_test``'s test, in the JSON's ``"test"`` and a verdict's words
+SHARE_TEST = "share interval"
+
+
+def share_test(scores, fair: float, pairs: bool | None = None) -> tuple[float | None, str]:
+    """p-value of "A's expected share is the fair share" from its block ``scores`` (float64[n]) and
+    the test that gave it, ``(p, SHARE_TEST)``, or ``(None, reason there is none)`` with fewer than
+    2 blocks. The test is the one whose confidence set is the win share's printed interval
+    (``win_share_interval``): the same at every number of blocks and players (``pairs`` is no
+    longer used), never below what n blocks all won can give, and rejecting exactly when the
+    interval excludes ``fair``."""
+    m, var, n = block_moments(scores)
+    if n < 2:
+        return None, f"no test: {n:,} block{'s' if n != 1 else ''}"
+    return float(win_share_interval(m, var, n, fair)[2]), SHARE_TEST
+
+
+def win_share_ci(scores, fair: float, level: float = LEVEL) -> tuple[float, float, float]:
+    """``(mean, lo, hi)`` of a win share over its block ``scores``: ``win_share_interval``'s
+    interval, the one ``share_test``'s verdict agrees with (nan bounds with fewer than 2 blocks)."""
+    m, var, n = block_moments(scores)
+    if n < 2:
+        return (m if n else math.nan), math.nan, math.nan
+    lo, hi, _ = win_share_interval(m, var, n, fair, level)
+    return m, float(lo), float(hi)
 
 
 def holm_adjust(pvalues) -> np.ndarray:
