@@ -1,5 +1,6 @@
 """Duplicate matches: paired statistics by hand, SPRT decisions, reproducibility, the CLI."""
 
+import dataclasses
 import json
 import math
 
@@ -652,3 +653,37 @@ def test_the_reproduce_line_stays_one_line_a_shell_accepts_at_80_columns(capsys,
     assert len(line) > 80   # longer than the width, and still one line
     [ran] = [x for x in lines if x.startswith("ran with: ")]
     assert ran.startswith("ran with: rummysim ") and " | 400 hands | " in ran
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize("args", [("--hands", "1"), ("--games", "1"), ("--hands", "1", "--players", "3")])
+def test_one_deal_of_two_strategies_is_not_identical_play(args):
+    """compare expert greedy --hands 1 --seed 1 said "every deal played identically" beside +17.50
+    points a hand (one hand each way: the fair share and one block, whose no spread is trivial);
+    also --games 1 and --players 3. Identical play is now every block's rows alike in every
+    rotation; these are not, and the match is in the Holm family (its one block has no p-value)."""
+    players = int(args[-1]) if "--players" in args else 2
+    games, hands = (1, None) if "--games" in args else (None, 1)
+    result = compare(BASIC, [load_strategy("expert", BASIC), load_strategy("greedy", BASIC)], players, 1,
+                     BasicRules(), games, hands)
+    p = result["pairs"][0]
+    assert not p.get("identical") and "identically" not in p["verdict"] and "no_difference" not in result
+
+
+@pytest.mark.engine
+def test_identical_play_has_no_interval_no_p_value_and_leaves_the_holm_family():
+    """greedy against a copy of itself and against random at 2 players: the copy's match is played
+    identically (no interval for the win share, the Elo or the points; no p-value), and is not
+    counted by Holm: random's p-value is its own, unadjusted."""
+    greedy = load_strategy("greedy", BASIC)
+    copy = dataclasses.replace(greedy, name="greedy2")
+    result = compare(BASIC, [greedy, copy, load_strategy("random", BASIC)], 2, 1, BasicRules(), None, 40)
+    same, other = result["pairs"][0], result["pairs"][1]
+    assert same["identical"] and same["p_value"] is None and same["p_holm"] is None
+    for name in ("win_share", "elo", "points_per_hand_diff"):
+        assert all(math.isnan(x) for x in same[name]["ci95"]) and same[name]["no_interval"]
+    tested = [p for p in result["pairs"] if p["p_value"] is not None]
+    assert len(tested) == 2   # a family of two: the identical match is not counted
+    assert [p["p_holm"] for p in tested] == pytest.approx(list(I.holm_adjust([p["p_value"] for p in tested])))
+    text = _printed(result)
+    assert "(no interval: every deal played identically)" in text

@@ -72,6 +72,7 @@ class Blocks:
     single: list = dataclasses.field(default_factory=list)         # A's score in each rotation (unpaired view)
     position_score: list = dataclasses.field(default_factory=list)  # [n, k] A's hand scores summed by A's position
     position_units: list = dataclasses.field(default_factory=list)  # [n, k] hands A played at each position
+    same: list = dataclasses.field(default_factory=list)           # 1 where every rotation's rows are alike
     hands: int = 0
     stopped_at: int | None = None   # blocks kept when an SPRT stopped the match early
     stop_game: int | None = None    # the first game (deal) index not played because it stopped
@@ -87,7 +88,14 @@ class Blocks:
         self.single.append(part["by_seat"].ravel())
         self.position_score.append(part["position_score"])
         self.position_units.append(part["position_units"])
+        # a chunk kept before the flag existed says nothing of it: never "identical"
+        self.same.append(part.get("same", np.zeros(len(part["score"]))))
         self.hands += hands
+
+    def all_same(self) -> bool:
+        """Whether the match has blocks and every one was played identically in all its rotations."""
+        same = np.concatenate(self.same) if self.same else np.zeros(0)
+        return len(same) > 0 and bool(np.all(same == 1.0))
 
     def arrays(self):
         def cat(xs, empty=(0,)):
@@ -127,8 +135,10 @@ def _chunk_blocks(variant: Variant, chunks: list, players: int, games_mode: bool
     position_score = np.zeros((n, k))
     position_units = np.zeros((n, k))
     hands = 0
+    block_of = []
     for r, ch in enumerate(chunks):
         idx, diff, stale, score[:, r], game_diff, unit_score, position = rotation_rows(ch, r, k, games_mode)
+        block_of.append(idx)
         hands += len(idx)
         np.add.at(position_score, (idx, position), unit_score)
         np.add.at(position_units, (idx, position), 1.0)
@@ -139,10 +149,38 @@ def _chunk_blocks(variant: Variant, chunks: list, players: int, games_mode: bool
             pgame[:, r] = game_diff
     part = {"score": score.mean(axis=1), "points_diff": pts.sum(axis=1), "block_hands": hands_in_block,
             "block_stalemates": stale_in_block, "by_seat": score, "position_score": position_score,
-            "position_units": position_units}
+            "position_units": position_units, "same": _same_in_every_rotation(chunks, block_of, n)}
     if games_mode:
         part["points_game"] = pgame.mean(axis=1)
     return part, hands
+
+
+def _same_in_every_rotation(chunks: list, block_of: list, n: int) -> np.ndarray:
+    """float64[n]: 1 for a block whose every rotation has the same rows as the first (every hand's
+    and every seat's, and the game's), seat by seat: the deal was played identically whoever sat
+    where (two copies of one strategy), else 0. ``block_of``: each rotation's block index per hand row."""
+    first = chunks[0]
+    counts = np.bincount(block_of[0], minlength=n)
+    same = np.ones(n, dtype=bool)
+
+    def units(ch):   # a hand row with its seats' rows, as one row
+        return np.concatenate([ch.hand_rows.reshape(len(ch.hand_rows), -1),
+                               ch.seat_rows.reshape(len(ch.seat_rows), -1)], axis=1)
+
+    base = units(first)
+    for ch, idx in zip(chunks[1:], block_of[1:]):
+        same &= np.bincount(idx, minlength=n) == counts
+        rows = units(ch)
+        if rows.shape == base.shape and np.array_equal(idx, block_of[0]):
+            differs = np.any(rows != base, axis=1)
+            same &= np.bincount(idx, weights=differs, minlength=n) == 0
+        else:   # the rotations played other numbers of hands: block by block where the counts agree
+            start0, start = np.searchsorted(block_of[0], np.arange(n)), np.searchsorted(idx, np.arange(n))
+            for b in np.flatnonzero(same):
+                same[b] = np.array_equal(rows[start[b]:start[b] + counts[b]], base[start0[b]:start0[b] + counts[b]])
+        if first.game_rows is not None and ch.game_rows is not None:
+            same &= np.all(ch.game_rows == first.game_rows, axis=1)
+    return same.astype(np.float64)
 
 
 #: the blocks' [n, k] arrays, kept as columns ``<name>:0``, ``<name>:1``...
@@ -183,15 +221,10 @@ def _estimate(x: float, lo: float, hi: float, n: int) -> dict:
     return {"estimate": float(x) + 0.0, "ci95": [float(lo) + 0.0, float(hi) + 0.0], "n": int(n)}   # + 0.0: never -0.0
 
 
-#: what a comparison whose every block scored the fair share and every points difference 0 says instead of a verdict
+#: what a comparison whose every deal was played identically in all its seatings says instead of a verdict
 IDENTICAL = "no difference: every deal played identically"
-
-
-def played_identically(score: np.ndarray, points_diff: np.ndarray, players: int) -> bool:
-    """Whether every block scored the fair share ``1/players`` and A's points equalled B's, up to
-    rounding (``intervals.no_spread``): what two copies of one strategy do, deal after deal."""
-    return (len(score) > 0 and I.no_spread(score) and abs(float(score.mean()) - 1 / players) <= I.TIE
-            and I.no_spread(points_diff))
+#: why such a match has no interval nor p-value
+IDENTICAL_WHY = "every deal played identically"
 
 
 def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | None = None,
@@ -199,8 +232,11 @@ def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | Non
     """Headline statistics of one pair from its blocks. When an SPRT stopped the match early,
     ``"sequential": True`` marks the fixed-sample estimates as biased away from zero and their
     intervals and p-values as not valid as printed (they assume the number of deals was fixed in
-    advance). ``"identical": True`` where the match was played identically (``played_identically``);
-    ``"test"`` names the test of ``"p_value"`` (``intervals.share_test``: None where there is none)."""
+    advance). ``"identical": True`` where every block was played identically in all its rotations
+    (``Blocks.all_same``: every hand's and seat's rows alike whoever sat where, what two copies of one
+    strategy do): then the win share, its Elo and the points have no interval and there is no
+    p-value (the match is out of the Holm family); ``"test"`` names the test of ``"p_value"``
+    (``intervals.share_test``: None where there is none)."""
     score, pdiff, bhands, bstale, pg, single, pos_score, pos_units = blocks.arrays()
     k = players
     n = len(score)
@@ -212,20 +248,31 @@ def summarise_pair(blocks: Blocks, players: int, sprt: tuple[float, float] | Non
     out["win_share"] = _estimate(m, lo, hi, n)
     out["win_share_minus_fair"] = _estimate(m - 1 / k, lo - 1 / k, hi - 1 / k, n)
     out["p_value"], out["test"] = I.share_test(score, 1 / k)
-    if played_identically(score, pdiff, k):
+    identical = blocks.all_same()
+    if identical:   # nothing varied with the seating: nothing to test, no interval to give
         out["identical"] = True
+        out["p_value"], out["test"] = None, f"no test: {IDENTICAL_WHY}"
+        for name in ("win_share", "win_share_minus_fair"):
+            out[name]["ci95"] = [math.nan, math.nan]
+            out[name]["no_interval"] = IDENTICAL_WHY
     # A's points minus the mean of B's seats (B's own at 2 players) over all hands played: a ratio
     # of block totals (blocks of games differ in length), with its interval by the delta method
     out["points_per_hand_diff"] = _estimate(*_ratio(pdiff, bhands))
     if len(pg):
         out["points_per_game_diff"] = _estimate(*I.mean_ci(pg), len(pg))
+    if identical:
+        for name in ("points_per_hand_diff", "points_per_game_diff"):
+            if name in out:
+                out[name].update(ci95=[math.nan, math.nan], no_interval=IDENTICAL_WHY)
     out["variance_reduction"] = float(I.variance_reduction(score, single))
     out["position_split"] = [{"position": q + 1, "who": position_words(q, k),
                               **_estimate(*_ratio(pos_score[:, q], pos_units[:, q], share=True))} for q in range(k)]
     if k == 2:
         counts = I.pentanomial(score * 2)
         out["pentanomial"] = dict(zip(I.PAIR_BINS, (int(c) for c in counts)))
-        out["elo"] = _elo_estimate(I.elo_ci((m, lo, hi)), n)
+        out["elo"] = _elo_estimate(I.elo_ci((m, *out["win_share"]["ci95"])), n)
+        if identical:
+            out["elo"]["no_interval"] = IDENTICAL_WHY
         if elo_model == "normalized":
             out["nelo"] = float(I.nelo(counts))
         if sprt is not None:

@@ -33,9 +33,12 @@ def _missing(x) -> bool:
 def interval_text(d: dict, show) -> str:
     """An estimate's interval as text, each bound written by ``show``: ``"[lo, hi]"``, or where it has
     none why in words: ``"(no interval: 1 unit)"``, ``"(no interval: all 12 the same)"`` (nan
-    bounds on 2 or more units: a mean without spread), ``"(no data)"``."""
+    bounds on 2 or more units: a mean without spread), ``"(no data)"``, or the estimate's own reason,
+    ``d["no_interval"]`` (``"(no interval: every deal played identically)"``)."""
     lo, hi = d["ci95"]
     if _missing(lo) or _missing(hi):
+        if d.get("no_interval"):
+            return f"(no interval: {d['no_interval']})"
         n = d.get("n")
         if not n:
             return "(no data)"
