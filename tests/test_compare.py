@@ -687,3 +687,64 @@ def test_identical_play_has_no_interval_no_p_value_and_leaves_the_holm_family():
     assert [p["p_holm"] for p in tested] == pytest.approx(list(I.holm_adjust([p["p_value"] for p in tested])))
     text = _printed(result)
     assert "(no interval: every deal played identically)" in text
+
+
+def _figure_strings() -> list[str]:
+    """Every kind of figure string the terminal prints: estimates with intervals (shares, Elo with
+    either bound unbounded, signed points, percentages), the reasons for a missing interval, a verdict,
+    the SPRT's words, the variance reduction."""
+    from rummysim.analysis.compare import (_fmt, _share_text, elo_text, sprt_words, variance_reduction_text)
+    from rummysim.base.summary import estimate_text
+    est = {"estimate": 0.0, "ci95": [0.0, 0.0873], "n": 31}
+    return [_share_text(est), elo_text({"estimate": -math.inf, "ci95": [-math.inf, -359.3], "n": 31}),
+            elo_text({"estimate": math.inf, "ci95": [177.5, math.inf], "n": 12}),
+            elo_text({"estimate": 70.4, "ci95": [-1.3, 143.8], "n": 50}),
+            _fmt({"estimate": 11.87, "ci95": [6.97, 16.77], "n": 50}),
+            _fmt({"estimate": 0.0, "ci95": [math.nan, math.nan], "n": 100}),
+            _fmt({"estimate": 17.5, "ci95": [math.nan, math.nan], "n": 1}),
+            _share_text({"estimate": 0.5, "ci95": [math.nan, math.nan], "n": 30, "no_interval": "every deal played identically"}),
+            estimate_text({"estimate": 0.0033, "ci95": [0.0006, 0.0103], "n": 600}, lambda x: f"{100 * x:.2f}%"),
+            "expert is better (Holm-adjusted p = 1.86e-09, the share interval's test over 30 blocks)",
+            sprt_words({"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05, "llr": -2.91, "bounds": [-2.94, 2.94],
+                        "decision": "H0"}, "greedy", "greedy2"),
+            variance_reduction_text(math.nan, 30), "[bold]not a style[/bold] [link=x]", "n/a [n/a, n/a]"]
+
+
+@pytest.mark.parametrize("width", [40, 60, 80, 120, 200])
+def test_every_figure_string_prints_as_it_is_through_the_table_code(width):
+    """compare random expert --games 31 --seed 1 printed its Elo as "unbounded  n=31": rich read
+    "[unbounded, -359.3]" as a style and ate it. Every figure string, put in a table and printed by
+    the fitted console (``terminal.fit``) at any width, and printed as a line, comes out whole."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from rummysim.base.terminal import fitted
+    strings = _figure_strings()
+    console = fitted(Console(record=True, width=width))
+    table = Table(title="expert vs greedy [a title, with a comma]", show_header=False)
+    table.add_column("what")
+    table.add_column("value (95% interval)", justify="right")
+    for s in strings:
+        table.add_row("a figure", s)
+    console.print(table)
+    console.print(table)   # printed twice: escaped once
+    words = " ".join(console.export_text(clear=True).replace("│", " ").replace("┃", " ").split())
+    for s in strings:
+        for w in s.split():
+            assert w in words, (s, w)
+    assert "\\" not in words
+    figures = [s for s in strings if "[bold]" not in s]   # a line's own markup is kept (the CLI's "[yellow]")
+    for s in figures:
+        console.print(s)
+    lines = " ".join(console.export_text().split())
+    assert all(" ".join(s.split()) in lines for s in figures)
+    assert "unbounded [unbounded, -359.3] n=31" in " ".join(_printed_words(strings[1]))
+
+
+def _printed_words(s: str) -> list[str]:
+    from rich.console import Console
+
+    from rummysim.base.terminal import fitted
+    console = fitted(Console(record=True, width=200))
+    console.print(s)
+    return console.export_text().split()

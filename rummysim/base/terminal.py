@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import textwrap
 
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -179,12 +180,36 @@ def _cell(cell, width: int, stack: bool) -> Text:
     return Text("\n".join(lines), style=style, justify=justify)
 
 
+def literal(table: Table) -> Table:
+    """``table`` with every string cell and header escaped (``rich.markup.escape``): a figure is
+    never read as markup, where rich would eat ``[unbounded, -359.3]`` as a style (it printed a
+    clean loss's Elo as ``unbounded  n=31``). A cell that is a ``Text`` is literal already; a table
+    escaped once is not escaped again."""
+    if getattr(table, "_literal", False):
+        return table
+    table._literal = True
+    for col in table.columns:
+        col._cells[:] = [escape(c) if isinstance(c, str) else c for c in col._cells]
+        if isinstance(col.header, str):
+            col.header = escape(col.header)
+    if isinstance(table.title, str):
+        table.title = escape(table.title)
+    return table
+
+
+def _literal_intervals(text: str) -> str:
+    """A printed line with every interval ``[lo, hi]`` in it escaped (a style tag has no comma in it;
+    the line's own markup, ``[yellow]...[/]``, is kept)."""
+    return _INTERVAL.sub(lambda m: escape(m.group(0)) if "," in m.group(0) else m.group(0), text)
+
+
 def fit(table: Table, console) -> list:
     """``table`` fitted to the console's width: itself if it fits as it is; else its columns narrowed,
     widest first, to their longest word (its cells wrapped on words, never inside an interval, an
     estimate's interval under it where a column is too narrow for both); else, too wide even so, its
     title wrapped to the width, then several tables of fewer columns, each with the first column
     (the later ones titled "(continued)"), the interval under its estimate in all of them."""
+    literal(table)
     columns = [_Column(_plain(c.header) if table.show_header else "", [_plain(x) for x in c.cells])
                for c in table.columns]
     n, width = len(columns), console.width
@@ -206,8 +231,9 @@ def fit(table: Table, console) -> list:
 
 
 class Fitted:
-    """A console whose ``print`` fits every table to the width (``fit``) and wraps every string on
-    words, never inside an interval nor between an estimate and its interval (``wrap``); a string
+    """A console whose ``print`` fits every table to the width (``fit``: its figures never read as
+    markup) and wraps every string on words, never inside an interval nor between an estimate and
+    its interval (``wrap``: an interval in it never read as markup either); a string
     printed with ``soft_wrap=True`` (a command to paste back) is printed as it is, on one line. What
     else it is asked is the console's."""
 
@@ -222,7 +248,10 @@ class Fitted:
         if options.get("soft_wrap") or not objects:
             self.console.print(*objects, sep=sep, **options)
         elif all(isinstance(o, str) for o in objects):
-            self.console.print("\n".join(wrap(sep.join(objects), self.console.width)), soft_wrap=True, **options)
+            lines = wrap(sep.join(objects), self.console.width)
+            if options.get("markup", True):
+                lines = [_literal_intervals(line) for line in lines]
+            self.console.print("\n".join(lines), soft_wrap=True, **options)
         else:
             self.console.print(*(t for o in objects for t in (fit(o, self.console) if isinstance(o, Table) else [o])),
                                sep=sep, **options)
