@@ -327,9 +327,11 @@ def test_sprt_llr_hand():
     # mean .5 sits midway between s(-5) and s(5) = 1 - s(-5)
     assert sprt_llr([1, 2, 4, 2, 1], -5, 5) == pytest.approx(0.0, abs=1e-12)
     assert sprt_llr([0, 0, 0, 0, 0], 0, 5) == 0.0
-    # empty bins regularised: finite and strongly for H1
+    # every pair in one bin (issue 42): the exact LLR, not the approximation's division by the 1e-3's
+    # variance (which said > 2.95, H1, from 10 pairs). All won, the likeliest pentanomials of mean s put
+    # about s on WW and the rest on LL: 10 ln(s1 / s0) = 10 ln(.507195 / .5) = .14289
     llr = sprt_llr([0, 0, 0, 0, 10], 0, 5)
-    assert math.isfinite(llr) and llr > 2.95
+    assert llr == pytest.approx(10 * math.log((1 / (1 + 10 ** (-5 / 400))) / 0.5), abs=1e-3)
 
 
 def test_sprt_bounds_and_decision():

@@ -221,8 +221,10 @@ def test_a_stopped_sprt_marks_the_fixed_sample_statistics():
     from rich.console import Console
 
     stopped = summarise_pair(_stopped_blocks(True), 2, (0, 10))
-    plain = summarise_pair(_stopped_blocks(False), 2, (0, 10))
+    plain = summarise_pair(_stopped_blocks(False), 2, (145, 165))   # undecided at its cap
     assert stopped["sequential"] is True and "sequential" not in plain
+    # issue 42, item 3: an SPRT that decided on its last look (the cap) is a stop like any other
+    assert summarise_pair(_stopped_blocks(False), 2, (0, 10))["sequential"] is True
     assert stopped["p_value"] < 0.05
     pairs = [{"a": "x", "b": "y", "a_index": 0, "b_index": 1, **stopped}]
 
@@ -236,9 +238,10 @@ def test_a_stopped_sprt_marks_the_fixed_sample_statistics():
     console = Console(record=True, width=400)
     render(result, console)
     text = console.export_text()
-    assert ("stopped by the SPRT: the estimates above are biased away from zero (the match stopped because the "
-            "data looked decisive) and their intervals and p-values assume a fixed number of deals (too narrow); "
-            "the SPRT decision is the result") in text
+    assert ("decided by the SPRT (H1 accepted): the estimates above are biased upward, toward and past Elo1 = "
+            "+10 (the match stopped because its data looked strong), and their intervals and p-values assume a "
+            "fixed number of deals (too narrow); the SPRT decision is the result") in text
+    assert "biased away from zero" not in text
 
 
 # --- item 5: p-values that underflow, and no "-0.0" ---
@@ -285,7 +288,8 @@ def test_an_sprt_that_reaches_its_cap_undecided_says_so_not_the_fixed_sample_ver
     assert pairs[0]["verdict"] == ("undecided: the SPRT reached the cap of 300 deals without accepting either "
                                    "hypothesis")
     # and the LLR is named for what it is
-    assert s["sprt"]["llr_method"] == "normal approximation of the GSPRT (fishtest LLR_alt2), not the exact LLR_logistic"
+    assert s["sprt"]["llr_method"].startswith("normal approximation of the GSPRT (fishtest LLR_alt2), not the exact "
+                                              "LLR_logistic")
 
 
 def test_the_crosstable_after_an_sprt_stop_is_flagged():
@@ -298,7 +302,46 @@ def test_the_crosstable_after_an_sprt_stop_is_flagged():
     render(result, console)
     text = console.export_text()
     assert "0.708 [0.682, 0.734]*" in text and "0.292 [0.266, 0.318]*" in text
-    assert ("* stopped early by its SPRT: the share is biased away from the fair share and its interval too "
-            "narrow; the SPRT decision is the result") in text
+    assert ("* decided by its SPRT: the share is biased toward the side of the hypothesis it accepted and its "
+            "interval too narrow; the SPRT decision is the result") in text
     # a stopped match's p-value claims nothing: it is not in the Holm family
     assert pairs[0]["p_holm"] is None
+
+
+# --- issue 42, item 3: the SPRT's verdict, its LLR between copies, the note for each stop, the ratings ---
+
+def test_the_llr_of_pairs_all_in_one_bin_is_the_exact_one():
+    """greedy against a copy of itself: 100 pairs all DD+WL. The normal approximation divided by the
+    variance of the empty bins' 1e-3 alone and gave -1656.06; the exact LLR (fishtest's
+    LLR_logistic, the pentanomial likelihood maximised under each hypothesis) is -2.91: not yet H0."""
+    c = [0, 0, 100, 0, 0]
+    assert I.sprt_llr(c, 0, 10) == pytest.approx(-2.9112, abs=1e-4) == I.sprt_llr_exact(c, 0, 10)
+    assert I.sprt_decision(I.sprt_llr(c, 0, 10)) == "continue"
+    assert I.sprt_decision(I.sprt_llr([0, 0, 200, 0, 0], 0, 10)) == "H0"
+    # the exact LLR is close to the approximation where the variance is real
+    assert I.sprt_llr_exact([96, 1, 353, 1, 149], 0, 10) == pytest.approx(I.sprt_llr([96, 1, 353, 1, 149], 0, 10),
+                                                                          abs=0.1)
+    # vectorised as sprt_walk uses it
+    assert I.sprt_llr(np.array([c, [96, 1, 353, 1, 149]]), 0, 10) == pytest.approx(
+        [-2.9112, I.sprt_llr([96, 1, 353, 1, 149], 0, 10)], abs=1e-4)
+
+
+def test_an_h0_stop_says_its_estimates_lean_toward_elo0_not_away_from_zero():
+    from rummysim.analysis.compare import sequential_note
+    h0 = sequential_note({"decision": "H0", "elo0": 0, "elo1": 10})
+    assert "biased downward, toward and past Elo0 = 0" in h0 and "away from zero" not in h0
+    assert "biased upward, toward and past Elo1 = +10" in sequential_note({"decision": "H1", "elo0": 0, "elo1": 10})
+
+
+def test_the_sprt_verdict_is_the_verdict_and_out_of_holm_and_a_rating_after_a_stop_is_flagged():
+    """An SPRT that accepted H1 on its last look: its verdict is the SPRT's, not "x is better (p = ...)",
+    and its p-value is not in the Holm family; a rating list resting on it says so."""
+    from rummysim.analysis import rating as R
+    s = summarise_pair(_stopped_blocks(False), 2, (0, 10))
+    assert s["sprt"]["decision"] == "H1" and s["p_value"] < 0.05
+    pairs = [{"a": "x", "b": "y", "a_index": 0, "b_index": 1, **s}]
+    _crosstable([_Named("x"), _Named("y")], pairs, 2)
+    assert pairs[0]["verdict"] == "decided by SPRT: H1 accepted" and pairs[0]["p_holm"] is None
+    rating = {"bootstrap": {"level": 0.95, "replicates": 1000, "seed": 1}, "model": "m", "anchor": "a",
+              "sequential": ["x vs y"]}
+    assert "biased, and the intervals too narrow: they rest on x vs y, decided by its SPRT" in R.note(rating)

@@ -183,7 +183,10 @@ def note(rating: dict) -> str:
     return (f"Elo ratings fitted to every match by maximum likelihood ({rating['model']}); {rating['anchor']}; "
             f"{100 * b['level']:g}% intervals: t times the bootstrap standard error over duplicate blocks, "
             f"{b['replicates']:,} replicates, seed {b['seed']}; LOS: share of replicates rating a strategy above the "
-            f"next; neither for a match of fewer than {b.get('min_blocks', MIN_BLOCKS)} blocks")
+            f"next; neither for a match of fewer than {b.get('min_blocks', MIN_BLOCKS)} blocks"
+            + (f"; biased, and the intervals too narrow: they rest on {', '.join(rating['sequential'])}, "
+               f"decided by {'its' if len(rating['sequential']) == 1 else 'their'} SPRT"
+               if rating.get("sequential") else ""))
 
 
 def _interval(entry: dict, digits: int) -> str:

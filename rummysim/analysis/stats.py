@@ -44,7 +44,7 @@ from ..base.errors import UsageError
 from ..base.variant import Variant
 from ..engine.codes import OUTCOMES
 from ..variants import variant_of
-from .compare import SEQUENTIAL_WARNING, position_words, sprt_words
+from .compare import position_words, sequential_note, sprt_words
 from ..base.intervals import LEVEL, proportion_ci, ratio_ci, share_ratio_ci, win_share_ci
 
 #: the records ``report`` reads (a sweep is summed up by ``sweep`` itself)
@@ -714,8 +714,8 @@ def headline(results: SavedResults | str | Path) -> pd.DataFrame:
             row["sprt"] = sprt_words(p["sprt"], p["a"], p["b"], p["blocks"])
         if "verdict" in p:
             row["verdict"] = p["verdict"]
-        if p.get("sequential"):
-            row["note"] = SEQUENTIAL_WARNING
+        if p.get("sequential") and not p.get("identical"):
+            row["note"] = sequential_note(p["sprt"])
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -310,7 +310,8 @@ def sprt_llr(counts, elo0: float, elo1: float, model: str = "logistic"):
     ``compare expert greedy --sprt 0 10`` stops at 600 deals at 2.946 here,
     where the exact LLR is 2.909 and would go on). Equivalently: 2N games
     with per-game variance 2v. As in fishtest and OpenBench, empty bins are
-    given a count of 1e-3 so that v > 0. No pairs gives 0.
+    given a count of 1e-3 so that v > 0; where every pair fell in one bin (the variance is then
+    the 1e-3's alone) the logistic LLR is the exact one, ``sprt_llr_exact``. No pairs gives 0.
     """
     if model not in ELO_MODELS:
         raise ValueError(f"unknown Elo model {model!r}: one of {', '.join(ELO_MODELS)}")
@@ -325,7 +326,44 @@ def sprt_llr(counts, elo0: float, elo1: float, model: str = "logistic"):
         sigma = np.sqrt(2 * var)
         s0, s1 = 0.5 + elo0 * sigma / _NELO_SCALE, 0.5 + elo1 * sigma / _NELO_SCALE
     llr = np.where(empty, 0.0, n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var))
-    return float(llr) if llr.ndim == 0 else llr
+    if model == "logistic":   # every pair in one bin: the variance is the 1e-3's, the approximation nonsense
+        one_bin = (np.count_nonzero(c, axis=-1) == 1) & ~empty
+        if np.any(one_bin):
+            llr = np.array(llr, dtype=float)
+            for i in zip(*np.nonzero(one_bin)) if one_bin.ndim else [()]:
+                llr[i] = sprt_llr_exact(c[i], elo0, elo1)
+    return float(llr) if np.ndim(llr) == 0 else llr
+
+
+def _pentanomial_mle_loglik(counts: np.ndarray, score: float) -> float:
+    """The largest log-likelihood of pentanomial ``counts`` (empty bins given 1e-3, as fishtest does) over
+    the distributions of pair score / 2 whose mean is ``score``: ``p_i = phat_i / (1 + l (x_i - score))``
+    with ``l`` the root of ``sum phat_i (x_i - score) / (1 + l (x_i - score)) = 0`` (by bisection)."""
+    c = np.where(counts == 0, 1e-3, counts).astype(float)
+    phat = c / c.sum()
+    d = _PAIR_VALUES - score
+    lo, hi = -1 / d.max() * (1 - 1e-12), -1 / d.min() * (1 - 1e-12)   # 1 + l d > 0 for every bin
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if np.sum(phat * d / (1 + mid * d)) > 0:
+            lo = mid
+        else:
+            hi = mid
+    lam = (lo + hi) / 2
+    return float(np.sum(c * np.log(phat / (1 + lam * d))))
+
+
+def sprt_llr_exact(counts, elo0: float, elo1: float) -> float:
+    """The exact generalized log-likelihood ratio of logistic Elo ``elo1`` against ``elo0`` on
+    pentanomial ``counts`` (fishtest's ``LLR_logistic``: the pentanomial likelihood maximised under
+    each hypothesis' expected score, empty bins given 1e-3). ``sprt_llr`` uses it where every pair
+    fell in one bin: there the normal approximation divides by the variance of the 1e-3's alone (100
+    pairs all DD+WL between copies of one strategy gave -1656.06, where this is -2.91)."""
+    c = np.asarray(counts, dtype=float)
+    if c.sum() == 0:
+        return 0.0
+    s0, s1 = 1 / (1 + 10 ** (-elo0 / 400)), 1 / (1 + 10 ** (-elo1 / 400))
+    return _pentanomial_mle_loglik(c, s1) - _pentanomial_mle_loglik(c, s0)
 
 
 def sprt_walk(step_counts, before, elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05,
