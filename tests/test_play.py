@@ -412,7 +412,7 @@ def test_auto_hand_plays_to_the_hands_end_and_waits_there_then_auto_game_to_the_
     assert re.search(r"\r\nyou discard \S+\r\n", hand) and re.search(r"\r\nyou stop\r\n", hand)
     assert re.search(r"won the hand|went out|no winner", hand)
     child.sendline("")
-    child.expect("hand 2: dealt")
+    child.expect("hand 1: dealt")
     next_question(child)
     child.sendline("auto game")
     child.expect(r"game over\. Final scores")

@@ -19,7 +19,7 @@ import pytest
 
 import rummysim
 from rummysim.cli import main
-from rummysim.cards import card_name, cards_of
+from rummysim.cards import card_id, card_name, cards_of
 from rummysim.variants import variant_named
 
 from serve_client import auto_to_the_end, client, decide, new_game, seq
@@ -531,6 +531,81 @@ def test_the_bots_moves_play_out_at_the_chosen_speed(server, browser):
     bots = [line for line in t.log()[before:] if line.startswith("seat ")]
     assert len(bots) >= 2 and took >= 0.25 * len(bots) * 0.9, (bots, took)
     assert t.page.get_attribute("#speed", "aria-valuetext") == "250 ms"
+    t.page.close()
+
+
+MARKS_IN_SIGHT = """() => [...document.querySelectorAll('#hand .mark')].every(m => {
+    const r = m.getBoundingClientRect(), hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return hit !== null && hit.closest('.card-btn') === m.closest('.card-btn'); })"""
+
+
+@pytest.mark.slow   # a browser: seconds
+def test_a_gin_hand_defended_by_clicking_at_a_phones_width(server, browser):
+    """A Gin hand at 390 px: the step names only legal moves, the marks under a wrapped hand stay in
+    sight, the bots' last moves are on the board; a partial selection in a meld step is answered with a
+    reason (not an error); with nothing selected the defender is offered the melds of the best
+    arrangement before "pass", and clicking them scores only the deadwood they leave."""
+    from rummysim.variants.gin import moves as GM
+    from rummysim.variants.gin.state import I_PHASE, PH_DEFENDER_MELD, PH_DISCARD
+    url, app, root = server
+    t = Table(browser, url, app, width=390)
+    t.start("gin", "greedy", 1)
+    t.page.fill("#speed", "0")
+    least, partial_reason, melded = None, None, []
+    while t.page.evaluate("VIEW.state") == "decide":
+        game = t.session.game
+        phase, legal = int(game.state.ints[I_PHASE]), set(int(a) for a in game.legal())
+        step = t.page.text_content("#step")
+        if phase == PH_DISCARD:
+            assert ("knock" in step) == (GM.KNOCK in legal), step
+        assert t.page.evaluate(MARKS_IN_SIGHT), "a card of the hand's second row covers a mark"
+        if phase != PH_DEFENDER_MELD:
+            t.play_hint()
+            continue
+        suggested = [w for a, w in t.session.decision.moves if a in game.suggested(0)]
+        assert suggested and t.offered() == suggested + ["pass"], (suggested, t.offered())
+        if least is None:
+            least = game._deadwood(0)[0]
+            t.select(move_parts(suggested[0])["cards"][:2])   # two cards of a meld: not a move
+            assert t.offered() == []
+            t.page.wait_for_function("document.getElementById('reason').textContent.length > 0")
+            partial_reason = t.page.text_content("#reason")
+            t.page.keyboard.press("Escape")
+        melded.append(suggested[0])
+        t.after(lambda: t.page.click("#offered button >> nth=0"))
+    assert partial_reason.startswith("No move uses exactly"), partial_reason
+    assert melded, "the hand reached the defender's melds"
+    end = t.session.ended
+    held = end[1].removeprefix("  you held: ").split()
+    assert sum(int(game.state.card_value[card_id(c)]) for c in held) == least, (end, least)
+    log = t.log()
+    assert not any("first_upcard" in line or "(melds)" in line for line in log), log
+    latest = t.page.eval_on_selector("#latest", "e => e.getBoundingClientRect().bottom")
+    assert latest <= t.page.viewport_size["height"], "the latest moves are in sight"
+    assert t.page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
+    assert t.errors == []
+    t.page.close()
+
+
+@pytest.mark.slow   # a browser: seconds
+def test_the_bots_at_play_leave_nothing_stale_and_can_be_skipped(server, browser):
+    """While the bots' moves play out: no prompt or move buttons of the decision just answered, and
+    "Skip to the end" shows the rest at once."""
+    url, app, root = server
+    t = Table(browser, url, app)
+    t.start("basic", "greedy, greedy", 2, players=3)
+    t.page.fill("#speed", "1500")
+    n = t.answers()
+    t.page.click("#auto-unit")
+    t.page.wait_for_selector("#skip:not(.hidden)")
+    assert t.page.text_content("#step") == "The bots are playing..."
+    assert t.offered() == [] and t.page.is_disabled("#auto-unit") and t.page.is_disabled("#hint")
+    start = time.perf_counter()
+    t.page.click("#skip")
+    t.page.wait_for_function(f"+(document.body.dataset.answers || 0) > {n}", timeout=60_000)
+    bots = [line for line in t.log() if line.startswith("seat ")]
+    assert len(bots) >= 4 and time.perf_counter() - start < 1.5 * 2, "skipped: at most the pause under way"
+    assert t.page.is_hidden("#skip") and t.page.text_content("#step") != "The bots are playing..."
     t.page.close()
 
 

@@ -146,6 +146,11 @@ class GameInPlay:
         """What the seat to act may do now, in words (``who(seat)``: how the reader calls a seat)."""
         return self.notation.STEPS[int(self.state.ints[self.I_PHASE])]
 
+    def suggested(self, seat: int) -> list[int]:
+        """The legal moves to offer ``seat`` before any card is selected, beyond those using no card (Gin's
+        meld steps: the melds of its best arrangement); none here."""
+        return []
+
     def table_lines(self, who=seat_name) -> list[str]:
         """The table melds, a line each (``who(seat)``: how the reader calls a seat)."""
         return self.notation.table_lines(self.state)

@@ -2,7 +2,8 @@
 sorted and marked, the table melds numbered, the upcard, the stock's and pile's sizes, the others'
 counts and the cards they are known to hold, the scores, Shanghai's contract, buys and who is down), the
 legal moves with their words, and for each move the cards of the hand it uses (the page offers the
-moves that use exactly the selected cards). Built only from the seat's side of the game driver
+moves that use exactly the selected cards, and with none selected the ``suggested`` ones too: Gin's
+best melds). Built only from the seat's side of the game driver
 (``GameInPlay``'s calls for a seat's view): another hand or the stock is never read here.
 """
 
@@ -92,8 +93,9 @@ def view_of(session, hint: bool = False, table_only: bool = False) -> dict:
         return out
     d = session.decision
     out["step"] = game.step(who) if d is not None else ""
-    out["moves"] = [{"n": i, "words": words, **move_parts(words)} for i, (_, words) in enumerate(d.moves, 1)] \
-        if d is not None else []
+    offered = set(game.suggested(you)) if d is not None else set()
+    out["moves"] = [{"n": i, "words": words, "suggested": a in offered, **move_parts(words)}
+                    for i, (a, words) in enumerate(d.moves, 1)] if d is not None else []
     if hint and d is not None:
         out["hint"] = {"words": d.hint_name, "reason": d.reason, "strategy": session.hint.name,
                        "n": next(i for i, (a, _) in enumerate(d.moves, 1) if a == d.hint)}

@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from ...base.game import GameInPlay, MaskedHands
+from ...base.summary import counted
 from ...engine import melds
 from . import hints, kernel, moves, notation, policy, replay
 from .moves import (
@@ -157,7 +158,8 @@ class Game(MaskedHands, GameInPlay):
 
     def went_out(self, e: dict, who) -> str:
         """Who went out and the points the hand scored."""
-        return f"{who(e['winner'])} went out{' with rummy' if e['going_rummy'] else ''}: {e['points']} points"
+        return f"{who(e['winner'])} went out{' with rummy' if e['going_rummy'] else ''}: {counted(e['points'], 'points')}"
 
     def heading(self) -> str:
-        return f"Basic Rummy, hand {self.number + 1}"
+        """The hand's title, numbered as ``rummysim replay --hand`` numbers it (from 0)."""
+        return f"Basic Rummy, hand {self.number}"

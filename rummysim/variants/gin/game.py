@@ -14,10 +14,18 @@ import numpy as np
 from numba import njit
 
 from ...base.game import GameInPlay, MaskedHands
+from ...base.summary import counted
+from ...base.notation import seat_name
+from ...cards import cards_of
 from ...engine import melds
 from . import hints, kernel, moves, notation, policy, replay
-from .state import (I_N_EV, I_PHASE, I_PILE_N, I_SEAT, I_STOCK_N, I_WINNER, M_HAND, M_HELD, PH_OVER, R_GAME_TO,
-                    stock_view)
+from .state import (I_BEST_DEADWOOD, I_KNOCK_CARD, I_N_EV, I_PHASE, I_PILE_N, I_SEAT, I_STOCK_N, I_WINNER, M_HAND,
+                    M_HELD, PH_DEFENDER_MELD, PH_DISCARD, PH_FIRST_UPCARD, PH_KNOCK_MELD, PH_LAYOFF, PH_OVER,
+                    PH_WALL, R_GAME_TO, stock_view)
+
+#: what a seat's pass ends, in people's words (the saved event's ``what``: ``replay.PASSED``)
+PASS_WORDS = {"first_upcard": "on the first upcard", "wall": "with two cards left in the stock: no score",
+              "melds": "and is done melding", "layoffs": "and is done laying off"}
 
 #: event log rows between two reads (a move logs one)
 EV_ROWS = 64
@@ -106,7 +114,10 @@ class Game(MaskedHands, GameInPlay):
         if kind == "knock":
             return f"{name} knock{s}"
         if kind == "pass":
-            return f"{name} pass{'es' * (p != you)}" + (f" ({e['what']})" if e.get("what") else "")
+            words = PASS_WORDS.get(e.get("what"), "")
+            if p == you:
+                words = words.replace(" is ", " are ")
+            return f"{name} pass{'es' * (p != you)}" + (f" {words}" if words else "")
         if kind == "layoff":
             return f"{name} lay{s} off {e['card']}"
         return super().event_line(e, who, you)
@@ -114,7 +125,59 @@ class Game(MaskedHands, GameInPlay):
     def went_out(self, e: dict, who) -> str:
         """Who won the hand, how, and its points."""
         how = "big gin" if e.get("big_gin") else "gin" if e.get("gin") else "an undercut" if e.get("undercut") else "the knock"
-        return f"{who(e['winner'])} won the hand by {how}: {e['points']} points"
+        return f"{who(e['winner'])} won the hand by {how}: {counted(e['points'], 'points')}"
 
     def heading(self) -> str:
-        return f"Gin Rummy, hand {self.number + 1}"
+        """The hand's title, numbered as ``rummysim replay --hand`` numbers it (from 0)."""
+        return f"Gin Rummy, hand {self.number}"
+
+    # ------------------------------------------------------------------ what the person is told
+    def _deadwood(self, seat: int) -> tuple[int, int]:
+        """``(least deadwood, value of every card)`` of ``seat``'s hand (docs/rules.md 4.2)."""
+        hand = int(self.state.masks[M_HAND + seat])
+        value = sum(int(self.state.card_value[c]) for c in cards_of(hand))
+        return (int(moves.deadwood(self.state, np.uint64(hand))) if hand else 0), value
+
+    def counters(self, seat: int) -> str:
+        """The stock and pile, and the seat's deadwood against the knock card."""
+        return (super().counters(seat) + f"; your deadwood {self._deadwood(seat)[0]}, knock card "
+                f"{int(self.state.ints[I_KNOCK_CARD])}")
+
+    def step(self, who=seat_name) -> str:
+        """What the seat to act may do now, naming only what is legal: knocking and big gin where they
+        are; in a meld step what passing now scores."""
+        phase, legal = int(self.state.ints[I_PHASE]), set(int(a) for a in self.legal())
+        if phase == PH_DISCARD:
+            knock = (f", or knock (your deadwood after the best discard: {int(self.state.ints[I_BEST_DEADWOOD])})"
+                     if moves.KNOCK in legal else "")
+            return "discard a card" + knock + (", or big gin" if moves.BIG_GIN in legal else "")
+        if phase in (PH_KNOCK_MELD, PH_DEFENDER_MELD):
+            least, value = self._deadwood(self.seat)
+            who_melds = "you knocked: meld" if phase == PH_KNOCK_MELD else "meld"
+            return (f"{who_melds} (your best melds are offered), or pass: the cards left in your hand count as "
+                    f"deadwood ({value} now; {least} after your best melds)")
+        if phase == PH_WALL and moves.KNOCK not in legal:
+            return "two cards left in the stock: pass (no score)"
+        return super().step(who)
+
+    def suggested(self, seat: int) -> list[int]:
+        """The meld moves of the best arrangement of ``seat``'s hand in a meld step (offered before
+        "pass" with nothing selected): the disjoint legal melds of the most value; else none."""
+        if seat != self.seat or int(self.state.ints[I_PHASE]) not in (PH_KNOCK_MELD, PH_DEFENDER_MELD):
+            return []
+        options = [(int(a), int(moves.MELD_TABLE[a - moves.MELD_BASE])) for a in self.legal()
+                   if moves.MELD_BASE <= a < moves.BIG_GIN]
+        worth = {a: sum(int(self.state.card_value[c]) for c in cards_of(m)) for a, m in options}
+        best: tuple[int, list[int]] = (0, [])
+
+        def walk(i: int, used: int, value: int, chosen: list[int]) -> None:
+            nonlocal best
+            if value > best[0]:
+                best = (value, list(chosen))
+            for j in range(i, len(options)):
+                a, m = options[j]
+                if not m & used:
+                    walk(j + 1, used | m, value + worth[a], chosen + [a])
+
+        walk(0, 0, 0, [])
+        return best[1]
