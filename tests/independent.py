@@ -20,6 +20,23 @@ def ratio_interval(y, m):
     return [r, r - half, r + half] if half > 0 else [r, np.nan, np.nan]
 
 
+def nonnegative_ratio_interval(y, m):
+    """sum(y) / sum(m) of what cannot be negative, over independent blocks: t on the log scale,
+    written out: h the delta-method t half width, [r exp(-h/r), min(r exp(h/r), r + 2h)]; none
+    (nan) where there is no spread."""
+    r, lo, hi = ratio_interval(y, m)
+    if np.isnan(lo):
+        return [r, np.nan, np.nan]
+    h = r - lo
+    return [r, r * np.exp(-h / r), min(r * np.exp(h / r), r + 2 * h)]
+
+
+def nonnegative_interval(v):
+    """Mean of independent values that cannot be negative, ``nonnegative_ratio_interval`` with m = 1."""
+    v = np.asarray(v, dtype=float)
+    return nonnegative_ratio_interval(v, np.ones(len(v)))
+
+
 def clopper_pearson(x, n):
     """The exact 95% interval for x of n (x and n may be fractional), written out: beta quantiles."""
     lo = 0.0 if x <= 0 else sps.beta.ppf(0.025, x, n - x + 1)

@@ -24,13 +24,14 @@ def rate(k, n) -> dict:
 
 
 def mean(values) -> dict:
-    """Mean with Student's t interval, mean +- t(.975, n - 1) * sd(ddof=1) / sqrt(n); none (nan) for one
-    value or no spread."""
+    """Mean of what cannot be negative with Student's t on the log scale: h = t(.975, n - 1) * sd(ddof=1)
+    / sqrt(n), [mean exp(-h / mean), min(mean exp(h / mean), mean + 2h)]; none (nan) for one value or no
+    spread."""
     v = pd.Series(values, dtype=float)
     if len(v) < 2 or v.std(ddof=1) == 0:
         return {"estimate": v.mean(), "ci95": [math.nan, math.nan], "n": len(v)}
-    half = stats.t.ppf(0.975, len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v))
-    return {"estimate": v.mean(), "ci95": [v.mean() - half, v.mean() + half], "n": len(v)}
+    m, h = v.mean(), stats.t.ppf(0.975, len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v))
+    return {"estimate": m, "ci95": [m * math.exp(-h / m), min(m * math.exp(h / m), m + 2 * h)], "n": len(v)}
 
 
 def share(values) -> dict:
@@ -155,11 +156,13 @@ def _rendered(summary) -> str:
 @pytest.mark.engine
 def test_means_use_student_t_and_went_rummy_is_apart_from_the_endings():
     """run --hands 20 --players 3 --seed 4 printed points per winning hand 25.00 [18.24, 31.76] n=20,
-    a normal interval, where docs/commands/run.md says Student t: t(.975, 19) gives [17.79, 32.21]. The endings
-    add up to every hand; went rummy, a kind of win, is said apart (it made them add to 100.24%)."""
+    a normal interval, where docs/commands/run.md says Student t: t(.975, 19) gives [17.79, 32.21], its
+    half width h = 7.21; points cannot be negative, so it is t on the log scale (issue 42):
+    [25 exp(-h/25), 25 exp(h/25)] = [18.73, 33.36]. The endings add up to every hand; went rummy, a
+    kind of win, is said apart (it made them add to 100.24%)."""
     r = rummysim.simulate(hands=20, players=3, seed=4)
     text = _rendered(r.summary)
-    assert "points per winning hand: 25.00 [17.79, 32.21] n=20" in text
+    assert "points per winning hand: 25.00 [18.73, 33.36] n=20" in text
     table = text[text.index("How 20 hands ended"):text.index("went rummy")]
     assert "rummy" not in table.split("\n", 1)[1]
     assert sum(d["count"] for d in r.summary["outcomes"].values()) == 20

@@ -10,7 +10,8 @@ import pytest
 from rummysim.variants.shanghai import report as H
 from rummysim.analysis import stats as S
 from rummysim.cli import main
-from independent import clopper_pearson, ratio_interval, share_interval, share_ratio_interval, t_interval
+from independent import (clopper_pearson, nonnegative_interval, nonnegative_ratio_interval, ratio_interval,
+                         share_interval, share_ratio_interval, t_interval)
 from test_report import check_replays, check_self_contained, expected_files, run_cli, sample_rows
 
 FIGURES_RUN = ["final_totals_by_seat", "final_totals", "per_round", "per_round_by_strategy"]
@@ -144,15 +145,16 @@ def test_per_round_table_matches_pandas(shanghai):
             assert [row[name], row[f"{name}_lo"], row[f"{name}_hi"]] == pytest.approx([k / n, *exact(k, n)], abs=1e-12)
         for outcome in ("stalemate_stock", "stalemate_blocked", "turn_limit"):
             assert row[outcome] == (rr["outcome"] == outcome).sum()
-        # means: t-intervals over games (one round r per game), lower bounds clipped at 0
+        # means of what cannot be negative: t on the log scale over games (one round r per game)
         lost = ss[~ss["out"]].groupby("game")["score"].agg(["sum", "count"]).reindex(rr["game"], fill_value=0)
         for name, y, m in (("mean_penalty", lost["sum"], lost["count"]),
                            ("buys_per_seat", ss.groupby("game")["buys"].sum(), np.full(40, 4)),
                            ("reshuffles_per_round", rr["reshuffles"], np.ones(40)),
                            ("turns_per_round", rr["turns"], np.ones(40))):
-            est, lo, hi = ratio_interval(y, m)
-            assert [row[name], row[f"{name}_lo"], row[f"{name}_hi"]] == pytest.approx([est, max(lo, 0), hi], rel=1e-9,
+            est, lo, hi = nonnegative_ratio_interval(y, m)
+            assert [row[name], row[f"{name}_lo"], row[f"{name}_hi"]] == pytest.approx([est, lo, hi], rel=1e-9,
                                                                                       nan_ok=True)
+            assert np.isnan(lo) or lo >= 0
         assert row["mean_penalty"] == pytest.approx(ss.loc[~ss["out"], "score"].mean())
 
 
@@ -186,13 +188,13 @@ def test_final_totals_match_pandas(shanghai):
         assert row["games"] == 40 and row["wins"] == (games["winner"] == q).sum()
         assert row["tied_wins"] == (best[:, q] & (games["tied"] > 1)).sum()
         assert [row["mean_total"], row["mean_total_lo"], row["mean_total_hi"]] == pytest.approx(
-            t_interval(totals[:, q]))
+            nonnegative_interval(totals[:, q]))
         assert [row["win_share"], row["win_share_lo"], row["win_share_hi"]] == pytest.approx(
             share_interval(share[:, q]), rel=1e-9, abs=1e-12)
     greedy = pd.read_csv(shanghai / "rep-run" / "by_strategy.csv").set_index("strategy").loc["greedy"]
     assert greedy["games"] == 80  # two seats: a game is one block of two seat-games
     assert [greedy["mean_total"], greedy["mean_total_lo"], greedy["mean_total_hi"]] == pytest.approx(
-        t_interval(totals[:, [0, 2]].mean(axis=1)))
+        nonnegative_interval(totals[:, [0, 2]].mean(axis=1)))
     summary = pd.read_csv(shanghai / "rep-run" / "final_total_summary.csv").set_index("strategy")
     values = totals[:, [0, 2]].ravel()
     assert summary.loc["greedy", "n"] == 80 and summary.loc["greedy", "max"] == values.max()

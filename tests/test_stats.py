@@ -16,9 +16,17 @@ import pytest
 
 from rummysim.analysis import stats as S
 from rummysim.variants.basic import kernel as K
+from scipy.stats import t as scipy_t
+
 from rummysim.base.intervals import mean_ci, ratio_ci
 
-from independent import clopper_pearson as exact, share_interval, share_ratio_interval
+from independent import clopper_pearson as exact, nonnegative_interval, share_interval, share_ratio_interval
+
+
+def nonneg(r, h):
+    """``(r, lo, hi)`` of a ratio of what cannot be negative whose t-interval's half width is ``h``: t on
+    the log scale, [r exp(-h/r), min(r exp(h/r), r + 2h)] (intervals.nonnegative_ratio_ci)."""
+    return r, r * np.exp(-h / r), min(r * np.exp(h / r), r + 2 * h)
 from rummysim.engine.codes import OUTCOMES
 from rummysim.results import Chunk
 from rummysim.variants.basic.schema import tables as basic_tables
@@ -171,13 +179,19 @@ def test_by_seat_of_a_run(run_dir):
     assert (b.hands, b.wins, b.losses, b.stalemates) == (7, 3, 2, 2)
     assert (a.win_rate, a.win_rate_lo, a.win_rate_hi) == pytest.approx((2 / 7, *exact(2, 7)))
     # seat 0 points per hand: 110 / 7 = 15.714; blocks are games: (y, m) = (110, 3), (0, 4)
-    # residuals y - R m = 62.857, -62.857; var = 2/1 * 7902.04 / 7^2 = 322.53; se 17.959; half 12.7062 * se = 228.19
+    # residuals y - R m = 62.857, -62.857; var = 2/1 * 7902.04 / 7^2 = 322.53; se 17.959; half 12.7062 * se = 228.19;
+    # points cannot be negative: t on the log scale, its upper bound capped at R + 2 * 228.19
     assert a.points_per_hand == pytest.approx(110 / 7)
-    assert a.points_per_hand_hi - a.points_per_hand == pytest.approx(228.19, abs=0.01)
-    # points per game: games 110 and 0 -> 55, the t-interval of mean_ci([110, 0]) (half 12.7062 * 55 = 698.84)
+    r = 110 / 7
+    h = scipy_t.ppf(0.975, 1) * np.sqrt(2 * ((110 - 3 * r) ** 2 + (4 * r) ** 2) / 7 ** 2)
+    assert h == pytest.approx(228.19, abs=0.01)
+    assert (a.points_per_hand, a.points_per_hand_lo, a.points_per_hand_hi) == pytest.approx(nonneg(r, h), rel=1e-9)
+    assert a.points_per_hand_lo > 0 and a.points_per_hand_hi - a.points_per_hand == pytest.approx(2 * 228.19, abs=0.02)
+    # points per game: games 110 and 0 -> 55 (t half 12.7062 * 55 = 698.84), written out
     assert a.games == 2
-    assert (a.points_per_game, a.points_per_game_lo, a.points_per_game_hi) == pytest.approx(mean_ci([110, 0]))
-    assert a.points_per_game_hi - 55 == pytest.approx(698.84, abs=0.01)
+    assert (a.points_per_game, a.points_per_game_lo, a.points_per_game_hi) == pytest.approx(
+        nonnegative_interval([110, 0]))
+    assert a.points_per_game_hi - 55 == pytest.approx(2 * 698.84, abs=0.02)
     # seat 1: 30 + 40 + 70 = 140 over 7 hands; games 30 and 110
     assert b.points_per_hand == pytest.approx(20.0) and b.points_per_game == pytest.approx(70.0)
     # game wins from games.parquet: one each of 2
@@ -214,7 +228,7 @@ def test_going_rummy_of_a_run(run_dir):
     assert a.points_per_ordinary_win == 20 and a.rummy_share_of_points == pytest.approx(90 / 110)
     # beta ordinary wins 30 (game 0) and 40 (game 1): mean 35, residuals -5, 5, var 2 * 50 / 2^2 = 25, half 63.53
     assert b.points_per_ordinary_win == pytest.approx(35)
-    assert b.points_per_ordinary_win_hi == pytest.approx(35 + T1 * 5, abs=1e-3)
+    assert b.points_per_ordinary_win_hi == pytest.approx(nonneg(35, T1 * 5)[2], abs=1e-3)
     # beta rummy share of points 70 / 140 = 0.5; blocks (0, 30), (70, 110): residuals -15, 15,
     # var = 2 * 450 / 140^2 = 0.0459: the t-interval's half-width 12.7062 * 0.2143 = 2.72 left [0, 1]
     # (it was clipped); the share interval stays inside, and on 2 blocks this far apart spans nearly all of it
@@ -256,12 +270,13 @@ def test_ratio_intervals_rest_on_the_units_with_a_nonzero_denominator(tmp_path):
     half = sps.t.ppf(0.975, 2) * np.sqrt(3 / 2 * 1800) / 3
     assert a.points_per_rummy_win_n == 3
     assert (a.points_per_rummy_win, a.points_per_rummy_win_lo, a.points_per_rummy_win_hi) == pytest.approx(
-        (90, 90 - half, 90 + half), rel=1e-12)
+        nonneg(90, half), rel=1e-12)
     assert half == pytest.approx(74.52, abs=0.01)   # over all 6 hands (5 df) it would be 39.8
     # its one ordinary win: one unit, no interval; beta's two ordinary wins, 20 and 30: 1 df
     assert a.points_per_ordinary_win_n == 1 and np.isnan(a.points_per_ordinary_win_hi)
     assert b.points_per_ordinary_win_n == 2
-    assert b.points_per_ordinary_win_hi == pytest.approx(25 + sps.t.ppf(0.975, 1) * np.sqrt(2 * 50) / 2, rel=1e-12)
+    assert b.points_per_ordinary_win_hi == pytest.approx(nonneg(25, sps.t.ppf(0.975, 1) * np.sqrt(2 * 50) / 2)[2],
+                                                         rel=1e-12)
     # rates rest on their trials: the rummy rate per hand on the 6 hands, its share of wins on alpha's 4 wins
     assert (a.rummy_rate_per_seat_hand_n, a.rummy_share_of_wins_n) == (6, 4)
     # points per hand rest on every hand alpha played
@@ -324,9 +339,11 @@ def test_tables_of_a_comparison(compare_dir):
     assert (a.hands, a.wins, a.losses, a.stalemates) == (4, 2, 1, 1)
     assert (b.hands, b.wins, b.losses, b.stalemates) == (4, 1, 2, 1)
     # blocks are deals over both rotations: alpha (16, 2), (0, 2) -> 4, residuals 8, -8, var 2 * 128 / 16 = 16
-    assert (a.points_per_hand, a.points_per_hand_hi) == pytest.approx((4, 4 + T1 * 4), abs=1e-3)
+    # (t half T1 * 4; points cannot be negative: t on the log scale)
+    assert (a.points_per_hand, a.points_per_hand_hi) == pytest.approx(nonneg(4, T1 * 4)[::2], abs=1e-3)
     # beta (0, 2), (20, 2) -> 5, residuals -10, 10, var 2 * 200 / 16 = 25
-    assert (b.points_per_hand, b.points_per_hand_lo) == pytest.approx((5, 5 - T1 * 5), abs=1e-3)
+    assert (b.points_per_hand, b.points_per_hand_lo) == pytest.approx(nonneg(5, T1 * 5)[:2], abs=1e-3)
+    assert b.points_per_hand_lo > 0
     assert "points_per_game" not in t.columns and "game_win_rate" not in t.columns
     # a comparison's rates and ratios rest on the 2 deals (blocks), not the 4 seat-hands
     assert (a.win_rate_n, a.points_per_hand_n, b.win_rate_n) == (2, 2, 2)

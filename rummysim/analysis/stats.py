@@ -45,7 +45,7 @@ from ..base.variant import Variant
 from ..engine.codes import OUTCOMES
 from ..variants import variant_of
 from .compare import position_words, sequential_note, sprt_words
-from ..base.intervals import LEVEL, proportion_ci, ratio_ci, share_ratio_ci, win_share_ci
+from ..base.intervals import LEVEL, nonnegative_ratio_ci, proportion_ci, share_ratio_ci, win_share_ci
 
 #: the records ``report`` reads (a sweep is summed up by ``sweep`` itself)
 REPORTED_RECORDS = ("run.json", "compare.json")
@@ -318,12 +318,14 @@ class _BlockMoments:
         """Ratio of a linear combination of the values (``{name: weight}``) to one value ``den``, with its
         interval over the blocks where ``den`` is nonzero, and their number: ``(ratio, lo, hi, n)``. The
         interval: ``intervals.share_ratio_ci`` for a ``share`` (a part of ``den`` in every block: a rate),
-        else the delta-method t-interval of ``intervals.ratio_ci``."""
+        else the delta-method t-interval on the log scale of ``intervals.nonnegative_ratio_ci`` (every
+        ratio asked for is of what cannot be negative: points, totals, deadwood, reshuffles, buys; it
+        never goes below 0)."""
         a = np.array([num.get(v, 0.0) for v in self.values])
         b = (np.array(self.values) == den).astype(float)
         s1, s2 = self.s1[g], self.s2[g]
         n = int(self.nonzero[g, self.values.index(den)])
-        ci = share_ratio_ci if share else ratio_ci
+        ci = share_ratio_ci if share else nonnegative_ratio_ci
         return (*ci(n, a @ s1, b @ s1, a @ s2 @ a, a @ s2 @ b, b @ s2 @ b, LEVEL), n)
 
 

@@ -193,6 +193,37 @@ def ratio_ci(n_units, sum_y, sum_m, sum_yy, sum_ym, sum_mm, level: float = LEVEL
     return _scalar_or_array(r, r - half, r + half)
 
 
+def nonnegative_ratio_ci(n_units, sum_y, sum_m, sum_yy, sum_ym, sum_mm, level: float = LEVEL):
+    """``ratio_ci`` for a quantity that cannot be negative (points, turns, reshuffles, buys, hands per
+    game): Student's t on the log scale, ``[R exp(-h / R), R exp(h / R)]`` with ``h = t se(R)`` (the
+    t-interval's half width, ``se(R)`` the delta method's), the upper bound no further above R than
+    ``2 h`` (on 2 or 3 units with a zero among them ``exp(h / R)`` runs to millions; the cap costs
+    no coverage). It never goes below 0 (the t-interval of 3 hands' points per winning hand was
+    [-78.94, 98.94]) and leans the way such a mean's error does: 91.8-98.6% at 5 units of skewed
+    points, where t held 87-89%, 93-96% from 20 (``tests/test_coverage.py``). The same arguments and
+    returns as ``ratio_ci`` (no interval for fewer than 2 units or no spread); a negative total (the
+    values were not all non-negative after all) falls back to ``ratio_ci``. Vectorised."""
+    r, var = _ratio_moments(n_units, sum_y, sum_m, sum_yy, sum_ym, sum_mm)
+    _, t_lo, t_hi = ratio_ci(n_units, sum_y, sum_m, sum_yy, sum_ym, sum_mm, level)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        q = _special().stdtrit(np.maximum(np.asarray(n_units, float) - 1, 1), 0.5 + level / 2)
+        half = q * np.sqrt(np.where(var > 0, var, 0.0))
+        spread = np.exp(half / r)
+        positive = (var > 0) & (r > 0)
+        lo = np.where(positive, r / spread, np.where(r < 0, t_lo, np.nan))
+        hi = np.where(positive, np.minimum(r * spread, r + 2 * half), np.where(r < 0, t_hi, np.nan))
+    return _scalar_or_array(r, lo, hi)
+
+
+def nonnegative_mean_ci(values, level: float = LEVEL) -> tuple[float, float, float]:
+    """``mean_ci`` of values that cannot be negative: ``nonnegative_ratio_ci`` with every block's ``m`` 1."""
+    v = np.asarray(values, dtype=float).ravel()
+    n = v.size
+    if not n:
+        return math.nan, math.nan, math.nan
+    return nonnegative_ratio_ci(n, float(v.sum()), float(n), float(v @ v), float(v.sum()), float(n), level)
+
+
 def contributing_units(denominators) -> int:
     """How many blocks a ratio rests on: those whose denominator (``m`` of ``ratio_ci``) is nonzero."""
     return int(np.count_nonzero(np.asarray(denominators)))

@@ -68,10 +68,11 @@ def _est(x: float, lo: float, hi: float, n: int) -> dict:
 
 
 def mean_from_sums(total: float, total_sq: float, n: int) -> dict:
-    """Mean of ``n`` independent values from their sum and sum of squares, with its Student-t 95%
-    interval (``intervals.ratio_ci``: none for one value or no spread), and ``"n"``, the values it
-    rests on."""
-    return _est(*I.ratio_ci(n, total, n, total_sq, total, n), n)
+    """Mean of ``n`` independent values that cannot be negative (points, turns, hands per game,
+    reshuffles, buys, totals: every caller's) from their sum and sum of squares, with its 95%
+    interval, Student's t on the log scale (``intervals.nonnegative_ratio_ci``: never below 0; none
+    for one value or no spread), and ``"n"``, the values it rests on."""
+    return _est(*I.nonnegative_ratio_ci(n, total, n, total_sq, total, n), n)
 
 
 def share_from_sums(total: float, total_sq: float, n: int) -> dict:

@@ -109,7 +109,7 @@ def per_round(results: S.SavedResults | str | Path, by: str = "round") -> pd.Dat
             means.update(reshuffles_per_round=("reshuffles", "rounds"), turns_per_round=("turns", "rounds"))
         for name, (num, den) in means.items():
             est, lo, hi, n = acc.ratio(g, {num: 1}, den)
-            S._estimate(row, name, (est, max(lo, 0.0), hi, n))  # means of counts and points: never below 0
+            S._estimate(row, name, (est, lo, hi, n))  # means of counts and points: t on the log scale, never below 0
         rows.append(row)
     return pd.DataFrame(rows)
 
