@@ -177,7 +177,11 @@ def test_by_seat_of_a_run(run_dir):
     # seat 0: won (0,0) and (0,2); stalemates (1,0), (1,2); lost the other 3
     assert (a.hands, a.wins, a.losses, a.stalemates) == (7, 2, 3, 2)
     assert (b.hands, b.wins, b.losses, b.stalemates) == (7, 3, 2, 2)
-    assert (a.win_rate, a.win_rate_lo, a.win_rate_hi) == pytest.approx((2 / 7, *exact(2, 7)))
+    # a game's hands are one block (issue 42): seat 0 won 2 of game 0's 3 hands, 0 of game 1's 4, the share
+    # interval over the 2 games, not Clopper-Pearson on 7 hands as if independent
+    assert (a.win_rate, a.win_rate_lo, a.win_rate_hi) == pytest.approx(share_ratio_interval([2, 0], [3, 4]),
+                                                                       rel=1e-9, abs=1e-12)
+    assert a.win_rate_n == 2
     # seat 0 points per hand: 110 / 7 = 15.714; blocks are games: (y, m) = (110, 3), (0, 4)
     # residuals y - R m = 62.857, -62.857; var = 2/1 * 7902.04 / 7^2 = 322.53; se 17.959; half 12.7062 * se = 228.19;
     # points cannot be negative: t on the log scale, its upper bound capped at R + 2 * 228.19
@@ -221,7 +225,8 @@ def test_going_rummy_of_a_run(run_dir):
     a, b = row(t, strategy="alpha"), row(t, strategy="beta")
     assert (a.wins, a.rummy_wins, b.wins, b.rummy_wins) == (2, 1, 3, 1)
     assert (a.rummy_rate_per_seat_hand, a.rummy_share_of_wins, b.rummy_share_of_wins) == pytest.approx((1 / 7, 1 / 2, 1 / 3))
-    assert (a.rummy_share_of_wins_lo, a.rummy_share_of_wins_hi) == pytest.approx(exact(1, 2))
+    # both of alpha's wins are in game 0: one block, no interval (they are not 2 independent trials)
+    assert a.rummy_share_of_wins_n == 1 and np.isnan(a.rummy_share_of_wins_lo)
     # alpha: one rummy win of 90, one ordinary of 20, all in game 0 (game 1 adds 0 / 0): one unit, no interval
     assert a.points_per_rummy_win == 90 and a.points_per_rummy_win_n == 1
     assert np.isnan(a.points_per_rummy_win_lo) and np.isnan(a.points_per_rummy_win_hi)
@@ -290,12 +295,14 @@ def test_hand_endings_and_starter_of_a_run(run_dir):
                                                "stalemate_blocked": 1, "turn_limit": 0}
     assert (t.hands == 7).all()
     r = row(t, ending="stalemate_stock")
-    assert (r.rate, r.rate_lo, r.rate_hi) == pytest.approx((1 / 7, *exact(1, 7)))
+    # over the 2 games (blocks): game 0 none of 3 hands, game 1 one of 4
+    assert (r.rate, r.rate_lo, r.rate_hi) == pytest.approx(share_ratio_interval([0, 1], [3, 4]), rel=1e-9, abs=1e-12)
     # position of the winner from the dealer's left: (0,0) (0,1) (0,2) the starter; (1,1), (1,3) the dealer
     s = S.starter_advantage(run_dir)
     assert list(s.position) == [1, 2] and list(s.who) == ["starter", "dealer"]
     assert list(s.wins) == [3, 2] and list(s.hands) == [7, 7]
-    assert (s.win_rate[0], s.win_rate_lo[0], s.win_rate_hi[0]) == pytest.approx((3 / 7, *exact(3, 7)))
+    assert (s.win_rate[0], s.win_rate_lo[0], s.win_rate_hi[0]) == pytest.approx(share_ratio_interval([3, 0], [3, 4]),
+                                                                                rel=1e-9, abs=1e-12)
 
 
 def counts(df):
@@ -460,3 +467,27 @@ def test_game_win_rate_of_a_games_comparison(tmp_path):
     assert t.loc["greedy", "game_wins"] + t.loc["expert", "game_wins"] == 400  # 200 games x 2 seatings
     assert t.loc["greedy", "game_wins"] == round(share * 400)
     assert t.loc["greedy", "game_win_rate"] == pytest.approx(share)
+
+
+@pytest.mark.engine
+def test_a_strategy_in_several_seats_of_a_run_is_clustered_by_hand(tmp_path):
+    """issue 42, item 7: run --hands 2000 --players 3 greedy random greedy --seed 9, then report: greedy's
+    win rate was Clopper-Pearson on its 4,000 seat-hands as if independent, [0.4619, 0.4931] n=4000;
+    its two seats of one hand are one block (one of them at most wins it): the share interval over the
+    hands, [0.4729, 0.4821] n=2000 there. Here on 300 hands, against the interval written out."""
+    from rummysim.cli import main
+    out = tmp_path / "run"
+    try:
+        main(["run", "--hands", "300", "--players", "3", "--strategy", "greedy", "--strategy", "random",
+              "--strategy", "greedy", "--seed", "9", "--out", str(out), "--json"])
+    except SystemExit as e:
+        assert e.code in (0, None)
+    hands = pq.read_table(out / "hands.parquet").to_pandas()
+    won = hands["winner"].isin([0, 2]).astype(float).to_numpy()   # greedy's seats won the hand
+    g = row(S.by_strategy(out), strategy="greedy")
+    assert g.hands == 600 and g.win_rate_n == 300
+    assert (g.win_rate, g.win_rate_lo, g.win_rate_hi) == pytest.approx(
+        share_ratio_interval(won, np.full(300, 2.0)), rel=1e-9)
+    # per seat, a seat holds one trial a hand: Clopper-Pearson over its hands, as before
+    seat0 = row(S.by_seat(out), seat=0)
+    assert (seat0.win_rate_lo, seat0.win_rate_hi) == pytest.approx(exact(seat0.wins, 300))

@@ -116,8 +116,8 @@ def fig_going_rummy(res: S.SavedResults, rummy: pd.DataFrame) -> Figure:
         ax.set_ylim(0, ax.get_ylim()[1] * 1.3)
         ax.set_xlim(-0.75, len(x) - 0.25)
         ax.legend(fontsize=8, loc="upper center", ncols=2)
-    set_title(fig, "The value of going rummy", res, f"95% intervals ({rate_interval(res)} for wins and the share of "
-           "points; t over blocks for points per win)")
+    set_title(fig, "The value of going rummy", res, f"95% intervals ({rate_interval(res)} for the rates of wins; "
+           "the share interval over blocks for the share of points; t on the log scale over blocks for points per win)")
     return fig
 
 
