@@ -101,7 +101,8 @@ def test_estimates_on_few_blocks_print_their_count():
                  "points per hand, A minus B", "stalemate rate", "A's hand win share when A starts",
                  "A's hand win share when B starts"):
         assert lines[what].split("│")[2].strip().endswith("n=3"), what
-    assert _printed(result).count("n=3") == 6 + 2     # and both cells of the crosstable
+    assert lines["variance reduction from pairing"].split("│")[2].strip().endswith("x n=3")   # issue 42, item 8
+    assert _printed(result).count("n=3") == 7 + 2     # and both cells of the crosstable
     many = Blocks()
     winners = [0, 1, -1] * 34
     many.add(*_chunk_blocks(BASIC, [chunk(winners, [10, 20, 0] * 34), chunk([1, 1, 0] * 34, [5, 8, 12] * 34)], 2, False))

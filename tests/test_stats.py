@@ -491,3 +491,11 @@ def test_a_strategy_in_several_seats_of_a_run_is_clustered_by_hand(tmp_path):
     # per seat, a seat holds one trial a hand: Clopper-Pearson over its hands, as before
     seat0 = row(S.by_seat(out), seat=0)
     assert (seat0.win_rate_lo, seat0.win_rate_hi) == pytest.approx(exact(seat0.wins, 300))
+
+
+def test_convergence_of_few_units_has_more_than_its_last_point(run_dir):
+    """issue 42, item 8: below 100 units the convergence plot held one point (it started at 100, or at
+    the last unit): now from a tenth of them, 2 at least."""
+    c = S.convergence(run_dir)
+    assert list(c.hands) == [2, 3, 4, 5, 6, 7]
+    assert c.hi.iloc[-1] == pytest.approx(exact(2, 7)[1])

@@ -54,7 +54,7 @@ from ..strategy import Strategy, params_matrix
 from ..variants import variant_of
 from ..base import intervals as I
 from . import rating
-from ..base.summary import estimate_text, pp_text, signed
+from ..base.summary import estimate_text, pp_text, signed, units_note
 from ..base.terminal import fitted
 
 OUT_STALEMATE = (1, 2, 3)  # outcomes with no winner
@@ -795,9 +795,11 @@ SEQUENTIAL_WARNING = sequential_note({"decision": "H1", "elo0": 0, "elo1": 10})
 
 
 def variance_reduction_text(x: float, blocks: int) -> str:
-    """The variance reduction pairing gave, ``"1.32x"``; where it says nothing, why."""
+    """The variance reduction pairing gave, ``"1.32x"``, with ``n=12`` beside it on fewer than 100 blocks (a
+    ratio of two variances on 12 deals ranged 0.96-4.62 over real 12-deal groups); where it says
+    nothing, why."""
     if x is not None and math.isfinite(x):
-        return f"{x:.2f}x"
+        return f"{x:.2f}x" + units_note({"n": blocks})
     return "n/a: fewer than 2 blocks" if blocks < 2 else "n/a: every block scored the same"
 
 

@@ -621,10 +621,14 @@ def convergence(results: SavedResults | str | Path, points: int = 300, first: in
     each number of duplicate blocks (deals; games with ``--games``) in deal order, every block with
     all its rotations, and the win share's interval over blocks (``intervals.win_share_ci``): after the last block,
     exactly the headline's estimate and interval; columns deals, estimate, lo, hi. At about ``points``
-    log-spaced counts from ``first`` to all of them.
+    log-spaced counts from ``first`` to all of them, from fewer where there are fewer than ten times
+    ``first`` (a tenth of them, 2 at least: 50 deals drew one point, an empty plot). Each point's
+    interval is its own (a pointwise band, not one for the whole curve).
     """
     import pandas as pd
     res = _as_results(results)
+    units = int(res.meta["pairs"][0]["blocks"]) if res.kind == "compare" else res.hands_played()
+    first = min(first, max(2, units // 10))
     if res.kind == "compare":
         scores = block_scores(res)
         rows = [(int(n), *win_share_ci(scores[:n], 1 / res.players, LEVEL))

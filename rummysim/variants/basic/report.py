@@ -57,7 +57,8 @@ def fig_convergence(res: S.SavedResults, conv: pd.DataFrame) -> Figure:
         how = "band: 95% exact (Clopper-Pearson) interval"
         xlabel = "hands played, in the order played (log scale)"
     x = conv["deals" if res.kind == "compare" else "hands"]
-    ax.fill_between(x, 100 * conv["lo"], 100 * conv["hi"], alpha=0.25, color=COLORS[0], label="95% band")
+    ax.fill_between(x, 100 * conv["lo"], 100 * conv["hi"], alpha=0.25, color=COLORS[0],
+                    label="95% interval at each point (pointwise: not a band for the whole curve)")
     ax.plot(x, 100 * conv["estimate"], color=COLORS[0], linewidth=1.3, label="estimate so far")
     even = f"1/{res.players} = {100 / res.players:.1f}% (no difference)" if res.kind == "compare" else even_label(res.players)
     ax.axhline(100 / res.players, color="grey", linestyle="--", linewidth=1, label=even)
