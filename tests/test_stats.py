@@ -177,11 +177,7 @@ def test_by_seat_of_a_run(run_dir):
     # seat 0: won (0,0) and (0,2); stalemates (1,0), (1,2); lost the other 3
     assert (a.hands, a.wins, a.losses, a.stalemates) == (7, 2, 3, 2)
     assert (b.hands, b.wins, b.losses, b.stalemates) == (7, 3, 2, 2)
-    # a game's hands are one block (issue 42): seat 0 won 2 of game 0's 3 hands, 0 of game 1's 4, the share
-    # interval over the 2 games, not Clopper-Pearson on 7 hands as if independent
-    assert (a.win_rate, a.win_rate_lo, a.win_rate_hi) == pytest.approx(share_ratio_interval([2, 0], [3, 4]),
-                                                                       rel=1e-9, abs=1e-12)
-    assert a.win_rate_n == 2
+    assert (a.win_rate, a.win_rate_lo, a.win_rate_hi) == pytest.approx((2 / 7, *exact(2, 7)))
     # seat 0 points per hand: 110 / 7 = 15.714; blocks are games: (y, m) = (110, 3), (0, 4)
     # residuals y - R m = 62.857, -62.857; var = 2/1 * 7902.04 / 7^2 = 322.53; se 17.959; half 12.7062 * se = 228.19;
     # points cannot be negative: t on the log scale, its upper bound capped at R + 2 * 228.19
@@ -216,6 +212,12 @@ def test_by_strategy_of_a_run_groups_seats_of_one_strategy(run_dir):
     assert (a.hands, a.wins, a.stalemates, a.losses) == (14, 5, 4, 5)
     assert a.points_per_hand == pytest.approx(250 / 14)
     assert (a.game_wins, a.game_win_rate) == (2, 0.5)
+    # issue 42, item 7: alpha's 2 seats of a game are one block: its win rate over the 2 games (game 0: all 3
+    # hands won, of 6 seat-hands; game 1: 2 of 8, 2 stalemated), not Clopper-Pearson on 14 seat-hands; its
+    # game win rate over 2 games of 2 seat-games
+    assert a.win_rate_n == 2 and a.game_win_rate_n == 2
+    assert (a.win_rate, a.win_rate_lo, a.win_rate_hi) == pytest.approx(share_ratio_interval([3, 2], [6, 8]),
+                                                                       rel=1e-9, abs=1e-12)
     # per game: block sums 140 and 110 over 2 seat-games each -> 62.5
     assert a.points_per_game == pytest.approx(62.5)
 
@@ -225,8 +227,7 @@ def test_going_rummy_of_a_run(run_dir):
     a, b = row(t, strategy="alpha"), row(t, strategy="beta")
     assert (a.wins, a.rummy_wins, b.wins, b.rummy_wins) == (2, 1, 3, 1)
     assert (a.rummy_rate_per_seat_hand, a.rummy_share_of_wins, b.rummy_share_of_wins) == pytest.approx((1 / 7, 1 / 2, 1 / 3))
-    # both of alpha's wins are in game 0: one block, no interval (they are not 2 independent trials)
-    assert a.rummy_share_of_wins_n == 1 and np.isnan(a.rummy_share_of_wins_lo)
+    assert (a.rummy_share_of_wins_lo, a.rummy_share_of_wins_hi) == pytest.approx(exact(1, 2))
     # alpha: one rummy win of 90, one ordinary of 20, all in game 0 (game 1 adds 0 / 0): one unit, no interval
     assert a.points_per_rummy_win == 90 and a.points_per_rummy_win_n == 1
     assert np.isnan(a.points_per_rummy_win_lo) and np.isnan(a.points_per_rummy_win_hi)
@@ -295,14 +296,12 @@ def test_hand_endings_and_starter_of_a_run(run_dir):
                                                "stalemate_blocked": 1, "turn_limit": 0}
     assert (t.hands == 7).all()
     r = row(t, ending="stalemate_stock")
-    # over the 2 games (blocks): game 0 none of 3 hands, game 1 one of 4
-    assert (r.rate, r.rate_lo, r.rate_hi) == pytest.approx(share_ratio_interval([0, 1], [3, 4]), rel=1e-9, abs=1e-12)
+    assert (r.rate, r.rate_lo, r.rate_hi) == pytest.approx((1 / 7, *exact(1, 7)))
     # position of the winner from the dealer's left: (0,0) (0,1) (0,2) the starter; (1,1), (1,3) the dealer
     s = S.starter_advantage(run_dir)
     assert list(s.position) == [1, 2] and list(s.who) == ["starter", "dealer"]
     assert list(s.wins) == [3, 2] and list(s.hands) == [7, 7]
-    assert (s.win_rate[0], s.win_rate_lo[0], s.win_rate_hi[0]) == pytest.approx(share_ratio_interval([3, 0], [3, 4]),
-                                                                                rel=1e-9, abs=1e-12)
+    assert (s.win_rate[0], s.win_rate_lo[0], s.win_rate_hi[0]) == pytest.approx((3 / 7, *exact(3, 7)))
 
 
 def counts(df):

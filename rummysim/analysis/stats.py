@@ -280,6 +280,9 @@ class _BlockMoments:
         self.nonzero = np.zeros((groups, len(values)), dtype=np.int64)
         self.open = pd.DataFrame()
         self.mark = -1
+        #: how many seats of one block each group holds (a strategy in several seats of a run: its
+        #: seat-hands of one hand are one block's, ``_share``); None: one each
+        self.seats = None
 
     def add(self, block: np.ndarray, group: np.ndarray, values: np.ndarray, last: np.ndarray) -> None:
         """Fold rows: block key, group index, values [rows, values], and whether each is of the last rotation."""
@@ -347,12 +350,21 @@ def _strategy_of_seats(res: SavedResults, h: dict) -> np.ndarray:
     return np.where(np.arange(k) == h["rotation"][:, None], a[:, None], b[:, None])
 
 
+def _seats_per_group(res: SavedResults, by: str) -> np.ndarray | None:
+    """A run's strategies (``by="strategy"``): how many seats each holds; else None (one each: a seat, or a
+    comparison's strategy, whose blocks are its deals in every rotation already)."""
+    if res.kind != "run" or by != "strategy":
+        return None
+    return np.bincount(res.seat_strategy(), minlength=len(res.strategies))
+
+
 def _moments(res: SavedResults, by: str) -> _BlockMoments:
     """Block moments of ``VALUES`` per seat and strategy (``by="seat"``) or per strategy (``by="strategy"``)."""
     if ("moments", by) in res.cache:
         return res.cache[("moments", by)]
     k, m = res.players, len(res.strategies)
     acc = _BlockMoments(k * m if by == "seat" else m, res.path / "hands.parquet")
+    acc.seats = _seats_per_group(res, by)
     columns = ("game", "hand", "winner", "points", "going_rummy") + (PAIR_COLUMNS if res.kind == "compare" else ())
     for h in _batches(res, "hands", columns):
         n = len(h["game"])
@@ -378,6 +390,7 @@ def _game_moments(res: SavedResults, by: str) -> _BlockMoments:
     for runs and comparisons alike."""
     k, m = res.players, len(res.strategies)
     acc = _BlockMoments(k * m if by == "seat" else m, res.path / "games.parquet", ("games", "game_wins"))
+    acc.seats = _seats_per_group(res, by)
     columns = ("game", "winner") + (() if res.kind == "run" else PAIR_COLUMNS)
     for g in _batches(res, "games", columns):
         n = len(g["game"])
@@ -405,17 +418,16 @@ def _rate(k: int, n: int) -> tuple[float, float, float, int]:
 
 def _share(res: SavedResults, acc: _BlockMoments, g: int, num: str, den: str) -> tuple[float, float, float, int]:
     """``(rate, lo, hi, n)``: the rate ``num`` / ``den`` (count values of ``acc``) of group ``g`` with its
-    95% interval and the units it rests on: the share's interval over the blocks with a nonzero ``den``
-    (``_BlockMoments.ratio`` with ``share``: ``intervals.share_ratio_ci``), the blocks being what is
-    independent: a comparison's deal or game with all its rotations, a run's hand, or game with
-    ``--games``. Where every such block holds one trial (a run's seat, hand by hand) the blocks are
-    the trials, and the interval is the exact (Clopper-Pearson) one over them. A strategy in several
-    seats of a run plays several seat-hands of one hand, and a game's hands are one game's: they
-    are not independent trials (greedy in 2 seats of 3, 2,000 hands: [0.4619, 0.4931] n=4000 over
-    seat-hands, [0.4729, 0.4821] n=2000 over hands)."""
-    trials, blocks = acc.count(g, den), int(acc.nonzero[g, acc.values.index(den)])
-    if res.kind != "compare" and trials == blocks:
-        return _rate(acc.count(g, num), trials)
+    95% interval and the units it rests on. A run: the exact (Clopper-Pearson) interval over the ``den``
+    trials, but for a strategy in several seats (``acc.seats``), whose seat-hands of one hand (seat-games
+    of one game) are not independent trials: the share interval over the hands (games) (greedy in 2
+    seats of 3, 2,000 hands: [0.4619, 0.4931] n=4000 over seat-hands, [0.4729, 0.4821] n=2000 over
+    hands). A comparison, whose rotations of one deal are not independent: the share's interval over
+    the blocks (a deal or game with all its rotations) with a nonzero ``den`` (``_BlockMoments.ratio``
+    with ``share``: ``intervals.share_ratio_ci``)."""
+    several = acc.seats is not None and acc.seats[g] > 1
+    if res.kind != "compare" and not several:
+        return _rate(acc.count(g, num), acc.count(g, den))
     return acc.ratio(g, {num: 1}, den, share=True)
 
 

@@ -69,14 +69,11 @@ def even_label(k: int) -> str:
 
 def rate_interval(res: S.SavedResults) -> str:
     """How a rate's interval is made (``stats._share``): for a comparison, whose rotations of one deal
-    are not independent, the share interval over duplicate deals (games); for a run, exact where a
-    hand holds one trial of it, else (a strategy in several seats) the share interval over hands;
-    for a run of games, the share interval over games."""
+    are not independent, the share interval over duplicate deals (games); for a run, exact, but for a
+    strategy in several seats the share interval over hands (games)."""
     if res.kind != "run":
         return f"share interval over duplicate {'games' if res.mode == 'games' else 'deals'}"
-    if res.mode == "games":
-        return "share interval over games"
-    return "exact; a strategy in several seats: the share interval over hands"
+    return f"exact; a strategy in several seats: the share interval over {'games' if res.mode == 'games' else 'hands'}"
 
 
 def errorbar(ax, x, est, lo, hi, horizontal: bool = False, **kw) -> None:
