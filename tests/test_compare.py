@@ -688,6 +688,10 @@ def test_identical_play_has_no_interval_no_p_value_and_leaves_the_holm_family():
     assert [p["p_holm"] for p in tested] == pytest.approx(list(I.holm_adjust([p["p_value"] for p in tested])))
     text = _printed(result)
     assert "(no interval: every deal played identically)" in text
+    # the crosstable's mirrored cell says the same, and nothing is marked as an SPRT's
+    assert "all 40 the same" not in text and "*" not in text
+    ws = result["crosstable"]["win_share"]
+    assert ws[1][0]["no_interval"] == ws[0][1]["no_interval"] == "every deal played identically"
 
 
 def _figure_strings() -> list[str]:

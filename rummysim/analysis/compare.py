@@ -696,7 +696,8 @@ def _crosstable(strategies: list[Strategy], pairs: list[dict], players: int) -> 
         table[p["a_index"]][p["b_index"]] = ws
         if players == 2:  # B's share against A is the rest (with 3+ players A faces a field of B: no mirror)
             table[p["b_index"]][p["a_index"]] = _estimate(1 - ws["estimate"], 1 - ws["ci95"][1], 1 - ws["ci95"][0],
-                                                          ws["n"])
+                                                          ws["n"]) | ({"no_interval": ws["no_interval"]}
+                                                                      if "no_interval" in ws else {})
     # ranking: mean win share minus the fair share over all of a strategy's matches
     scores = []
     for s in range(m):
@@ -852,7 +853,7 @@ def _render_crosstable(result: dict, console) -> None:
     """The crosstable, a cell of a match its SPRT stopped marked ``*`` (its estimate is biased), and the
     ranking by mean edge in percentage points, or that every match was played identically."""
     names = result["crosstable"]["names"]
-    stopped = {(p["a_index"], p["b_index"]) for p in result["pairs"] if p.get("sequential")}
+    stopped = {(p["a_index"], p["b_index"]) for p in result["pairs"] if p.get("sequential") and not p.get("identical")}
     stopped |= {(j, i) for i, j in stopped}
     ct = Table(title="Crosstable: win share of the row strategy against the column (95% interval, "
                      "each match's own: not adjusted for the number of matches; the verdicts are Holm-adjusted)")
