@@ -30,3 +30,4 @@ EV_PASS = 11      # Gin: a pass (of the first upcard, at the wall, done laying)
 BOT_FAMILY = 0   # the variant's parametrised rule-based family
 BOT_RANDOM = 1   # a uniform draw among the legal moves
 BOT_SEARCH = 2   # searches the decisions its keys name, playing the rest as its rollout strategy
+BOT_SIMPLE = 3   # Gin only: the EAAI SimpleGinRummyPlayer as OpenSpiel's simple_gin_rummy_bot plays it

@@ -8,7 +8,8 @@ rules layer's (``moves``): the driver checks every move with ``moves.is_legal``.
 
 ``P_BOT``: ``BOT_FAMILY`` (below), ``BOT_RANDOM`` (uniform over the legal moves, a yardstick) or
 ``BOT_SEARCH`` (``search``: ``policy.choose`` sends the decisions its keys name to ``search``, the
-rest to its rollout strategy's vector).
+rest to its rollout strategy's vector) or ``BOT_SIMPLE`` (``simple``: the EAAI simple player as
+OpenSpiel's ``simple_gin_rummy_bot`` plays it; every other key is then ignored).
 The family, one helper per decision:
 
 * the upcard (``take_upcard``; rules 4.3, 4.4): ``P_TAKE`` 0 never, 1 when it goes into a meld with
@@ -31,9 +32,10 @@ from numba import njit
 
 from ...engine import melds as M
 from ...engine.bits import U64, card_index
-from ...engine.codes import BOT_FAMILY, BOT_RANDOM, BOT_SEARCH  # noqa: F401  (bots.BOT_*: policy, spec, tests)
+from ...engine.codes import BOT_FAMILY, BOT_RANDOM, BOT_SEARCH, BOT_SIMPLE  # noqa: F401  (bots.BOT_*: policy, spec, tests)
 from ...engine.search import SEARCH_SLOTS
 from ...engine.rng import below
+from . import simple as SIMPLE
 from .deadwood import deadwood, discard_deadwood
 from .moves import (
     BIG_GIN, DRAW_STOCK, DRAW_UPCARD, KNOCK, MELD_BASE, PASS, card_of_index, legal_moves, meld_index,
@@ -65,6 +67,8 @@ def choose(state, params, p, legal, rngs):
     if params[p, P_BOT] == BOT_RANDOM:
         n = legal_moves(state, legal)
         return legal[below(rngs[p], n)]
+    if params[p, P_BOT] == BOT_SIMPLE:
+        return SIMPLE.choose(state, p, legal)
     phase = state.ints[I_PHASE]
     hand = state.masks[M_HAND + p]
     if phase == PH_FIRST_UPCARD:

@@ -6,9 +6,10 @@ from . import bots as B
 
 #: Every key a Gin Rummy strategy file may set (besides name, variant, description).
 SPEC = (
-    Param("bot", B.P_BOT, "family", ("family", "random", "search"),
+    Param("bot", B.P_BOT, "family", ("family", "random", "search", "simple"),
           doc="'random' plays uniformly at random (every other key is then ignored); 'search' searches "
-              "(keys search.*, the rest from its search.rollout strategy)"),
+              "(keys search.*, the rest from its search.rollout strategy); 'simple' plays as OpenSpiel's "
+              "simple_gin_rummy_bot, the EAAI baseline (every other key is then ignored)"),
     Param("draw.mode", B.P_TAKE, "meld", ("never", "meld", "gain"),
           doc="take the upcard: never / when it goes into a meld / when it lowers deadwood by min_gain"),
     Param("draw.min_gain", B.P_TAKE_GAIN, 1, low=0, high=100,
