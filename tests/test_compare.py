@@ -753,3 +753,16 @@ def _printed_words(s: str) -> list[str]:
     console = fitted(Console(record=True, width=200))
     console.print(s)
     return console.export_text().split()
+
+
+def test_copies_of_one_strategy_get_distinct_labels():
+    """issue 42, item 8: greedy against g2.toml (greedy's file, named greedy) printed two columns and two
+    rows "greedy"; the second is labelled by its file, a third copy of the same file by its place."""
+    from rummysim.analysis.compare import distinct_names
+    greedy = load_strategy("greedy", BASIC)
+    copy = dataclasses.replace(greedy, source="/tmp/g2.toml")
+    assert distinct_names([greedy, copy, copy]) == ["greedy", "greedy (g2.toml)", "greedy (#3)"]
+    assert distinct_names([greedy, load_strategy("random", BASIC)]) == ["greedy", "random"]
+    pairs = [_pair("X", "Y", 0, 1, 0.03, 0.58)]
+    out = _crosstable([greedy, copy], pairs, 2)
+    assert out["crosstable"]["names"] == ["greedy", "greedy (g2.toml)"]

@@ -576,6 +576,21 @@ def compare(variant: Variant, strategies: list[Strategy], players: int, seed: in
         return _compare(variant, result, strategies, rules, workers, on_chunk, store, out_dir, client)
 
 
+def distinct_names(strategies: list[Strategy]) -> list[str]:
+    """The strategies' names as a comparison labels them, one label each: a name met again (``greedy``
+    and a copy of its file, also named ``greedy``) gets its file's name, ``greedy (g2.toml)``, or its
+    place in the list where that is not enough, ``greedy (#2)``: two copies had two identical labels."""
+    labels: list[str] = []
+    for i, s in enumerate(strategies):
+        label = s.name
+        if label in labels:
+            label = f"{s.name} ({Path(s.source).name})"
+        if label in labels:
+            label = f"{s.name} (#{i + 1})"
+        labels.append(label)
+    return labels
+
+
 def _compare(variant: Variant, result: dict, strategies: list[Strategy], rules, workers, on_chunk, store,
              out_dir=None, client=None) -> dict:
     if client is None:   # on a cluster the workers compile (or load) the engine
@@ -585,6 +600,7 @@ def _compare(variant: Variant, result: dict, strategies: list[Strategy], rules, 
     games, hands = (result["count"], None) if result["mode"] == "games" else (None, result["count"])
     start = time.perf_counter()
     order = []
+    labels = distinct_names(strategies)
     matches = []   # (a, b, A's block scores) of every match: the rating list's data
     previous_sigterm = _sigterm_as_interrupt()   # ``kill`` stops it like Ctrl-C: what finished is kept
     try:
@@ -596,7 +612,7 @@ def _compare(variant: Variant, result: dict, strategies: list[Strategy], rules, 
                                      store, i, on_chunk, model, client)
             order += keys
             matches.append((x, y, blocks.arrays()[0]))
-            result["pairs"].append({"a": a.name, "b": b.name, "a_index": x, "b_index": y,
+            result["pairs"].append({"a": labels[x], "b": labels[y], "a_index": x, "b_index": y,
                                     **summarise_pair(blocks, players, None if sprt is None else
                                                      (sprt["elo0"], sprt["elo1"]),
                                                      *((sprt["alpha"], sprt["beta"]) if sprt else (0.05, 0.05)),
@@ -620,7 +636,7 @@ def _compare(variant: Variant, result: dict, strategies: list[Strategy], rules, 
         p = result["pairs"][0]
         result.update({k: p[k] for k in ("win_share", "points_per_hand_diff", "elo") if k in p})
     if len(strategies) >= 3 and "no_difference" not in result:   # identical play rates nothing
-        result["rating"] = rating.rating_list([s.name for s in strategies], matches, players, result["seed"])
+        result["rating"] = rating.rating_list(labels, matches, players, result["seed"])
         stopped = [f"{p['a']} vs {p['b']}" for p in result["pairs"] if p.get("sequential")]
         if stopped:   # its blocks are those of a stop: the ratings lean as the match's estimates do
             result["rating"]["sequential"] = stopped
@@ -712,9 +728,10 @@ def _crosstable(strategies: list[Strategy], pairs: list[dict], players: int) -> 
     # edges equal up to rounding share a rank (two copies of one strategy are not ranked one above the
     # other), and are listed in the order given
     rank = [1 + sum(x > scores[s] + I.TIE for x in scores) for s in range(m)]
-    ranking = [{"rank": rank[s], "name": strategies[s].name, "mean_edge": scores[s]}
+    labels = distinct_names(strategies)
+    ranking = [{"rank": rank[s], "name": labels[s], "mean_edge": scores[s]}
                for s in sorted(range(m), key=lambda s: (rank[s], s))]
-    out = {"crosstable": {"names": [s.name for s in strategies], "win_share": table}, "ranking": ranking}
+    out = {"crosstable": {"names": labels, "win_share": table}, "ranking": ranking}
     if pairs and all(p.get("identical") for p in pairs):
         out["no_difference"] = IDENTICAL
     return out
