@@ -303,6 +303,33 @@ def test_ruling_3_17_a_tie_is_won_by_the_knocker_with_no_points():
     assert r == (C.OUT_WIN, 0, 0, False, False)
 
 
+def test_4_9_tie_undercut_option_scores_the_tie_as_an_undercut():
+    # knocker S9 = 9, defender SA CA S2 S5 = 1 + 1 + 2 + 5 = 9 (the tie of ruling 3.17), knocker no gin
+    tie = ("C2 C3 C4 D7 H7 S7 HJ HQ HK S9", "DA D2 D3 C9 H9 D9 SA CA S2 S5",
+           ["meld C2 C3 C4", "meld D7 H7 S7", "meld HJ HQ HK"], ["meld DA D2 D3", "meld C9 D9 H9"])
+    assert _knock_and_score(*tie, tie_undercut=True) == (C.OUT_WIN, 1, 25, False, True)   # the defender: 0 + 25
+    assert _knock_and_score(*tie, tie_undercut=True, undercut_bonus=10) == (C.OUT_WIN, 1, 10, False, True)
+    assert _knock_and_score(*tie, tie_undercut=False) == (C.OUT_WIN, 0, 0, False, False)  # the default, 3.17
+    # a true undercut and a knock that wins are scored as without the option
+    r = _knock_and_score("C2 C3 C4 D7 H7 S7 HJ HQ HK S9", "DA D2 D3 C9 H9 D9 SA CA S2 S3",
+                         ["meld C2 C3 C4", "meld D7 H7 S7", "meld HJ HQ HK"], ["meld DA D2 D3", "meld C9 D9 H9"],
+                         tie_undercut=True)
+    assert r == (C.OUT_WIN, 1, 27, False, True)
+    r = _knock_and_score("C2 C3 C4 D7 H7 S7 HJ HQ HK S9", "DA D2 D3 C9 H9 D9 SA CA C5 C6",
+                         ["meld C2 C3 C4", "meld D7 H7 S7", "meld HJ HQ HK"], ["meld DA D2 D3", "meld C9 D9 H9"],
+                         tie_undercut=True)
+    assert r == (C.OUT_WIN, 0, 4, False, False)
+
+
+def test_4_9_tie_undercut_never_undercuts_gin():
+    # gin (knocker 0) against a defender who melds everything (0): the knocker's gin, 0 + 25
+    state = position("C2 C3 C4 D7 H7 S7 HJ HQ HK SA", "C5 C6 C7 DA D2 D3 C9 H9 D9 S9", "H10", "S2",
+                     tie_undercut=True)
+    play(state, "take H10", "knock", "discard SA", "meld C2 C3 C4", "meld D7 H7 S7", "meld H10 HJ HQ HK", "pass",
+         "meld DA D2 D3", "meld C9 D9 H9 S9", "meld C5 C6 C7", "pass")
+    assert result(state) == (C.OUT_WIN, 0, 25, True, False)
+
+
 def test_4_7_gin_bonus_option():
     state = position("C2 C3 C4 D7 H7 S7 HJ HQ HK SA", "C5 DA D2 D3 S9 S10 C9 H9 D9 SK", "H10", "S2",
                      gin_bonus=20)

@@ -53,7 +53,7 @@ from .state import (
     I_TURN, I_UNDERCUT, I_UPCARD_DRAWS, I_WINNER, M_HAND, M_HELD, M_LAYABLE, M_PICKED, M_PILE, M_TABLE,
     PH_DEFENDER_MELD, I_N_EV, I_PILE, I_STOCK, I_T_KIND, M_T_LAY, M_T_MASK, MAX_TABLE, MELD_SLOTS, W_BUF,
     PH_DISCARD, PH_DRAW, PH_FIRST_UPCARD, PH_KNOCK_DISCARD, PH_KNOCK_MELD, PH_LAYOFF, PH_OVER, PH_WALL,
-    R_BIG_GIN_BONUS, R_CHECK, R_GIN_BONUS, R_UNDERCUT_BONUS, UPCARD_DRAW_LIMIT, WALL,
+    R_BIG_GIN_BONUS, R_CHECK, R_GIN_BONUS, R_TIE_UNDERCUT, R_UNDERCUT_BONUS, UPCARD_DRAW_LIMIT, WALL,
 )
 
 DRAW_UPCARD = 52
@@ -380,7 +380,7 @@ def _over(ints, outcome, winner, points):
 
 @njit(cache=True, _nrt=False)
 def _score(state):
-    """The defender is done: the hand is scored (rules 4.7, ruling 3.17)."""
+    """The defender is done: the hand is scored (rules 4.7, ruling 3.17, option ``tie_undercut``)."""
     ints = state.ints
     k = ints[I_KNOCKER]
     knocker = M.mask_value(state.masks[M_HAND + k], state.card_value)
@@ -393,7 +393,8 @@ def _score(state):
     else:
         ints[I_GIN] = 1
         r += state.rules[R_BIG_GIN_BONUS] if ints[I_BIG_GIN] else state.rules[R_GIN_BONUS]
-    if r < 0:
+    # option tie_undercut (ruling 3.17): equal deadwood, no gin, is an undercut (Hoyle, the EAAI games)
+    if r < 0 or (r == 0 and knocker > 0 and state.rules[R_TIE_UNDERCUT] != 0):
         ints[I_UNDERCUT] = 1
         _over(ints, OUT_WIN, 1 - k, state.rules[R_UNDERCUT_BONUS] - r)
     else:

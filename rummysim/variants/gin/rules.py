@@ -26,6 +26,7 @@ class GinRules:
     line_bonus: int = 0
     game_bonus: int = 0
     shutout: bool = False
+    tie_undercut: bool = False
 
     def as_dict(self, players: int) -> dict:
         """Canonical form: printed in results and reports."""
@@ -51,13 +52,14 @@ class GinRules:
         r[S.R_LINE_BONUS] = self.line_bonus
         r[S.R_GAME_BONUS] = self.game_bonus
         r[S.R_SHUTOUT] = int(self.shutout)
+        r[S.R_TIE_UNDERCUT] = int(self.tie_undercut)
         return r
 
 
 #: the bounds of each integer option (kept inside the kernels' integers)
 _RANGE = {"knock_card": (0, 10), "gin_bonus": (0, 1000), "undercut_bonus": (0, 1000), "hand_size": (1, 10),
           "big_gin_bonus": (0, 1000), "game_to": (1, 100_000), "line_bonus": (0, 1000), "game_bonus": (0, 10_000)}
-_FLAGS = ("oklahoma", "shutout")
+_FLAGS = ("oklahoma", "shutout", "tie_undercut")
 
 ALLOWED = {**{key: f"an integer from {low:,} to {high:,}" for key, (low, high) in _RANGE.items()},
            **{key: "true or false" for key in _FLAGS}}

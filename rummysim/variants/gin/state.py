@@ -130,7 +130,8 @@ R_LINE_BONUS = 7
 R_GAME_BONUS = 8
 R_SHUTOUT = 9
 R_CHECK = 10           # not a rule: 1 = verify every card is in exactly one place after every move
-RULES_SIZE = 11
+R_TIE_UNDERCUT = 11    # equal deadwood after a knock (no gin) is an undercut (ruling 3.17, Hoyle/EAAI)
+RULES_SIZE = 12
 
 #: the take of the upcard that ends the hand with no score (rules 4.6, as OpenSpiel's gin_rummy)
 UPCARD_DRAW_LIMIT = 50
