@@ -16,7 +16,6 @@ from numba import njit
 from ...base.game import GameInPlay, MaskedHands
 from ...base.summary import counted
 from ...base.notation import seat_name
-from ...cards import cards_of
 from ...engine import melds
 from . import hints, kernel, moves, notation, policy, replay
 from .state import (I_BEST_DEADWOOD, I_KNOCK_CARD, I_N_EV, I_PHASE, I_PILE_N, I_SEAT, I_STOCK_N, I_WINNER, M_HAND,
@@ -135,7 +134,7 @@ class Game(MaskedHands, GameInPlay):
     def _deadwood(self, seat: int) -> tuple[int, int]:
         """``(least deadwood, value of every card)`` of ``seat``'s hand (docs/rules.md 4.2)."""
         hand = int(self.state.masks[M_HAND + seat])
-        value = sum(int(self.state.card_value[c]) for c in cards_of(hand))
+        value = int(melds.mask_value(np.uint64(hand), self.state.card_value))
         return (int(moves.deadwood(self.state, np.uint64(hand))) if hand else 0), value
 
     def counters(self, seat: int) -> str:
@@ -167,7 +166,7 @@ class Game(MaskedHands, GameInPlay):
             return []
         options = [(int(a), int(moves.MELD_TABLE[a - moves.MELD_BASE])) for a in self.legal()
                    if moves.MELD_BASE <= a < moves.BIG_GIN]
-        worth = {a: sum(int(self.state.card_value[c]) for c in cards_of(m)) for a, m in options}
+        worth = {a: int(melds.mask_value(np.uint64(m), self.state.card_value)) for a, m in options}
         best: tuple[int, list[int]] = (0, [])
 
         def walk(i: int, used: int, value: int, chosen: list[int]) -> None:
