@@ -66,12 +66,12 @@ def _redeal_unseen(state, p, rng):
     ST.stock_view(state)[:n] = unseen[k:]
 
 
-@pytest.mark.parametrize("horizon, value", [(0, '"win"'), (3, '"points"')])
-def test_search_moves_are_legal_and_blind_to_hidden_cards(tmp_path, horizon, value):
+@pytest.mark.parametrize("horizon, value, deals", [(0, '"win"', '"uniform"'), (3, '"points"', '"inferred"')])
+def test_search_moves_are_legal_and_blind_to_hidden_cards(tmp_path, horizon, value, deals):
     """A cheap search of every decision against expert, 25 hands: each move of either seat is legal,
     and at each of the search seat's decisions the same move comes out of a copy of the position whose
-    unseen cards are dealt again (its streams copied too)."""
-    strategies = [cheap_search(tmp_path, horizon=horizon, value=value), "expert"]
+    unseen cards are dealt again (its streams copied too), with deals inferred from the table too."""
+    strategies = [cheap_search(tmp_path, horizon=horizon, value=value, deals=deals), "expert"]
     params = params_matrix(seat_strategies(strategies, 2, GIN))
     rules = GIN.rules().to_array(2)
     state = ST.new_state(rules, M.CARD_VALUE.copy(), np.zeros((0, MV.EV_WIDTH), np.int16))
@@ -100,9 +100,11 @@ def test_search_moves_are_legal_and_blind_to_hidden_cards(tmp_path, horizon, val
     assert searched > 100
 
 
-def test_determinize_keeps_what_the_seat_has_seen():
+@pytest.mark.parametrize("inferred", [False, True])
+def test_determinize_keeps_what_the_seat_has_seen(inferred):
     """The opponent keeps the cards it took from the pile; its count and the stock's are kept; no seen
-    card goes to the opponent or the stock; the deals differ from one draw of the stream to the next."""
+    card goes to the opponent or the stock; the deals differ from one draw of the stream to the next
+    (uniform deals and deals weighted by the opponent's play alike)."""
     rules = GIN.rules().to_array(2)
     state = ST.new_state(rules, M.CARD_VALUE.copy(), np.zeros((0, MV.EV_WIDTH), np.int16))
     rngs = np.zeros((2, 1), np.uint64)
@@ -120,7 +122,7 @@ def test_determinize_keeps_what_the_seat_has_seen():
     hands = set()
     rng = np.array([12345], dtype=np.uint64)
     for _ in range(20):
-        S.determinize(state, p, ss.root_masks, ss.root_ints, ss.pool, rng)
+        S.determinize(state, p, ss.root_masks, ss.root_ints, ss.pool, ss.weight, inferred, rng)
         theirs = ss.root_masks[ST.M_HAND + q]
         n = int(state.ints[ST.I_STOCK_N])
         stock = 0
@@ -133,6 +135,39 @@ def test_determinize_keeps_what_the_seat_has_seen():
         assert ss.root_masks[ST.M_HAND + p] == state.masks[ST.M_HAND + p]
         hands.add(int(theirs))
     assert len(hands) > 15
+
+
+def test_inferred_deals_draw_each_card_in_proportion_to_its_weight():
+    """One hidden card to deal among eight unseen, one in each cell of what the opponent's play says
+    (near a card it threw, an upcard it passed on, a card it holds): each is dealt with chance
+    ``INFER_WEIGHT[cell] / sum``, within 4.5 standard errors over 40,000 deals; with three to deal,
+    three distinct cards of the eight."""
+    masks = np.zeros(ST.MASKS_SIZE, np.uint64)
+    q = 1
+    bit = lambda c: np.uint64(1 << c)   # noqa: E731
+    masks[ST.M_THREW + q] = bit(16 * 0 + 4)      # threw C5
+    masks[ST.M_PASSED + q] = bit(16 * 1 + 2)     # passed on D3
+    masks[ST.M_HELD + q] = bit(16 * 2 + 6)       # holds H7
+    # SK, H8, D4, S3, S5, C7, C3, D7 (their cells are computed below from the masks, not assumed)
+    cards = [16 * 3 + 12, 16 * 2 + 7, 16 * 1 + 3, 16 * 3 + 2, 16 * 3 + 4, 16 * 0 + 6, 16 * 0 + 2, 16 * 1 + 6]
+    near = [B.near_cards(masks[ST.M_THREW + q]), B.near_cards(masks[ST.M_PASSED + q]),
+            B.near_cards(masks[ST.M_HELD + q])]
+    cell_of = {c: 4 * bool(near[0] & bit(c)) + 2 * bool(near[1] & bit(c)) + bool(near[2] & bit(c)) for c in cards}
+    weights = np.array([S.INFER_WEIGHT[cell_of[c]] for c in cards])
+    pool, weight, rng = np.zeros(64, np.int64), np.zeros(64), np.array([99], np.uint64)
+    dealt = dict.fromkeys(cards, 0)
+    n = 40_000
+    for _ in range(n):
+        pool[:8] = cards
+        S.weighted_front(masks, q, pool, 8, 1, weight, rng)
+        dealt[int(pool[0])] += 1
+    for c, w in zip(cards, weights):
+        share = w / weights.sum()
+        assert abs(dealt[c] / n - share) < 4.5 * (share * (1 - share) / n) ** 0.5, (c, cell_of[c], dealt[c] / n, share)
+    assert len(set(cell_of.values())) >= 5, cell_of        # the cards span most cells
+    pool[:8] = cards
+    S.weighted_front(masks, q, pool, 8, 3, weight, rng)
+    assert sorted(pool[:8]) == sorted(cards) and len(set(pool[:3])) == 3
 
 
 def test_discard_candidates_are_the_favourite_the_knock_then_the_rollouts_order():

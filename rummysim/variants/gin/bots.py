@@ -54,7 +54,11 @@ P_KNOCK_LATE_DEADWOOD = 5
 P_KNOCK_PER_KNOWN = 6
 P_AVOID_FEED = 7
 P_SEARCH = 8              # a search bot's keys, slots P_SEARCH + engine.search.ROLLOUT_BOT ... CONFIDENCE
-N_PARAMS = P_SEARCH + SEARCH_SLOTS
+P_SEARCH_INFER = P_SEARCH + SEARCH_SLOTS   # INFER_*: how a search deals the opponent's hidden cards
+N_PARAMS = P_SEARCH_INFER + 1
+
+INFER_UNIFORM = 0         # every unseen card alike
+INFER_TABLE = 1           # weighted by what the opponent threw, passed on and took (``search.INFER_WEIGHT``)
 
 TAKE_NEVER = 0
 TAKE_MELD = 1

@@ -50,8 +50,8 @@ from .state import (
     I_BEST_DEADWOOD, I_BIG_GIN, I_DEALER, I_DISCARDS_SEAT, I_DEFENDER_DEADWOOD, I_DISCARD_DRAWS_SEAT, I_GIN,
     I_KNOCK_CARD, I_KNOCKER, I_KNOCKER_DEADWOOD, I_LAID_OFF_SEAT, I_LEFT_AFTER, I_MELDS_LAID_SEAT,
     I_N_KNOCKER_MELDS, I_N_TABLE, I_OUTCOME, I_PASSES, I_PHASE, I_PILE_N, I_POINTS, I_SEAT, I_STOCK_N, I_TAKEN,
-    I_TURN, I_UNDERCUT, I_UPCARD_DRAWS, I_WINNER, M_HAND, M_HELD, M_LAYABLE, M_PICKED, M_PILE, M_TABLE,
-    PH_DEFENDER_MELD, I_N_EV, I_PILE, I_STOCK, I_T_KIND, M_T_LAY, M_T_MASK, MAX_TABLE, MELD_SLOTS, W_BUF,
+    I_TURN, I_UNDERCUT, I_UPCARD_DRAWS, I_WINNER, M_HAND, M_HELD, M_LAYABLE, M_PASSED, M_PICKED, M_PILE, M_TABLE,
+    M_THREW, PH_DEFENDER_MELD, I_N_EV, I_PILE, I_STOCK, I_T_KIND, M_T_LAY, M_T_MASK, MAX_TABLE, MELD_SLOTS, W_BUF,
     PH_DISCARD, PH_DRAW, PH_FIRST_UPCARD, PH_KNOCK_DISCARD, PH_KNOCK_MELD, PH_LAYOFF, PH_OVER, PH_WALL,
     R_BIG_GIN_BONUS, R_CHECK, R_GIN_BONUS, R_TIE_UNDERCUT, R_UNDERCUT_BONUS, UPCARD_DRAW_LIMIT, WALL,
 )
@@ -499,6 +499,7 @@ def apply(state, move):
         if move == PASS:
             ints[I_PASSES] += 1
             ints[I_SEAT] = 1 - p
+            state.masks[M_PASSED + p] |= M.bit(ints[I_PILE + ints[I_PILE_N] - 1])
             if logging:
                 log_event(state.ev, state.ints, EV_PASS, p, -1, phase, U64(0))
         elif move == DRAW_UPCARD:
@@ -510,6 +511,8 @@ def apply(state, move):
             _take_upcard(state, p)
             _after_draw(state, p)
         else:
+            if ints[I_PILE_N] > 0:
+                state.masks[M_PASSED + p] |= M.bit(ints[I_PILE + ints[I_PILE_N] - 1])
             ints[I_STOCK_N] -= 1
             card = ints[I_STOCK + ints[I_STOCK_N]]
             state.masks[M_HAND + p] |= M.bit(card)
@@ -530,6 +533,7 @@ def apply(state, move):
         else:
             card = card_of_index(move)
             _to_pile(state, p, card)
+            state.masks[M_THREW + p] |= M.bit(card)
             if logging:
                 log_event(state.ev, state.ints, EV_DISCARD, p, card, -1, U64(0))
             ints[I_TURN] += 1

@@ -29,7 +29,8 @@ the deal every playout of a sample starts from (``root_masks`` uint64[MASKS_SIZE
 int64[INTS_SIZE], the stock in it), the rollout's ``params`` float64[2, N_PARAMS] and
 streams ``rngs`` uint64[2, 1], ``cand`` int64[MAX_LEGAL] the candidates, ``total``/``gain2``/
 ``deal_sum``/``score`` float64[MAX_LEGAL] their sums and the discards' scores, ``pool`` int64[64]
-the unseen cards, ``legal`` int64[MAX_LEGAL]. Like the rules layer, it is compiled without
+the unseen cards and ``weight`` float64[64] their weights (``search.deals``), ``legal``
+int64[MAX_LEGAL]. Like the rules layer, it is compiled without
 reference counting (docs/development.md): it allocates nothing and returns no array.
 """
 
@@ -39,6 +40,7 @@ import numpy as np
 from numba import njit
 
 from ...engine import melds as M
+from ...engine.bits import U64
 from ...engine.rng import next_u64
 from ...engine.search import (
     VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, settings, shuffled_unseen,
@@ -48,13 +50,13 @@ from . import bots as B
 from .deadwood import deadwood
 from .moves import EV_WIDTH, KNOCK, MAX_LEGAL, PASS, apply, forced_move, is_legal, legal_moves
 from .state import (
-    I_PHASE, I_POINTS, I_SEAT, I_STOCK, I_STOCK_N, I_TURN, I_WINNER, INTS_SIZE, M_HAND, M_HELD, M_PILE, M_TABLE,
-    MASKS_SIZE, PH_DISCARD, PH_OVER, new_state,
+    I_PHASE, I_POINTS, I_SEAT, I_STOCK, I_STOCK_N, I_TURN, I_WINNER, INTS_SIZE, M_HAND, M_HELD, M_PASSED, M_PILE,
+    M_TABLE, M_THREW, MASKS_SIZE, PH_DISCARD, PH_OVER, new_state,
 )
 
 SearchScratch = namedtuple("SearchScratch", (
     "sim", "root_masks", "root_ints", "params", "rngs", "cand", "total", "gain2", "deal_sum", "score",
-    "pool", "legal"))
+    "pool", "weight", "legal"))
 
 @njit(cache=True)
 def new_search(rules, card_value):
@@ -65,7 +67,7 @@ def new_search(rules, card_value):
         new_state(rules, card_value, np.zeros((0, EV_WIDTH), dtype=np.int16)),
         np.zeros(MASKS_SIZE, dtype=np.uint64), np.zeros(INTS_SIZE, dtype=np.int64),
         np.zeros((2, B.N_PARAMS)), np.zeros((2, 1), dtype=np.uint64), np.zeros(n, dtype=np.int64), np.zeros(n),
-        np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(64, dtype=np.int64), np.zeros(n, dtype=np.int64))
+        np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(64, dtype=np.int64), np.zeros(64), np.zeros(n, dtype=np.int64))
 
 
 @njit(cache=True, _nrt=False)
@@ -80,8 +82,9 @@ def search_move(state, params, p, rngs, ss):
     for c in range(n_cand):
         ss.total[c] = 0.0
         ss.gain2[c] = 0.0
+    inferred = params[p, B.P_SEARCH_INFER] == B.INFER_TABLE
     for _ in range(samples):
-        determinize(state, p, ss.root_masks, ss.root_ints, ss.pool, rngs[p])
+        determinize(state, p, ss.root_masks, ss.root_ints, ss.pool, ss.weight, inferred, rngs[p])
         for c in range(n_cand):
             ss.deal_sum[c] = 0.0
         for _ in range(playouts):
@@ -123,25 +126,63 @@ def candidates(state, roll, p, rngs, ss, limit):
     return n + m
 
 
+#: ``search.deals = "inferred"``: how likely an unseen card is in the opponent's hand against one the
+#: table says nothing of, by whether it is near (``bots.near_cards``: a pair or a near run with) a card
+#: the opponent threw (bit 2), an upcard it passed on (bit 1), a card it took and holds (bit 0).
+#: Measured: the share of such unseen cards in the hand of an ``expert`` opponent at the other seat's
+#: draws, 300 games of expert against expert (benchmarks/gin_inference.py), over the share of cards
+#: in none of the three (0.342). A card it threw near one it passed on is a quarter as likely.
+INFER_WEIGHT = np.array([1.0, 1.73, 0.82, 1.75, 0.68, 1.61, 0.27, 1.13])
+
+
 @njit(cache=True, _nrt=False)
-def determinize(state, p, root_masks, root_ints, pool, rng):
+def determinize(state, p, root_masks, root_ints, pool, weight, inferred, rng):
     """One deal of the cards seat p has not seen, into ``root_masks`` and ``root_ints`` (copies of the
-    public state): the opponent keeps the cards it is known to hold (``M_HELD``) and
-    gets the rest of its count from the unseen cards, shuffled by ``rng`` uint64[1] (``pool`` int64[64]
-    scratch); the stock gets what is left, in that shuffled order."""
+    public state): the opponent keeps the cards it is known to hold (``M_HELD``) and gets the rest of
+    its count from the unseen cards, shuffled by ``rng`` uint64[1] (``pool`` int64[64] scratch); the
+    stock gets what is left, in that shuffled order. ``inferred``: the opponent's cards are drawn
+    one by one, each unseen card with chance in proportion to its ``INFER_WEIGHT`` (``weight``
+    float64[64] scratch), not uniformly."""
     masks, ints = state.masks, state.ints
     q = 1 - p
     copy_into(root_masks, masks, len(masks))
     copy_into(root_ints, ints, len(ints))
     seen = masks[M_HAND + p] | masks[M_TABLE] | masks[M_PILE] | masks[M_HELD + q]
-    shuffled_unseen(seen, pool, rng)
+    n = shuffled_unseen(seen, pool, rng)
     hand = masks[M_HELD + q]
     k = M.popcount(masks[M_HAND + q]) - M.popcount(hand)
+    if inferred:
+        weighted_front(masks, q, pool, n, k, weight, rng)
     for i in range(k):
         hand |= M.bit(pool[i])
     root_masks[M_HAND + q] = hand
     for i in range(ints[I_STOCK_N]):
         root_ints[I_STOCK + i] = pool[k + i]
+
+
+@njit(cache=True, _nrt=False)
+def weighted_front(masks, q, pool, n, k, weight, rng):
+    """Reorder ``pool[:n]`` (shuffled card ids) so that its first ``k`` are a draw without replacement
+    of the opponent q's hidden cards, each card's chance in proportion to ``INFER_WEIGHT`` of what
+    ``masks`` show of q's play (``weight`` float64[64] scratch, per pool slot); the rest stay shuffled."""
+    near_threw = B.near_cards(masks[M_THREW + q])
+    near_passed = B.near_cards(masks[M_PASSED + q])
+    near_held = B.near_cards(masks[M_HELD + q])
+    total = 0.0
+    for i in range(n):
+        b = M.bit(pool[i])
+        cell = (4 if near_threw & b else 0) + (2 if near_passed & b else 0) + (1 if near_held & b else 0)
+        weight[i] = INFER_WEIGHT[cell]
+        total += weight[i]
+    for j in range(k):
+        x = (next_u64(rng) >> U64(11)) * (1.0 / 9007199254740992.0) * total
+        i = j
+        while i < n - 1 and x >= weight[i]:
+            x -= weight[i]
+            i += 1
+        total -= weight[i]
+        pool[i], pool[j] = pool[j], pool[i]
+        weight[i], weight[j] = weight[j], weight[i]
 
 
 @njit(cache=True, _nrt=False)

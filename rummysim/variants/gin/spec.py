@@ -25,4 +25,8 @@ SPEC = (
               "(the risk of an undercut)"),
     Param("discard.avoid_feeding", B.P_AVOID_FEED, 0, low=0, high=100,
           doc="points of deadwood a discard is charged when it connects with a card the opponent took"),
-) + search_spec(B.P_SEARCH, ("upcard", "draw", "discard"), "hand")
+) + search_spec(B.P_SEARCH, ("upcard", "draw", "discard"), "hand") + (
+    Param("search.deals", B.P_SEARCH_INFER, "uniform", ("uniform", "inferred"),
+          doc="the opponent's hidden cards dealt uniformly from the unseen ones, or weighted by what it threw, "
+              "passed on and took from the pile (how much: measured in play, docs/strategies.md)"),
+)

@@ -11,7 +11,9 @@ self-contained: ``moves.apply`` needs nothing else to play a move and everything
     ``M_HELD + p``: those it still holds (both public knowledge); ``M_T_MASK + k`` and ``M_T_LAY + k``
     (k < 32): the melds laid after a knock, in the order laid (the knocker's first,
     ``I_N_KNOCKER_MELDS`` of them), as ``rummysim.engine.melds`` keeps table melds, and the cards that
-    would extend each.
+    would extend each; ``M_THREW + p``: the cards seat p discarded face up this hand (not the knock's
+    face-down discard), ``M_PASSED + p``: the upcards it passed on or drew the stock over (all public:
+    what a search infers the opponent's hand from, ``search.determinize``).
 ``ints``   int64[INTS_SIZE]: the counters of the hand (``I_*``) and per seat (``I_*_SEAT + p``); the
     stock at ``I_STOCK`` (64 slots, the top at ``I_STOCK + ints[I_STOCK_N] - 1``), the discard pile at
     ``I_PILE`` (64 slots, the top, the upcard, at ``I_PILE + ints[I_PILE_N] - 1``; only the top may be
@@ -53,7 +55,9 @@ M_HELD = 7
 MAX_TABLE = 32         # table melds a hand can hold
 M_T_MASK = M_HELD + SEATS          # + k: table meld k
 M_T_LAY = M_T_MASK + MAX_TABLE     # + k: the cards that would extend table meld k
-MASKS_SIZE = M_T_LAY + MAX_TABLE
+M_THREW = M_T_LAY + MAX_TABLE      # + p: the cards seat p discarded face up this hand
+M_PASSED = M_THREW + SEATS         # + p: the upcards seat p passed on this hand (or drew the stock over)
+MASKS_SIZE = M_PASSED + SEATS
 
 I_STOCK_N = 0
 I_PILE_N = 1
