@@ -55,7 +55,8 @@ P_KNOCK_PER_KNOWN = 6
 P_AVOID_FEED = 7
 P_SEARCH = 8              # a search bot's keys, slots P_SEARCH + engine.search.ROLLOUT_BOT ... CONFIDENCE
 P_SEARCH_INFER = P_SEARCH + SEARCH_SLOTS   # INFER_*: how a search deals the opponent's hidden cards
-N_PARAMS = P_SEARCH_INFER + 1
+P_SEARCH_BUILD = P_SEARCH_INFER + 1        # build steps per turn the opponent played (``search.determinize``)
+N_PARAMS = P_SEARCH_BUILD + 1
 
 INFER_UNIFORM = 0         # every unseen card alike
 INFER_TABLE = 1           # weighted by what the opponent threw, passed on and took (``search.INFER_WEIGHT``)

@@ -41,17 +41,17 @@ from numba import njit
 
 from ...engine import melds as M
 from ...engine.bits import U64
-from ...engine.rng import next_u64
+from ...engine.rng import below, next_u64
 from ...engine.search import (
     VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, settings, shuffled_unseen,
 )
 from ...engine.views import copy_into
 from . import bots as B
-from .deadwood import deadwood
-from .moves import EV_WIDTH, KNOCK, MAX_LEGAL, PASS, apply, forced_move, is_legal, legal_moves
+from .deadwood import deadwood, discard_deadwood
+from .moves import EV_WIDTH, KNOCK, MAX_LEGAL, PASS, apply, card_index, forced_move, is_legal, legal_moves
 from .state import (
-    I_PHASE, I_POINTS, I_SEAT, I_STOCK, I_STOCK_N, I_TURN, I_WINNER, INTS_SIZE, M_HAND, M_HELD, M_PASSED, M_PILE,
-    M_TABLE, M_THREW, MASKS_SIZE, PH_DISCARD, PH_OVER, new_state,
+    I_DISCARDS_SEAT, I_LEFT_AFTER, I_PHASE, I_POINTS, I_SEAT, I_STOCK, I_STOCK_N, I_TURN, I_WINNER, INTS_SIZE, M_HAND,
+    M_HELD, M_PASSED, M_PILE, M_TABLE, M_THREW, MASKS_SIZE, PH_DISCARD, PH_OVER, new_state,
 )
 
 SearchScratch = namedtuple("SearchScratch", (
@@ -83,8 +83,10 @@ def search_move(state, params, p, rngs, ss):
         ss.total[c] = 0.0
         ss.gain2[c] = 0.0
     inferred = params[p, B.P_SEARCH_INFER] == B.INFER_TABLE
+    build_steps = np.int64(params[p, B.P_SEARCH_BUILD])
     for _ in range(samples):
-        determinize(state, p, ss.root_masks, ss.root_ints, ss.pool, ss.weight, inferred, rngs[p])
+        determinize(state, p, ss.root_masks, ss.root_ints, ss.pool, ss.weight, inferred, build_steps, ss.sim,
+                    rngs[p])
         for c in range(n_cand):
             ss.deal_sum[c] = 0.0
         for _ in range(playouts):
@@ -136,13 +138,15 @@ INFER_WEIGHT = np.array([1.0, 1.73, 0.82, 1.75, 0.68, 1.61, 0.27, 1.13])
 
 
 @njit(cache=True, _nrt=False)
-def determinize(state, p, root_masks, root_ints, pool, weight, inferred, rng):
+def determinize(state, p, root_masks, root_ints, pool, weight, inferred, build_steps, scratch, rng):
     """One deal of the cards seat p has not seen, into ``root_masks`` and ``root_ints`` (copies of the
     public state): the opponent keeps the cards it is known to hold (``M_HELD``) and gets the rest of
     its count from the unseen cards, shuffled by ``rng`` uint64[1] (``pool`` int64[64] scratch); the
     stock gets what is left, in that shuffled order. ``inferred``: the opponent's cards are drawn
     one by one, each unseen card with chance in proportion to its ``INFER_WEIGHT`` (``weight``
-    float64[64] scratch), not uniformly."""
+    float64[64] scratch), not uniformly. ``build_steps`` > 0: the dealt hand is then built as a
+    hand kept by play is (``build_hidden``, ``scratch`` a state whose work arrays and ``I_LEFT_AFTER``
+    it may use), and the stock shuffled again."""
     masks, ints = state.masks, state.ints
     q = 1 - p
     copy_into(root_masks, masks, len(masks))
@@ -155,9 +159,41 @@ def determinize(state, p, root_masks, root_ints, pool, weight, inferred, rng):
         weighted_front(masks, q, pool, n, k, weight, rng)
     for i in range(k):
         hand |= M.bit(pool[i])
+    if build_steps > 0 and k > 0 and n > k:
+        hand = build_hidden(scratch, hand, masks[M_HELD + q], pool, n, k, build_steps * ints[I_DISCARDS_SEAT + q], rng)
+        for i in range(n - 1, k, -1):   # the steps moved cards about: the stock's order afresh
+            j = k + below(rng, i - k + 1)
+            pool[i], pool[j] = pool[j], pool[i]
     root_masks[M_HAND + q] = hand
     for i in range(ints[I_STOCK_N]):
         root_ints[I_STOCK + i] = pool[k + i]
+
+
+@njit(cache=True, _nrt=False)
+def build_hidden(scratch, hand, held, pool, n, k, draws, rng):
+    """The opponent's dealt hand (card mask ``hand``: its known cards ``held`` and the hidden
+    ``pool[:k]``) built ``draws`` times as play builds a hand: a random card of the rest of the pool
+    (``pool[k:n]``) comes in, and of the hidden cards and the one drawn, the card whose discard leaves
+    the least deadwood (``deadwood.discard_deadwood`` on ``scratch``; the drawn one on a tie) goes back
+    to the pool in the drawn card's place. Returns the built hand; ``pool[:k]`` are its hidden cards."""
+    ints = scratch.ints
+    for _ in range(draws):
+        j = k + below(rng, n - k)
+        drawn = pool[j]
+        full = hand | M.bit(drawn)
+        discard_deadwood(scratch, full, held, True)
+        out = -1
+        least = ints[I_LEFT_AFTER + card_index(drawn)]
+        for i in range(k):
+            left = ints[I_LEFT_AFTER + card_index(pool[i])]
+            if left < least:
+                least = left
+                out = i
+        if out >= 0:
+            hand = full & ~M.bit(pool[out])
+            pool[j] = pool[out]
+            pool[out] = drawn
+    return hand
 
 
 @njit(cache=True, _nrt=False)

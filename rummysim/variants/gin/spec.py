@@ -29,4 +29,7 @@ SPEC = (
     Param("search.deals", B.P_SEARCH_INFER, "uniform", ("uniform", "inferred"),
           doc="the opponent's hidden cards dealt uniformly from the unseen ones, or weighted by what it threw, "
               "passed on and took from the pile (how much: measured in play, docs/strategies.md)"),
+    Param("search.build_steps", B.P_SEARCH_BUILD, 0, low=0, high=10,
+          doc="the opponent's dealt hand is then built this many times per turn it has played this hand: a random "
+              "unseen card in, the card that leaves the most deadwood out (0: as dealt)"),
 )
