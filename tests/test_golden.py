@@ -52,7 +52,8 @@ SEARCH = {"basic-search-p2-hands": dict(hands=30, players=2, strategies=["search
 LATER = {"gin-simple-p2-hands": dict(hands=2000, players=2, strategies=["simple"], seed=61),
          "gin-simple-p2-games": dict(games=100, players=2, strategies=["simple", "expert"], seed=62),
          "gin-rule-tie_undercut=true-simple-p2-games": dict(games=50, players=2, strategies=["simple", "greedy"],
-                                                           seed=65, rules={"tie_undercut": True})}
+                                                           seed=65, rules={"tie_undercut": True}),
+         "gin-strong-p2-hands": dict(hands=20, players=2, strategies=["strong", "simple"], seed=66)}
 
 BASIC_RULES = {
     "max_melds_per_turn=1": {"max_melds_per_turn": 1},

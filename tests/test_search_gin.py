@@ -66,12 +66,12 @@ def _redeal_unseen(state, p, rng):
     ST.stock_view(state)[:n] = unseen[k:]
 
 
-@pytest.mark.parametrize("horizon, value, deals", [(0, '"win"', '"uniform"'), (3, '"points"', '"inferred"')])
-def test_search_moves_are_legal_and_blind_to_hidden_cards(tmp_path, horizon, value, deals):
+@pytest.mark.parametrize("horizon, value, deals, build_steps", [(0, '"win"', '"uniform"', 0), (3, '"points"', '"inferred"', 1)])
+def test_search_moves_are_legal_and_blind_to_hidden_cards(tmp_path, horizon, value, deals, build_steps):
     """A cheap search of every decision against expert, 25 hands: each move of either seat is legal,
     and at each of the search seat's decisions the same move comes out of a copy of the position whose
-    unseen cards are dealt again (its streams copied too), with deals inferred from the table too."""
-    strategies = [cheap_search(tmp_path, horizon=horizon, value=value, deals=deals), "expert"]
+    unseen cards are dealt again (its streams copied too), with deals inferred from the table and built hands too (``strong``'s deals)."""
+    strategies = [cheap_search(tmp_path, horizon=horizon, value=value, deals=deals, build_steps=build_steps), "expert"]
     params = params_matrix(seat_strategies(strategies, 2, GIN))
     rules = GIN.rules().to_array(2)
     state = ST.new_state(rules, M.CARD_VALUE.copy(), np.zeros((0, MV.EV_WIDTH), np.int16))
