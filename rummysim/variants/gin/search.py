@@ -41,7 +41,7 @@ from numba import njit
 
 from ...engine import melds as M
 from ...engine.bits import U64
-from ...engine.rng import below, next_u64
+from ...engine.rng import below, next_u64, shuffle
 from ...engine.search import (
     VALUE_WIN, add_deal, best_first, list_candidates, pick, playout_streams, settings, shuffled_unseen,
 )
@@ -161,9 +161,7 @@ def determinize(state, p, root_masks, root_ints, pool, weight, inferred, build_s
         hand |= M.bit(pool[i])
     if build_steps > 0 and k > 0 and n > k:
         hand = build_hidden(scratch, hand, masks[M_HELD + q], pool, n, k, build_steps * ints[I_DISCARDS_SEAT + q], rng)
-        for i in range(n - 1, k, -1):   # the steps moved cards about: the stock's order afresh
-            j = k + below(rng, i - k + 1)
-            pool[i], pool[j] = pool[j], pool[i]
+        shuffle(rng, pool[k:], n - k)   # the steps moved cards about: the stock's order afresh
     root_masks[M_HAND + q] = hand
     for i in range(ints[I_STOCK_N]):
         root_ints[I_STOCK + i] = pool[k + i]

@@ -31,5 +31,5 @@ SPEC = (
               "passed on and took from the pile (how much: measured in play, docs/strategies.md)"),
     Param("search.build_steps", B.P_SEARCH_BUILD, 0, low=0, high=10,
           doc="the opponent's dealt hand is then built this many times per turn it has played this hand: a random "
-              "unseen card in, the card that leaves the most deadwood out (0: as dealt)"),
+              "unseen card in, the card whose discard leaves the least deadwood out (0: as dealt)"),
 )
